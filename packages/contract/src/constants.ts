@@ -1,0 +1,121 @@
+/**
+ * Every number, enumeration, code and message of the Coinventory API, defined once.
+ * Server, SDK, CLI and docs import these; nothing restates them.
+ */
+
+export const API_VERSION = 'v1' as const;
+/** The OpenAPI document's `info.version`. */
+export const OPENAPI_DOCUMENT_VERSION = '1.0.0' as const;
+/** Base URL used when nothing else is configured (the embedded server's default address). */
+export const DEFAULT_BASE_URL = 'http://localhost:3000/v1' as const;
+
+/** Requests one key may make per window. */
+export const RATE_LIMIT = { maxRequests: 120, windowSeconds: 60 } as const;
+
+/** Largest JSON request body the API accepts, in bytes (1 MiB). */
+export const MAX_BODY_BYTES = 1024 * 1024;
+
+export const SCOPES = ['read', 'write'] as const;
+export type Scope = (typeof SCOPES)[number];
+
+/** Every bound from the specification's endpoint tables and Limits table. */
+export const LIMITS = {
+  /** The upper bound only keeps `(page - 1) * limit` an exact integer; any real page number is far below it. */
+  page: { min: 1, max: Math.floor(Number.MAX_SAFE_INTEGER / 100), default: 1 },
+  listLimit: { min: 1, max: 100, default: 20 },
+  valuationLimit: { min: 1, max: 50, default: 10 },
+  q: { min: 1, max: 200 },
+  sku: { min: 1, max: 100 },
+  title: { min: 1, max: 300 },
+  description: { max: 20_000 },
+  acquiredFrom: { max: 200 },
+  acquisitionNotes: { max: 2_000 },
+  gradingNotes: { max: 2_000 },
+  gradingService: { max: 50 },
+  grade: { max: 50 },
+  certificateNumber: { max: 50 },
+  locationDetails: { max: 500 },
+  /** Quantities are stored as 32-bit integers; larger numbers are rejected rather than overflowing. */
+  quantity: { min: 0, max: 2_147_483_647, default: 1 },
+  /** Cents are stored as 64-bit integers; the bound keeps every amount exact in a JavaScript number. */
+  cents: { min: 0, max: Number.MAX_SAFE_INTEGER },
+  valueInCents: { default: 0 },
+  /** Item attributes: a flat map, bounded so one item cannot hold unbounded data. */
+  attributes: { maxKeys: 100, keyMax: 100, stringValueMax: 2_000 },
+} as const;
+
+export const ITEM_STATUSES = ['in_stock', 'out_of_stock', 'sold', 'at_auction'] as const;
+export type ItemStatus = (typeof ITEM_STATUSES)[number];
+
+/**
+ * What each item `status` filter value selects, stated from the item's fields.
+ * The four values partition every item: each item matches exactly one.
+ */
+export const ITEM_STATUS_RULES: Record<ItemStatus, string> = {
+  at_auction: '`isAtAuction` is true (whatever the quantities).',
+  in_stock: '`quantity.available` > 0 and `isAtAuction` is false.',
+  sold: '`quantity.available` = 0, `quantity.sold` > 0 and `isAtAuction` is false.',
+  out_of_stock: '`quantity.available` = 0, `quantity.sold` = 0 and `isAtAuction` is false.',
+};
+
+export const ITEM_SORTS = ['newest', 'oldest', 'title', 'value_desc', 'value_asc', 'sku'] as const;
+export type ItemSort = (typeof ITEM_SORTS)[number];
+export const DEFAULT_ITEM_SORT: ItemSort = 'newest';
+
+/** The order each item sort produces; every sort ends with `id` so pages never skip or repeat a row. */
+export const ITEM_SORT_RULES: Record<ItemSort, string> = {
+  newest: '`createdAt` descending, then `id` descending.',
+  oldest: '`createdAt` ascending, then `id` ascending.',
+  title: '`title` ascending (case-insensitive), then `id` ascending.',
+  value_desc: '`valueInCents` descending, then `id` ascending.',
+  value_asc: '`valueInCents` ascending, then `id` ascending.',
+  sku: '`sku` ascending, then `id` ascending.',
+};
+
+/** Fields `q` matches on each list, case-insensitively, as a substring. */
+export const SEARCH_FIELDS = {
+  items: ['sku', 'title', 'description', 'grading.certificateNumber'],
+  consignments: ['number', 'name', 'consignor.name', 'consignor.email'],
+  invoices: ['number', 'customer.name', 'customer.email', 'source'],
+} as const;
+
+export const CONSIGNMENT_STATUSES = [
+  'intake',
+  'cataloging',
+  'listed',
+  'partially_sold',
+  'sold',
+  'settled',
+  'withdrawn',
+  'returned',
+] as const;
+export type ConsignmentStatus = (typeof CONSIGNMENT_STATUSES)[number];
+
+export const INVOICE_STATUSES = ['draft', 'sent', 'paid', 'partially_paid', 'overdue', 'void', 'cancelled'] as const;
+export type InvoiceStatus = (typeof INVOICE_STATUSES)[number];
+
+export const INVOICE_SORTS = ['newest', 'oldest'] as const;
+export type InvoiceSort = (typeof INVOICE_SORTS)[number];
+export const DEFAULT_INVOICE_SORT: InvoiceSort = 'newest';
+
+/** Known values of `Valuation.basis`; the field is a plain string and may hold others later. */
+export const VALUATION_BASES = ['comps', 'price_guide', 'melt', 'model_knowledge'] as const;
+export type ValuationBasis = (typeof VALUATION_BASES)[number];
+
+/** Every error the API returns: its HTTP status, `code` and exact `message`. */
+export const ERRORS = {
+  BAD_REQUEST: { status: 400, message: 'Invalid input data' },
+  UNAUTHORIZED: { status: 401, message: 'Authorization not provided' },
+  FORBIDDEN: { status: 403, message: 'Insufficient access' },
+  NOT_FOUND: { status: 404, message: 'Not found' },
+  METHOD_NOT_ALLOWED: { status: 405, message: 'Method not allowed' },
+  CONFLICT: { status: 409, message: 'An item with this SKU already exists in the workspace' },
+  PAYLOAD_TOO_LARGE: { status: 413, message: 'Request body exceeds 1 MiB' },
+  UNSUPPORTED_MEDIA_TYPE: { status: 415, message: 'Request body must be sent as application/json' },
+  TOO_MANY_REQUESTS: { status: 429, message: 'Too many requests' },
+  INTERNAL_SERVER_ERROR: { status: 500, message: 'Internal server error' },
+} as const;
+
+export type ErrorCode = keyof typeof ERRORS;
+export const ERROR_CODES = Object.keys(ERRORS) as ErrorCode[];
+export type ErrorStatus = (typeof ERRORS)[ErrorCode]['status'];

@@ -1,0 +1,163 @@
+import { initContract } from '@ts-rest/core';
+import { z } from 'zod';
+import type { Scope } from './constants.js';
+import { uuid } from './primitives.js';
+import { ErrorBodySchema } from './schemas/common.js';
+import { ConsignmentListSchema, ConsignmentSchema, ListConsignmentsQuerySchema } from './schemas/consignment.js';
+import { InvoiceListSchema, InvoiceSchema, ListInvoicesQuerySchema } from './schemas/invoice.js';
+import {
+  CreateItemBodySchema,
+  DeletedItemSchema,
+  ItemListSchema,
+  ItemSchema,
+  ListItemsQuerySchema,
+  UpdateItemBodySchema,
+} from './schemas/item.js';
+import { MeSchema } from './schemas/me.js';
+import { ListValuationsQuerySchema, ValuationListSchema } from './schemas/valuation.js';
+
+const c = initContract();
+
+/** What the contract records about each route beyond ts-rest's own fields. */
+export interface RouteMetadata {
+  /** The scope a key needs to call the route. */
+  scope: Scope;
+  /** Stable operation id, used by the OpenAPI document, the SDK and the docs. */
+  operationId: string;
+  /** Group the route belongs to in the documentation. */
+  tag: 'Account' | 'Items' | 'Consignments' | 'Invoices';
+}
+
+const meta = (metadata: RouteMetadata) => metadata;
+
+const IdParams = z.object({ id: uuid.describe('Resource id (UUID).') }).strict();
+
+// Every route can fail authentication, authorization, the rate limit or the server.
+const always = {
+  401: ErrorBodySchema,
+  403: ErrorBodySchema,
+  429: ErrorBodySchema,
+  500: ErrorBodySchema,
+} as const;
+const validated = { ...always, 400: ErrorBodySchema } as const;
+const byId = { ...validated, 404: ErrorBodySchema } as const;
+// Requests with a JSON body can also be too large or sent with the wrong media type.
+const withBody = { 413: ErrorBodySchema, 415: ErrorBodySchema } as const;
+
+export const contract = c.router(
+  {
+    me: {
+      method: 'GET',
+      path: '/me',
+      summary: 'Get the caller',
+      description:
+        'Returns the organization and API key the request is authenticated as, and the rate limit that applies.',
+      responses: { 200: MeSchema, ...always },
+      metadata: meta({ scope: 'read', operationId: 'getMe', tag: 'Account' }),
+    },
+    items: c.router({
+      list: {
+        method: 'GET',
+        path: '/items',
+        summary: 'List items',
+        description: "Lists the workspace's inventory items, a page at a time.",
+        query: ListItemsQuerySchema,
+        responses: { 200: ItemListSchema, ...validated },
+        metadata: meta({ scope: 'read', operationId: 'listItems', tag: 'Items' }),
+      },
+      create: {
+        method: 'POST',
+        path: '/items',
+        summary: 'Create an item',
+        description:
+          'Adds an item. Without `warehouseId` and `zoneId` it is placed in the default warehouse and its first zone. A SKU already used in the workspace is refused with 409.',
+        body: CreateItemBodySchema,
+        responses: { 200: ItemSchema, ...validated, ...withBody, 409: ErrorBodySchema },
+        metadata: meta({ scope: 'write', operationId: 'createItem', tag: 'Items' }),
+      },
+      get: {
+        method: 'GET',
+        path: '/items/:id',
+        summary: 'Get an item',
+        description: 'Returns one item. An unknown id, or an id of another organization, is 404.',
+        pathParams: IdParams,
+        responses: { 200: ItemSchema, ...byId },
+        metadata: meta({ scope: 'read', operationId: 'getItem', tag: 'Items' }),
+      },
+      update: {
+        method: 'PATCH',
+        path: '/items/:id',
+        summary: 'Update an item',
+        description:
+          'Changes only the fields sent and sets `updatedAt`. Changing `quantity` also updates a linked listing on the related marketplace. Changing `sku` to one already used in the workspace is refused with 409.',
+        pathParams: IdParams,
+        body: UpdateItemBodySchema,
+        responses: { 200: ItemSchema, ...byId, ...withBody, 409: ErrorBodySchema },
+        metadata: meta({ scope: 'write', operationId: 'updateItem', tag: 'Items' }),
+      },
+      delete: {
+        method: 'DELETE',
+        path: '/items/:id',
+        summary: 'Delete an item',
+        description: 'Removes the item and any marketplace listing made from it.',
+        pathParams: IdParams,
+        body: c.noBody(),
+        responses: { 200: DeletedItemSchema, ...byId },
+        metadata: meta({ scope: 'write', operationId: 'deleteItem', tag: 'Items' }),
+      },
+      valuations: {
+        method: 'GET',
+        path: '/items/:id/valuations',
+        summary: "List an item's valuations",
+        description: "Returns the item's automated valuations, newest first, each with the comparable sales it used.",
+        pathParams: IdParams,
+        query: ListValuationsQuerySchema,
+        responses: { 200: ValuationListSchema, ...byId },
+        metadata: meta({ scope: 'read', operationId: 'listItemValuations', tag: 'Items' }),
+      },
+    }),
+    consignments: c.router({
+      list: {
+        method: 'GET',
+        path: '/consignments',
+        summary: 'List consignments',
+        description: 'Lists consignments, newest first (`createdAt` descending, then `id` descending).',
+        query: ListConsignmentsQuerySchema,
+        responses: { 200: ConsignmentListSchema, ...validated },
+        metadata: meta({ scope: 'read', operationId: 'listConsignments', tag: 'Consignments' }),
+      },
+      get: {
+        method: 'GET',
+        path: '/consignments/:id',
+        summary: 'Get a consignment',
+        description: 'Returns one consignment with its totals and consignor.',
+        pathParams: IdParams,
+        responses: { 200: ConsignmentSchema, ...byId },
+        metadata: meta({ scope: 'read', operationId: 'getConsignment', tag: 'Consignments' }),
+      },
+    }),
+    invoices: c.router({
+      list: {
+        method: 'GET',
+        path: '/invoices',
+        summary: 'List invoices',
+        description: 'Lists sales invoices with their lines and payments.',
+        query: ListInvoicesQuerySchema,
+        responses: { 200: InvoiceListSchema, ...validated },
+        metadata: meta({ scope: 'read', operationId: 'listInvoices', tag: 'Invoices' }),
+      },
+      get: {
+        method: 'GET',
+        path: '/invoices/:id',
+        summary: 'Get an invoice',
+        description: 'Returns one sales invoice with its lines and payments.',
+        pathParams: IdParams,
+        responses: { 200: InvoiceSchema, ...byId },
+        metadata: meta({ scope: 'read', operationId: 'getInvoice', tag: 'Invoices' }),
+      },
+    }),
+  },
+  { strictStatusCodes: true },
+);
+
+export type Contract = typeof contract;

@@ -1,0 +1,12 @@
+export * from './constants.js';
+export { type Contract, contract, type RouteMetadata } from './contract.js';
+export { cents, dateTime, dateTimeInput, isStorableText, text, uuid } from './primitives.js';
+export { type ContractRoute, contractRoutes, declaredStatuses } from './routes.js';
+export * from './schemas/common.js';
+export * from './schemas/consignment.js';
+export * from './schemas/invoice.js';
+export * from './schemas/item.js';
+export * from './schemas/me.js';
+export * from './schemas/organization.js';
+export * from './schemas/valuation.js';
+export type * from './types.js';

@@ -1,0 +1,282 @@
+import type { AppRoute } from '@ts-rest/core';
+import { z } from 'zod';
+import { ignoreOverride, type Options, zodToJsonSchema } from 'zod-to-json-schema';
+import {
+  DEFAULT_BASE_URL,
+  ERRORS,
+  type ErrorCode,
+  MAX_BODY_BYTES,
+  OPENAPI_DOCUMENT_VERSION,
+  RATE_LIMIT,
+  SCOPES,
+} from '../constants.js';
+import { contractRoutes } from '../routes.js';
+import { ErrorBodySchema, ErrorIssueSchema } from '../schemas/common.js';
+import { ConsignmentListSchema, ConsignmentSchema, ConsignorSchema } from '../schemas/consignment.js';
+import {
+  InvoiceCustomerSchema,
+  InvoiceLineSchema,
+  InvoiceListSchema,
+  InvoicePaymentSchema,
+  InvoiceSchema,
+} from '../schemas/invoice.js';
+import {
+  CreateItemBodySchema,
+  DeletedItemSchema,
+  ItemImageSchema,
+  ItemListSchema,
+  ItemSchema,
+  UpdateItemBodySchema,
+} from '../schemas/item.js';
+import { ApiKeySummarySchema, MeSchema, RateLimitInfoSchema } from '../schemas/me.js';
+import { OrganizationSchema } from '../schemas/organization.js';
+import { ComparableSaleSchema, ValuationListSchema, ValuationSchema } from '../schemas/valuation.js';
+import type { JsonSchema, OpenApiDocument, OperationObject, ParameterObject, ResponseObject } from './types.js';
+
+/** Schemas published under `components.schemas`; every other use of them becomes a `$ref`. */
+const COMPONENTS: Record<string, z.ZodTypeAny> = {
+  Error: ErrorBodySchema,
+  ErrorIssue: ErrorIssueSchema,
+  Organization: OrganizationSchema,
+  ApiKeySummary: ApiKeySummarySchema,
+  RateLimitInfo: RateLimitInfoSchema,
+  Me: MeSchema,
+  Item: ItemSchema,
+  ItemImage: ItemImageSchema,
+  ItemList: ItemListSchema,
+  CreateItemBody: CreateItemBodySchema,
+  UpdateItemBody: UpdateItemBodySchema,
+  DeletedItem: DeletedItemSchema,
+  Valuation: ValuationSchema,
+  ComparableSale: ComparableSaleSchema,
+  ValuationList: ValuationListSchema,
+  Consignor: ConsignorSchema,
+  Consignment: ConsignmentSchema,
+  ConsignmentList: ConsignmentListSchema,
+  InvoiceCustomer: InvoiceCustomerSchema,
+  InvoiceLine: InvoiceLineSchema,
+  InvoicePayment: InvoicePaymentSchema,
+  Invoice: InvoiceSchema,
+  InvoiceList: InvoiceListSchema,
+};
+
+const componentNameByDef = new Map<unknown, string>(
+  Object.entries(COMPONENTS).map(([name, schema]) => [schema._def, name]),
+);
+
+/**
+ * Converts one zod schema to JSON Schema (2019-09, which OpenAPI 3.1 accepts), writing a `$ref` wherever a
+ * component appears and inlining everything else. `self` names the component being defined, if any.
+ */
+function toJsonSchema(schema: z.ZodTypeAny, self?: string): JsonSchema {
+  const options: Partial<Options<'jsonSchema2019-09'>> = {
+    target: 'jsonSchema2019-09',
+    $refStrategy: 'none',
+    // Refinements and coercions are runtime checks; the document shows the schema a caller sends.
+    effectStrategy: 'input',
+    pipeStrategy: 'input',
+    override: (def) => {
+      const name = componentNameByDef.get(def);
+      return name && name !== self ? { $ref: `#/components/schemas/${name}` } : ignoreOverride;
+    },
+  };
+  const { $schema: _dialect, ...rest } = zodToJsonSchema(schema, options) as JsonSchema;
+  return rest;
+}
+
+const componentSchemas = (): Record<string, JsonSchema> =>
+  Object.fromEntries(Object.entries(COMPONENTS).map(([name, schema]) => [name, toJsonSchema(schema, name)]));
+
+const ERROR_RESPONSES: Partial<Record<number, { name: string; code: ErrorCode; description: string }>> = {
+  400: {
+    name: 'BadRequest',
+    code: 'BAD_REQUEST',
+    description:
+      'The request failed validation: a bad parameter, body field or id, or a bound violated. `issues` lists each failing field.',
+  },
+  401: {
+    name: 'Unauthorized',
+    code: 'UNAUTHORIZED',
+    description: 'The API key is missing, unknown, expired or revoked.',
+  },
+  403: {
+    name: 'Forbidden',
+    code: 'FORBIDDEN',
+    description:
+      "The key lacks the scope the operation needs, the workspace's plan no longer includes API access, or the key's creator is no longer an owner or admin.",
+  },
+  404: {
+    name: 'NotFound',
+    code: 'NOT_FOUND',
+    description: 'The resource does not exist, or belongs to another organization.',
+  },
+  409: {
+    name: 'Conflict',
+    code: 'CONFLICT',
+    description: 'The SKU is already used by another item of the workspace.',
+  },
+  413: {
+    name: 'PayloadTooLarge',
+    code: 'PAYLOAD_TOO_LARGE',
+    description: `The request body is larger than ${MAX_BODY_BYTES} bytes (1 MiB).`,
+  },
+  415: {
+    name: 'UnsupportedMediaType',
+    code: 'UNSUPPORTED_MEDIA_TYPE',
+    description: 'The request has a body that is not sent as `Content-Type: application/json`.',
+  },
+  429: {
+    name: 'TooManyRequests',
+    code: 'TOO_MANY_REQUESTS',
+    description: `More than ${RATE_LIMIT.maxRequests} requests in ${RATE_LIMIT.windowSeconds} seconds with this key. Wait the number of seconds in \`Retry-After\`.`,
+  },
+  500: {
+    name: 'InternalServerError',
+    code: 'INTERNAL_SERVER_ERROR',
+    description: 'The server failed. The request may be retried.',
+  },
+};
+
+function errorResponse(status: number): ResponseObject {
+  const entry = ERROR_RESPONSES[status];
+  if (!entry) throw new Error(`No error response is described for status ${status}`);
+  const example: Record<string, unknown> = { code: entry.code, message: ERRORS[entry.code].message };
+  if (status === 400) example.issues = [{ message: 'body.sku: String must contain at most 100 character(s)' }];
+  const response: ResponseObject = {
+    description: entry.description,
+    content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' }, example } },
+  };
+  if (status === 429) {
+    response.headers = {
+      'Retry-After': {
+        description: 'Whole seconds to wait before one more request with this key would be admitted (at least 1).',
+        required: true,
+        schema: { type: 'integer', minimum: 1 },
+      },
+    };
+  }
+  return response;
+}
+
+/** `/items/:id` → `/items/{id}` */
+const toOpenApiPath = (path: string) => path.replace(/:([A-Za-z0-9_]+)/g, '{$1}');
+
+function parameters(schema: unknown, location: 'path' | 'query'): ParameterObject[] {
+  if (!(schema instanceof z.ZodObject)) return [];
+  return Object.entries(schema.shape as Record<string, z.ZodTypeAny>).map(([name, field]) => {
+    // Optionality is the parameter's `required`; the schema shows the value itself.
+    const value = field instanceof z.ZodOptional ? (field.unwrap() as z.ZodTypeAny) : field;
+    const { description, ...valueSchema } = toJsonSchema(value);
+    return {
+      name,
+      in: location,
+      required: location === 'path' || !field.isOptional(),
+      description: String(field.description ?? description ?? ''),
+      schema: valueSchema,
+    };
+  });
+}
+
+function operation(key: string, route: (typeof contractRoutes)[number]['route']): OperationObject {
+  const { scope, operationId, tag } = route.metadata;
+  const scopeText =
+    scope === 'read' ? 'Requires an API key with the `read` scope.' : 'Requires an API key with the `write` scope.';
+  const op: OperationObject = {
+    operationId,
+    summary: route.summary ?? key,
+    description: `${route.description ?? ''}\n\n${scopeText}`.trim(),
+    tags: [tag],
+    security: [{ bearerAuth: [scope] }],
+    'x-required-scope': scope,
+    'x-contract-route': key,
+    parameters: [...parameters(route.pathParams, 'path'), ...parameters(route.query, 'query')],
+    responses: {},
+  };
+  if ('body' in route && route.body instanceof z.ZodType) {
+    op.requestBody = {
+      required: true,
+      description: 'JSON object; send `Content-Type: application/json`.',
+      content: { 'application/json': { schema: toJsonSchema(route.body) } },
+    };
+  }
+  for (const [status, schema] of Object.entries(route.responses as AppRoute['responses'])) {
+    const code = Number(status);
+    if (code === 200) {
+      op.responses['200'] = {
+        description: 'Success.',
+        content: { 'application/json': { schema: toJsonSchema(schema as z.ZodTypeAny) } },
+      };
+    } else {
+      op.responses[status] = { $ref: `#/components/responses/${ERROR_RESPONSES[code]?.name}` };
+    }
+  }
+  return op;
+}
+
+const API_DESCRIPTION = `JSON-over-HTTP API to a Coinventory workspace: inventory items, automated valuations with their comparable sales, consignments and sales invoices.
+
+- **Base URL** ends in \`/v1\`; every path below is relative to it.
+- **Authentication**: \`Authorization: Bearer <API key>\`. GET needs the \`read\` scope; POST, PATCH and DELETE need \`write\`.
+- **Money** is integer cents (USD), in fields ending \`InCents\`. **Date-times** are ISO 8601 in UTC; input date-times must carry \`Z\` or a numeric offset. **Ids** are UUIDs.
+- **Lists** take \`page\` and \`limit\` and return \`hasMore\`.
+- **Nullable** fields are always present and hold \`null\` when empty.
+- **Rate limit**: ${RATE_LIMIT.maxRequests} requests per ${RATE_LIMIT.windowSeconds} seconds per key; beyond it, 429 with \`Retry-After\`.
+- **Errors** have the body \`{ code, message, issues? }\`.`;
+
+export interface GenerateOptions {
+  /** The server URL written into the document; must end in `/v1`. */
+  serverUrl?: string;
+}
+
+/** Builds the OpenAPI 3.1 document of the whole contract. */
+export function generateOpenApiDocument(options: GenerateOptions = {}): OpenApiDocument {
+  const serverUrl = options.serverUrl ?? DEFAULT_BASE_URL;
+  if (!serverUrl.endsWith('/v1')) throw new Error(`The server URL must end in /v1, got ${serverUrl}`);
+
+  const paths: OpenApiDocument['paths'] = {};
+  const usedErrorStatuses = new Set<number>();
+  for (const { key, route } of contractRoutes) {
+    const path = toOpenApiPath(route.path);
+    paths[path] ??= {};
+    paths[path][route.method.toLowerCase()] = operation(key, route);
+    for (const status of Object.keys(route.responses).map(Number)) if (status !== 200) usedErrorStatuses.add(status);
+  }
+
+  const responses: Record<string, ResponseObject> = {};
+  for (const status of [...usedErrorStatuses].sort((a, b) => a - b)) {
+    const name = ERROR_RESPONSES[status]?.name;
+    if (name) responses[name] = errorResponse(status);
+  }
+
+  return {
+    openapi: '3.1.0',
+    info: {
+      title: 'Coinventory API',
+      version: OPENAPI_DOCUMENT_VERSION,
+      summary: 'Inventory, valuations, consignments and invoices for coin dealers and auction houses.',
+      description: API_DESCRIPTION,
+    },
+    servers: [{ url: serverUrl, description: 'API base URL (version 1).' }],
+    security: [{ bearerAuth: [] }],
+    tags: [
+      { name: 'Account', description: 'Who the request is authenticated as.' },
+      { name: 'Items', description: 'Inventory items and their valuations.' },
+      { name: 'Consignments', description: 'Consignments, read-only.' },
+      { name: 'Invoices', description: 'Sales invoices with lines and payments, read-only.' },
+    ],
+    paths,
+    components: {
+      securitySchemes: {
+        bearerAuth: {
+          type: 'http',
+          scheme: 'bearer',
+          bearerFormat: 'Coinventory API key',
+          description: `An API key created in the workspace's settings. Scopes: ${SCOPES.map((s) => `\`${s}\``).join(', ')}; each operation names the one it needs.`,
+        },
+      },
+      schemas: componentSchemas(),
+      responses,
+    },
+  };
+}
+export type * from './types.js';

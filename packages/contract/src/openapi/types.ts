@@ -1,0 +1,49 @@
+/** The parts of the OpenAPI 3.1 object model this package writes. */
+
+export type JsonSchema = Record<string, unknown>;
+
+export interface ParameterObject {
+  name: string;
+  in: 'path' | 'query' | 'header';
+  required: boolean;
+  description: string;
+  schema: JsonSchema;
+}
+
+export interface HeaderObject {
+  description: string;
+  required?: boolean;
+  schema: JsonSchema;
+}
+
+export interface ResponseObject {
+  description: string;
+  headers?: Record<string, HeaderObject>;
+  content?: Record<string, { schema: JsonSchema; example?: unknown }>;
+}
+
+export interface OperationObject {
+  operationId: string;
+  summary: string;
+  description: string;
+  tags: string[];
+  security: Array<Record<string, string[]>>;
+  parameters: ParameterObject[];
+  requestBody?: { required: boolean; description: string; content: Record<string, { schema: JsonSchema }> };
+  responses: Record<string, ResponseObject | { $ref: string }>;
+  [extension: `x-${string}`]: unknown;
+}
+
+export interface OpenApiDocument {
+  openapi: string;
+  info: { title: string; version: string; summary?: string; description?: string };
+  servers: Array<{ url: string; description?: string }>;
+  security: Array<Record<string, string[]>>;
+  tags: Array<{ name: string; description: string }>;
+  paths: Record<string, Record<string, OperationObject>>;
+  components: {
+    securitySchemes: Record<string, Record<string, unknown>>;
+    schemas: Record<string, JsonSchema>;
+    responses: Record<string, ResponseObject>;
+  };
+}

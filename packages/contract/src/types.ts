@@ -1,0 +1,72 @@
+import type { z } from 'zod';
+import type { ErrorBodySchema, ErrorIssueSchema } from './schemas/common.js';
+import type {
+  ConsignmentListSchema,
+  ConsignmentSchema,
+  ConsignorSchema,
+  ListConsignmentsQuerySchema,
+} from './schemas/consignment.js';
+import type {
+  InvoiceCustomerSchema,
+  InvoiceLineSchema,
+  InvoiceListSchema,
+  InvoicePaymentSchema,
+  InvoiceSchema,
+  ListInvoicesQuerySchema,
+} from './schemas/invoice.js';
+import type {
+  CreateItemBodySchema,
+  DeletedItemSchema,
+  ItemImageSchema,
+  ItemListSchema,
+  ItemSchema,
+  ListItemsQuerySchema,
+  UpdateItemBodySchema,
+} from './schemas/item.js';
+import type { ApiKeySummarySchema, MeSchema, RateLimitInfoSchema } from './schemas/me.js';
+import type { OrganizationSchema } from './schemas/organization.js';
+import type {
+  ComparableSaleSchema,
+  ListValuationsQuerySchema,
+  ValuationListSchema,
+  ValuationSchema,
+} from './schemas/valuation.js';
+
+// Response objects, exactly as the API returns them.
+export type Organization = z.infer<typeof OrganizationSchema>;
+export type ApiKeySummary = z.infer<typeof ApiKeySummarySchema>;
+export type RateLimitInfo = z.infer<typeof RateLimitInfoSchema>;
+export type Me = z.infer<typeof MeSchema>;
+export type Item = z.infer<typeof ItemSchema>;
+export type ItemImage = z.infer<typeof ItemImageSchema>;
+export type ItemList = z.infer<typeof ItemListSchema>;
+export type DeletedItem = z.infer<typeof DeletedItemSchema>;
+export type Valuation = z.infer<typeof ValuationSchema>;
+export type ComparableSale = z.infer<typeof ComparableSaleSchema>;
+export type ValuationList = z.infer<typeof ValuationListSchema>;
+export type Consignment = z.infer<typeof ConsignmentSchema>;
+export type Consignor = z.infer<typeof ConsignorSchema>;
+export type ConsignmentList = z.infer<typeof ConsignmentListSchema>;
+export type Invoice = z.infer<typeof InvoiceSchema>;
+export type InvoiceCustomer = z.infer<typeof InvoiceCustomerSchema>;
+export type InvoiceLine = z.infer<typeof InvoiceLineSchema>;
+export type InvoicePayment = z.infer<typeof InvoicePaymentSchema>;
+export type InvoiceList = z.infer<typeof InvoiceListSchema>;
+export type ErrorBody = z.infer<typeof ErrorBodySchema>;
+export type ErrorIssue = z.infer<typeof ErrorIssueSchema>;
+
+// Inputs as a caller writes them (defaults not yet applied) ...
+export type CreateItemInput = z.input<typeof CreateItemBodySchema>;
+export type UpdateItemInput = z.input<typeof UpdateItemBodySchema>;
+export type ListItemsParams = z.input<typeof ListItemsQuerySchema>;
+export type ListValuationsParams = z.input<typeof ListValuationsQuerySchema>;
+export type ListConsignmentsParams = z.input<typeof ListConsignmentsQuerySchema>;
+export type ListInvoicesParams = z.input<typeof ListInvoicesQuerySchema>;
+
+// ... and as the server receives them (validated, defaults applied).
+export type CreateItemBody = z.output<typeof CreateItemBodySchema>;
+export type UpdateItemBody = z.output<typeof UpdateItemBodySchema>;
+export type ListItemsQuery = z.output<typeof ListItemsQuerySchema>;
+export type ListValuationsQuery = z.output<typeof ListValuationsQuerySchema>;
+export type ListConsignmentsQuery = z.output<typeof ListConsignmentsQuerySchema>;
+export type ListInvoicesQuery = z.output<typeof ListInvoicesQuerySchema>;

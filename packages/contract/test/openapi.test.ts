@@ -1,0 +1,137 @@
+import { readFileSync } from 'node:fs';
+import { Validator } from '@seriousme/openapi-schema-validator';
+import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { OPENAPI_DOCUMENT_VERSION, RATE_LIMIT } from '../src/constants.js';
+import { generateOpenApiDocument } from '../src/openapi/generate.js';
+import type { JsonSchema, OperationObject, ResponseObject } from '../src/openapi/types.js';
+import { contractRoutes } from '../src/routes.js';
+
+const document = generateOpenApiDocument();
+const openApiPath = (path: string) => path.replace(/:(\w+)/g, '{$1}');
+const operationOf = (route: (typeof contractRoutes)[number]['route']): OperationObject => {
+  const op = document.paths[openApiPath(route.path)]?.[route.method.toLowerCase()];
+  if (!op) throw new Error(`${route.method} ${route.path} is missing from the document`);
+  return op;
+};
+
+describe('OpenAPI document', () => {
+  it('is a valid OpenAPI 3.1 document', async () => {
+    const validator = new Validator({ strict: false });
+    const result = await validator.validate(structuredClone(document) as unknown as Record<string, unknown>);
+    expect(result.errors).toBeUndefined();
+    expect(result.valid).toBe(true);
+    expect(validator.version).toBe('3.1');
+  });
+
+  it('is the document the build wrote to dist/openapi.json', () => {
+    const built = JSON.parse(readFileSync(new URL('../dist/openapi.json', import.meta.url), 'utf8'));
+    expect(built).toEqual(document);
+  });
+
+  it('declares version 1.0.0, a /v1 server and the bearer scheme', () => {
+    expect(document.openapi).toMatch(/^3\.1\.\d+$/);
+    expect(document.info.version).toBe(OPENAPI_DOCUMENT_VERSION);
+    expect(document.info.version).toBe('1.0.0');
+    expect(document.servers.length).toBeGreaterThan(0);
+    for (const server of document.servers) expect(server.url).toMatch(/\/v1$/);
+    expect(document.components.securitySchemes.bearerAuth).toMatchObject({ type: 'http', scheme: 'bearer' });
+  });
+
+  it('refuses a server URL that does not end in /v1', () => {
+    expect(() => generateOpenApiDocument({ serverUrl: 'https://api.example.com' })).toThrow(/\/v1/);
+  });
+
+  it('has exactly the operations of the contract', () => {
+    const documented = Object.entries(document.paths).flatMap(([path, ops]) =>
+      Object.keys(ops).map((method) => `${method.toUpperCase()} ${path}`),
+    );
+    const contracted = contractRoutes.map(({ route }) => `${route.method} ${openApiPath(route.path)}`);
+    expect(documented.sort()).toEqual(contracted.sort());
+    expect(contracted).toHaveLength(11);
+  });
+
+  it('gives every operation a unique id', () => {
+    const ids = contractRoutes.map(({ route }) => operationOf(route).operationId);
+    expect(new Set(ids).size).toBe(ids.length);
+  });
+
+  describe.each(contractRoutes.map((entry) => [entry.key, entry] as const))('%s', (_key, { route }) => {
+    const op = operationOf(route);
+
+    it('has a summary and a description', () => {
+      expect(op.summary.length).toBeGreaterThan(3);
+      expect(op.description.length).toBeGreaterThan(10);
+    });
+
+    it('states the scope it requires (read for GET, write otherwise)', () => {
+      const scope = route.method === 'GET' ? 'read' : 'write';
+      expect(route.metadata.scope).toBe(scope);
+      expect(op.security).toEqual([{ bearerAuth: [scope] }]);
+      expect(op['x-required-scope']).toBe(scope);
+      expect(op.description).toContain(`\`${scope}\` scope`);
+    });
+
+    it('lists every path and query parameter of the contract, described', () => {
+      const shapeKeys = (schema: unknown) => (schema instanceof z.ZodObject ? Object.keys(schema.shape) : []);
+      const expected = [
+        ...shapeKeys(route.pathParams).map((name) => `path:${name}`),
+        ...shapeKeys(route.query).map((name) => `query:${name}`),
+      ];
+      expect(op.parameters.map((p) => `${p.in}:${p.name}`)).toEqual(expected);
+      for (const parameter of op.parameters) {
+        expect(parameter.description, parameter.name).not.toBe('');
+        if (parameter.in === 'path') expect(parameter.schema).toMatchObject({ type: 'string', format: 'uuid' });
+      }
+    });
+
+    it('documents every response status of the contract', () => {
+      expect(Object.keys(op.responses).sort()).toEqual(Object.keys(route.responses).sort());
+      for (const status of ['401', '403', '429', '500']) expect(op.responses).toHaveProperty(status);
+    });
+
+    it('has a request body exactly when the contract takes one', () => {
+      const takesBody = route.method === 'POST' || route.method === 'PATCH';
+      expect(op.requestBody !== undefined).toBe(takesBody);
+    });
+  });
+
+  it('describes every error response with the error body, and 429 with Retry-After', () => {
+    const responses = document.components.responses;
+    for (const response of Object.values(responses)) {
+      expect(response.content?.['application/json']?.schema).toEqual({ $ref: '#/components/schemas/Error' });
+    }
+    const tooMany = responses.TooManyRequests as ResponseObject;
+    expect(tooMany.headers?.['Retry-After']).toMatchObject({ required: true, schema: { type: 'integer' } });
+    expect(tooMany.description).toContain(String(RATE_LIMIT.maxRequests));
+  });
+
+  it('describes every field of every schema', () => {
+    const undescribed: string[] = [];
+    const visit = (schema: JsonSchema, at: string) => {
+      const properties = schema.properties as Record<string, JsonSchema> | undefined;
+      for (const [name, property] of Object.entries(properties ?? {})) {
+        if (typeof property.description !== 'string' && typeof property.$ref !== 'string')
+          undescribed.push(`${at}.${name}`);
+        visit(property, `${at}.${name}`);
+      }
+      for (const key of ['items', 'additionalProperties'] as const) {
+        const inner = schema[key];
+        if (inner && typeof inner === 'object') visit(inner as JsonSchema, `${at}[]`);
+      }
+      for (const variant of (schema.anyOf as JsonSchema[] | undefined) ?? []) visit(variant, at);
+    };
+    for (const [name, schema] of Object.entries(document.components.schemas)) {
+      if (typeof schema.description !== 'string') undescribed.push(name);
+      visit(schema, name);
+    }
+    expect(undescribed).toEqual([]);
+  });
+
+  it('marks nullable fields with a null type and money as non-negative integers', () => {
+    const item = document.components.schemas.Item as { properties: Record<string, JsonSchema> };
+    expect(item.properties.description?.type).toEqual(['string', 'null']);
+    expect(item.properties.valueInCents).toMatchObject({ type: 'integer', minimum: 0 });
+    expect(item.properties.updatedAt?.anyOf).toContainEqual({ type: 'null' });
+  });
+});
