@@ -119,3 +119,14 @@ export const ERRORS = {
 export type ErrorCode = keyof typeof ERRORS;
 export const ERROR_CODES = Object.keys(ERRORS) as ErrorCode[];
 export type ErrorStatus = (typeof ERRORS)[ErrorCode]['status'];
+
+/** Invoice states whose lines count as sales in consignment totals: issued, and not voided or cancelled. */
+export const SOLD_INVOICE_STATUSES = [
+  'sent',
+  'paid',
+  'partially_paid',
+  'overdue',
+] as const satisfies readonly InvoiceStatus[];
+
+/** The payment status that counts towards an invoice's `paidInCents`. */
+export const SETTLED_PAYMENT_STATUS = 'succeeded' as const;

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { CONSIGNMENT_STATUSES, LIMITS, SEARCH_FIELDS } from '../constants.js';
+import { CONSIGNMENT_STATUSES, LIMITS, SEARCH_FIELDS, SOLD_INVOICE_STATUSES } from '../constants.js';
 import { cents, dateTime, text, uuid } from '../primitives.js';
 import { listEnvelope, listLimitQuery, pageQuery } from './common.js';
 
@@ -24,12 +24,14 @@ export const ConsignmentSchema = z
     consignor: ConsignorSchema.nullable(),
     commissionBps: z.number().int().nullable().describe('Commission in basis points; 1000 means 10%.'),
     buyerPremiumBps: z.number().int().nullable().describe("Buyer's premium in basis points."),
-    numItems: z.number().int().min(0).describe('Items in the consignment.'),
-    numItemsSold: z.number().int().min(0).describe('Items of the consignment sold.'),
-    totalValueInCents: cents.describe('Sum of the values of its items, in cents.'),
-    totalSoldInCents: cents.describe('Sum of the sale prices of its sold items, in cents.'),
+    numItems: z.number().int().min(0).describe('Items linked to the consignment (`Item.consignmentId`).'),
+    numItemsSold: z.number().int().min(0).describe('Of those items, the ones with `quantity.sold` > 0.'),
+    totalValueInCents: cents.describe('Sum of its items\u2019 `valueInCents`.'),
+    totalSoldInCents: cents.describe(
+      `Sum of the invoice lines for its items on invoices whose status is ${SOLD_INVOICE_STATUSES.map((s) => `\`${s}\``).join(', ')}, in cents.`,
+    ),
     totalCommissionInCents: cents.describe(
-      'Commission kept: `totalSoldInCents × commissionBps / 10000`, rounded to the cent.',
+      'Commission kept: `totalSoldInCents × commissionBps / 10000`, rounded half up to the cent; 0 when `commissionBps` is null.',
     ),
     totalPayoutInCents: cents.describe('Owed to the consignor: `totalSoldInCents − totalCommissionInCents`.'),
     receivedAt: dateTime.nullable().describe('When the items were received.'),

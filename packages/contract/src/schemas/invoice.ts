@@ -1,5 +1,12 @@
 import { z } from 'zod';
-import { DEFAULT_INVOICE_SORT, INVOICE_SORTS, INVOICE_STATUSES, LIMITS, SEARCH_FIELDS } from '../constants.js';
+import {
+  DEFAULT_INVOICE_SORT,
+  INVOICE_SORTS,
+  INVOICE_STATUSES,
+  LIMITS,
+  SEARCH_FIELDS,
+  SETTLED_PAYMENT_STATUS,
+} from '../constants.js';
 import { cents, dateTime, text, uuid } from '../primitives.js';
 import { listEnvelope, listLimitQuery, pageQuery } from './common.js';
 
@@ -48,8 +55,8 @@ export const InvoiceSchema = z
     discountInCents: cents.describe('Discount, in cents.'),
     shippingInCents: cents.describe('Shipping, in cents.'),
     taxInCents: cents.describe('Tax, in cents.'),
-    totalInCents: cents.describe('`subtotal − discount + shipping + tax`, in cents.'),
-    paidInCents: cents.describe('Sum of the succeeded payments, in cents.'),
+    totalInCents: cents.describe('`max(subtotal − discount + shipping + tax, 0)`, in cents.'),
+    paidInCents: cents.describe(`Sum of the payments whose \`status\` is \`${SETTLED_PAYMENT_STATUS}\`, in cents.`),
     dueInCents: cents.describe('`max(total − paid, 0)`, in cents.'),
     lines: z.array(InvoiceLineSchema).describe('Lines of the invoice.'),
     payments: z.array(InvoicePaymentSchema).describe('Payments towards the invoice.'),
