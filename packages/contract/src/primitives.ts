@@ -14,11 +14,46 @@ export const isStorableText = (value: string): boolean => !value.includes('\u000
 
 const STORABLE_MESSAGE = 'must not contain NUL characters or unpaired surrogates';
 
-/** An input string with length bounds that PostgreSQL can store unchanged. */
+/** Length in characters (Unicode code points), as the spec, JSON Schema and PostgreSQL count them. */
+export const characterLength = (value: string): number => {
+  let length = 0;
+  for (const _ of value) length += 1;
+  return length;
+};
+
+/**
+ * The bounds of every `text()` schema, keyed by its refinement function (which survives `.describe()`), so the
+ * OpenAPI generator can publish them as minLength/maxLength.
+ */
+export const textBounds = new WeakMap<object, { min?: number; max: number }>();
+
+/** An input string of `min` to `max` characters that PostgreSQL can store unchanged. */
 export function text(bounds: { min?: number; max: number }) {
-  let schema = z.string();
-  if (bounds.min !== undefined) schema = schema.min(bounds.min);
-  return schema.max(bounds.max).refine(isStorableText, STORABLE_MESSAGE);
+  const { min, max } = bounds;
+  const check = (value: string, ctx: z.RefinementCtx) => {
+    const length = characterLength(value);
+    if (min !== undefined && length < min) {
+      ctx.addIssue({
+        code: z.ZodIssueCode.too_small,
+        minimum: min,
+        type: 'string',
+        inclusive: true,
+        message: `must be at least ${min} character${min === 1 ? '' : 's'}`,
+      });
+    } else if (length > max) {
+      ctx.addIssue({
+        code: z.ZodIssueCode.too_big,
+        maximum: max,
+        type: 'string',
+        inclusive: true,
+        message: `must be at most ${max} characters`,
+      });
+    } else if (!isStorableText(value)) {
+      ctx.addIssue({ code: z.ZodIssueCode.custom, message: STORABLE_MESSAGE });
+    }
+  };
+  textBounds.set(check, bounds);
+  return z.string().superRefine(check);
 }
 
 export const uuid = z.string().uuid();
@@ -29,26 +64,27 @@ export const cents = z.number().int().min(LIMITS.cents.min).max(LIMITS.cents.max
 /** A response date-time: ISO 8601 in UTC (`Z`). */
 export const dateTime = z.string().datetime();
 
-const CALENDAR_DATE = /^(\d{4})-(\d{2})-(\d{2})T/;
-
-/** True when the date part names a real calendar day (no 30 February). */
-function isRealCalendarDate(value: string): boolean {
-  const match = CALENDAR_DATE.exec(value);
-  if (!match) return false;
-  const [year, month, day] = [Number(match[1]), Number(match[2]), Number(match[3])];
-  const date = new Date(Date.UTC(year, month - 1, day));
-  return date.getUTCFullYear() === year && date.getUTCMonth() === month - 1 && date.getUTCDate() === day;
-}
-
-/** An input date-time: ISO 8601 that must carry `Z` or a numeric offset such as `+02:00`. */
+/**
+ * An input date-time: ISO 8601 that must carry `Z` or a numeric offset such as `+02:00`, on a real calendar day
+ * (zod's check knows month lengths and leap years, so PostgreSQL never sees 30 February).
+ */
 export const dateTimeInput = z
   .string()
-  .datetime({ offset: true, message: 'must be an ISO 8601 date-time with Z or a numeric offset' })
-  .refine(isRealCalendarDate, 'must name a real calendar date');
+  .datetime({ offset: true, message: 'must be an ISO 8601 date-time on a real date, with Z or a numeric offset' });
 
-/** A query parameter holding a whole number, with bounds and a default. */
+const DIGITS = /^[0-9]+$/;
+
+/**
+ * A query parameter holding a whole number, with bounds and a default. Query values arrive as text: only plain
+ * digits are read as a number (`1e1`, `0x10`, ` 5` and `1.0` are refused), so what is accepted is what is meant.
+ */
 export function queryInteger(bounds: { min: number; max?: number; default: number }) {
-  let schema = z.coerce.number().int().min(bounds.min);
-  if (bounds.max !== undefined) schema = schema.max(bounds.max);
-  return schema.default(bounds.default);
+  let number = z.number({ invalid_type_error: 'must be a whole number written in digits' }).int().min(bounds.min);
+  if (bounds.max !== undefined) number = number.max(bounds.max);
+  const parsed = z.preprocess(
+    (value) => (typeof value === 'string' && DIGITS.test(value) ? Number(value) : value),
+    number,
+  );
+  // Typed as the number schema it wraps, so callers (and the SDK) pass numbers; at run time it also reads digits.
+  return (parsed as unknown as typeof number).default(bounds.default);
 }

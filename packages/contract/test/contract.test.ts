@@ -47,7 +47,9 @@ function queryIntegerBound(schema: Schema, field: string, bounds: { min: number;
     ok(schema, { [field]: String(bounds.max) });
     bad(schema, { [field]: String(bounds.max + 1) });
   }
-  for (const value of ['1.5', 'abc', '', '-1']) bad(schema, { [field]: value });
+  for (const value of ['1.5', 'abc', '', '-1', '1e1', '0x10', ' 5', '5 ']) bad(schema, { [field]: value });
+  // One issue per failing field, whatever made it fail.
+  expect(schema.safeParse({ [field]: 'abc' }).error?.issues).toHaveLength(1);
 }
 
 const routes = {
@@ -261,6 +263,19 @@ describe('POST /items body', () => {
     bad(body, { ...minimal, attributes: many(LIMITS.attributes.maxKeys + 1) });
     ok(body, { ...minimal, attributes: { note: chars(LIMITS.attributes.stringValueMax) } });
     bad(body, { ...minimal, attributes: { note: chars(LIMITS.attributes.stringValueMax + 1) } });
+  });
+
+  it('counts length in characters, not UTF-16 code units', () => {
+    ok(body, { ...minimal, sku: '🪙'.repeat(LIMITS.sku.max) });
+    bad(body, { ...minimal, sku: '🪙'.repeat(LIMITS.sku.max + 1) });
+    ok(body, { ...minimal, gradingService: 'é'.repeat(LIMITS.gradingService.max) });
+  });
+
+  it('reports one issue per failing field', () => {
+    for (const acquisitionDate of ['yesterday', '2026-02-30T00:00:00Z', '2026-01-15T09:30:00', '']) {
+      expect(body.safeParse({ ...minimal, acquisitionDate }).error?.issues, acquisitionDate).toHaveLength(1);
+    }
+    expect(body.safeParse({ ...minimal, title: `${chars(LIMITS.title.max)}\u0000` }).error?.issues).toHaveLength(1);
   });
 
   it('refuses unknown fields and text PostgreSQL cannot store', () => {

@@ -10,6 +10,7 @@ import {
   RATE_LIMIT,
   SCOPES,
 } from '../constants.js';
+import { textBounds } from '../primitives.js';
 import { contractRoutes } from '../routes.js';
 import { ErrorBodySchema, ErrorIssueSchema } from '../schemas/common.js';
 import { ConsignmentListSchema, ConsignmentSchema, ConsignorSchema } from '../schemas/consignment.js';
@@ -77,7 +78,17 @@ function toJsonSchema(schema: z.ZodTypeAny, self?: string): JsonSchema {
     pipeStrategy: 'input',
     override: (def) => {
       const name = componentNameByDef.get(def);
-      return name && name !== self ? { $ref: `#/components/schemas/${name}` } : ignoreOverride;
+      if (name && name !== self) return { $ref: `#/components/schemas/${name}` };
+      // text() counts characters in a refinement; publish its bounds as JSON Schema's (which also counts characters).
+      const refinement = (def as { effect?: { refinement?: unknown } }).effect?.refinement;
+      const bounds = typeof refinement === 'function' ? textBounds.get(refinement) : undefined;
+      if (!bounds) return ignoreOverride;
+      return {
+        type: 'string',
+        ...(bounds.min !== undefined && { minLength: bounds.min }),
+        maxLength: bounds.max,
+        ...(typeof def.description === 'string' && { description: def.description }),
+      };
     },
   };
   const { $schema: _dialect, ...rest } = zodToJsonSchema(schema, options) as JsonSchema;
