@@ -1,0 +1,72 @@
+import { createHash, randomBytes } from 'node:crypto';
+
+/**
+ * API keys look like `cvk_live_<32 random base62 chars><6 base62 checksum chars>`.
+ *
+ * - The fixed prefix lets secret scanners recognise a leaked key and people tell it from other tokens.
+ * - 32 base62 characters carry about 190 bits of randomness.
+ * - The checksum is the CRC32 of the random part in base62, as in GitHub's token format: typos and
+ *   truncations are rejected without touching the database.
+ */
+export const KEY_PREFIX = 'cvk_live_';
+const RANDOM_LENGTH = 32;
+const CHECKSUM_LENGTH = 6;
+export const KEY_PATTERN = /^cvk_live_[0-9A-Za-z]{38}$/;
+/** The regular expression that matches every key, for secret scanners. */
+export const KEY_REGEX_SOURCE = '\\bcvk_live_[0-9A-Za-z]{38}\\b';
+
+const BASE62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
+
+const CRC_TABLE = Array.from({ length: 256 }, (_, n) => {
+  let c = n;
+  for (let k = 0; k < 8; k++) c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1;
+  return c >>> 0;
+});
+
+function crc32(text: string): number {
+  let crc = 0xffffffff;
+  for (const byte of Buffer.from(text, 'utf8')) crc = (CRC_TABLE[(crc ^ byte) & 0xff] ?? 0) ^ (crc >>> 8);
+  return (crc ^ 0xffffffff) >>> 0;
+}
+
+function base62(value: number, length: number): string {
+  let out = '';
+  let rest = value;
+  for (let i = 0; i < length; i++) {
+    out = BASE62[rest % 62] + out;
+    rest = Math.floor(rest / 62);
+  }
+  return out;
+}
+
+function randomBase62(length: number): string {
+  let out = '';
+  // Rejection sampling keeps every character uniformly likely (248 = 4 × 62).
+  while (out.length < length) {
+    for (const byte of randomBytes(length * 2)) {
+      if (byte < 248 && out.length < length) out += BASE62[byte % 62];
+    }
+  }
+  return out;
+}
+
+const checksumOf = (random: string) => base62(crc32(random), CHECKSUM_LENGTH);
+
+/** A new key value. Shown once; only its hash is stored. */
+export function generateKey(): string {
+  const random = randomBase62(RANDOM_LENGTH);
+  return `${KEY_PREFIX}${random}${checksumOf(random)}`;
+}
+
+/** True when the value has the key format and a correct checksum. Says nothing about whether the key exists. */
+export function isWellFormedKey(value: string): boolean {
+  if (!KEY_PATTERN.test(value)) return false;
+  const body = value.slice(KEY_PREFIX.length);
+  return checksumOf(body.slice(0, RANDOM_LENGTH)) === body.slice(RANDOM_LENGTH);
+}
+
+/** What is stored and looked up: the SHA-256 of the whole key. */
+export const hashKey = (key: string): Buffer => createHash('sha256').update(key, 'utf8').digest();
+
+/** The last four characters, shown in key listings. */
+export const keyHint = (key: string): string => key.slice(-4);

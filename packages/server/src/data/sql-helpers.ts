@@ -1,0 +1,15 @@
+/** Escapes LIKE's wildcards so user text matches literally (PostgreSQL's default escape is backslash). */
+export const escapeLike = (text: string): string => text.replace(/[\\%_]/g, (c) => `\\${c}`);
+
+/** A `%text%` pattern for a case-insensitive substring search; the SQL side applies lower(). */
+export const containsPattern = (text: string): string => `%${escapeLike(text)}%`;
+
+/** Offset of a page; the contract bounds page so this stays an exact integer. */
+export const offsetOf = (page: number, limit: number): number => (page - 1) * limit;
+
+/** Splits a fetched page of limit + 1 rows into the page and whether another follows (no COUNT(*)). */
+export function pageOf<T>(rows: readonly T[], limit: number): { entries: T[]; hasMore: boolean } {
+  return { entries: rows.slice(0, limit), hasMore: rows.length > limit };
+}
+
+export const iso = (value: Date | null): string | null => (value === null ? null : value.toISOString());

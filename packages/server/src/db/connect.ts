@@ -1,0 +1,57 @@
+import postgres from 'postgres';
+import { startEmbeddedPostgres } from './embedded.js';
+import type { Sql } from './types.js';
+
+export interface DatabaseOptions {
+  /** A PostgreSQL URL; without it, the embedded database in `dataDir` is started. */
+  url?: string | undefined;
+  /** Embedded database directory; `memory://` keeps it in memory (tests). */
+  dataDir: string;
+  poolSize: number;
+  statementTimeoutMs: number;
+}
+
+export interface Database {
+  sql: Sql;
+  kind: 'embedded' | 'postgres';
+  /** Closes the pool, then the embedded database if there is one. */
+  close(): Promise<void>;
+}
+
+// int8 (bigint) columns hold cents, bounded by the contract to Number.MAX_SAFE_INTEGER: read them as numbers.
+const BIGINT_AS_NUMBER = {
+  to: 20,
+  from: [20],
+  serialize: (value: number) => String(value),
+  parse: (value: string) => Number(value),
+};
+
+export function createSql(url: string, options: { max: number; statementTimeoutMs: number }): Sql {
+  return postgres(url, {
+    max: options.max,
+    onnotice: () => {},
+    types: { bigint: BIGINT_AS_NUMBER },
+    connection: {
+      application_name: 'coinventory-server',
+      ...(options.statementTimeoutMs > 0 ? { statement_timeout: options.statementTimeoutMs } : {}),
+    },
+  }) as unknown as Sql;
+}
+
+export async function connectDatabase(options: DatabaseOptions): Promise<Database> {
+  if (options.url) {
+    const sql = createSql(options.url, { max: options.poolSize, statementTimeoutMs: options.statementTimeoutMs });
+    return { sql, kind: 'postgres', close: () => sql.end({ timeout: 5 }) };
+  }
+  const embedded = await startEmbeddedPostgres(options.dataDir);
+  // PGlite is one PostgreSQL session: one connection, so transactions never interleave.
+  const sql = createSql(embedded.url, { max: 1, statementTimeoutMs: 0 });
+  return {
+    sql,
+    kind: 'embedded',
+    close: async () => {
+      await sql.end({ timeout: 5 });
+      await embedded.stop();
+    },
+  };
+}

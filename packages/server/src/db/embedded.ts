@@ -1,0 +1,30 @@
+import { mkdirSync } from 'node:fs';
+import { PGlite } from '@electric-sql/pglite';
+import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
+import { PGLiteSocketServer } from '@electric-sql/pglite-socket';
+
+export interface EmbeddedPostgres {
+  /** A postgres:// URL reaching the embedded database on loopback. */
+  url: string;
+  stop(): Promise<void>;
+}
+
+/**
+ * Starts PGlite (PostgreSQL in WebAssembly) on `dataDir` and serves it on a loopback port, so the server
+ * talks to it through postgres.js exactly as it talks to a real PostgreSQL.
+ */
+export async function startEmbeddedPostgres(dataDir: string): Promise<EmbeddedPostgres> {
+  const inMemory = dataDir.startsWith('memory://');
+  if (!inMemory) mkdirSync(dataDir, { recursive: true });
+  const db = await PGlite.create(inMemory ? undefined : dataDir, { extensions: { pg_trgm } });
+  const server = new PGLiteSocketServer({ db, host: '127.0.0.1', port: 0, maxConnections: 1 });
+  await server.start();
+  const address = server.getServerConn();
+  return {
+    url: `postgres://postgres@${address}/postgres`,
+    stop: async () => {
+      await server.stop();
+      await db.close();
+    },
+  };
+}

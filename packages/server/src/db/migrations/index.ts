@@ -1,0 +1,10 @@
+import * as initial from './0001_initial.js';
+
+export interface Migration {
+  version: number;
+  name: string;
+  up: string;
+}
+
+/** Every migration, in the order it is applied. Append new ones; never edit or reorder released ones. */
+export const migrations: readonly Migration[] = [{ version: 1, ...initial }];

@@ -1,0 +1,40 @@
+import { z } from 'zod';
+
+/**
+ * The server's configuration, read from the environment in this one place and validated at boot.
+ * Nothing else reads process.env.
+ */
+const EnvSchema = z.object({
+  PORT: z.coerce.number().int().min(0).max(65_535).default(3000),
+  HOST: z.string().min(1).default('127.0.0.1'),
+  /** A PostgreSQL URL. Without it the server runs on the embedded database in COINVENTORY_DATA_DIR. */
+  DATABASE_URL: z
+    .string()
+    .url()
+    .refine((url) => /^postgres(ql)?:\/\//.test(url), 'must start with postgres:// or postgresql://')
+    .optional(),
+  /** Where the embedded database keeps its files. */
+  COINVENTORY_DATA_DIR: z.string().min(1).default('.coinventory/data'),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  /** Longest a single SQL statement may run before PostgreSQL cancels it (0 disables). */
+  STATEMENT_TIMEOUT_MS: z.coerce.number().int().min(0).default(10_000),
+  /** Connections in the pool when DATABASE_URL is set (the embedded database always uses one). */
+  DATABASE_POOL_SIZE: z.coerce.number().int().min(1).max(100).default(10),
+  /** How long a graceful shutdown waits for in-flight requests before closing them. */
+  SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().min(0).default(10_000),
+});
+
+export type Env = z.infer<typeof EnvSchema>;
+
+export class ConfigError extends Error {
+  override name = 'ConfigError';
+}
+
+/** Parses the environment, or throws a ConfigError naming every bad variable and why. */
+export function loadEnv(source: NodeJS.ProcessEnv = process.env): Env {
+  const values = Object.fromEntries(Object.entries(source).filter(([, value]) => value !== ''));
+  const result = EnvSchema.safeParse(values);
+  if (result.success) return result.data;
+  const lines = result.error.issues.map((issue) => `  ${issue.path.join('.')}: ${issue.message}`);
+  throw new ConfigError(`Invalid configuration:\n${lines.join('\n')}`);
+}

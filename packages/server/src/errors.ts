@@ -1,0 +1,33 @@
+import { ERRORS, type ErrorBody, type ErrorCode } from '@coinventory/contract';
+
+/**
+ * An error the API answers with: one of the contract's codes, with its fixed message and, for validation
+ * failures, one issue per failing field. Services throw these; one handler turns them into responses.
+ */
+export class ApiError extends Error {
+  override name = 'ApiError';
+  readonly status: number;
+
+  constructor(
+    readonly code: ErrorCode,
+    readonly issues?: string[],
+    /** Extra response headers, such as Allow on 405. */
+    readonly headers: Record<string, string> = {},
+  ) {
+    super(ERRORS[code].message);
+    this.status = ERRORS[code].status;
+  }
+
+  get body(): ErrorBody {
+    return errorBody(this.code, this.issues);
+  }
+}
+
+export function errorBody(code: ErrorCode, issues?: string[]): ErrorBody {
+  const body: ErrorBody = { code, message: ERRORS[code].message };
+  if (issues && issues.length > 0) body.issues = issues.map((message) => ({ message }));
+  return body;
+}
+
+export const notFound = () => new ApiError('NOT_FOUND');
+export const badRequest = (...issues: string[]) => new ApiError('BAD_REQUEST', issues);

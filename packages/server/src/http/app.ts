@@ -1,0 +1,100 @@
+import { API_VERSION, contract, contractRoutes, MAX_BODY_BYTES } from '@coinventory/contract';
+import { createExpressEndpoints } from '@ts-rest/express';
+import express, { type NextFunction, type Request, type Response } from 'express';
+import type { Logger } from 'pino';
+import type { Sql } from '../db/types.js';
+import { ApiError, badRequest } from '../errors.js';
+import { authMiddleware, type ContractRequest } from './auth.js';
+import { errorHandler } from './error-handler.js';
+import { requestContext } from './request-context.js';
+import { createRouter } from './routes/index.js';
+
+export interface AppDependencies {
+  sql: Sql;
+  logger: Logger;
+}
+
+/** Methods each contract path answers, for 405's Allow header (HEAD comes with GET). */
+function allowedMethodsByPath(): Map<string, string[]> {
+  const byPath = new Map<string, string[]>();
+  for (const { route } of contractRoutes) {
+    const methods = byPath.get(route.path) ?? [];
+    methods.push(route.method);
+    if (route.method === 'GET') methods.push('HEAD');
+    byPath.set(route.path, methods);
+  }
+  return byPath;
+}
+
+/** A request that carries a body must say it is JSON; others are refused rather than silently read as empty. */
+function requireJsonBody(req: Request, _res: Response, next: NextFunction) {
+  const hasBody = req.get('transfer-encoding') !== undefined || Number(req.get('content-length') ?? 0) > 0;
+  if (hasBody && !req.is('application/json')) return next(new ApiError('UNSUPPORTED_MEDIA_TYPE'));
+  next();
+}
+
+const parseJsonBody = express.json({ limit: MAX_BODY_BYTES, strict: true, type: 'application/json' });
+
+/**
+ * Routes without query parameters refuse any, as routes with them refuse unknown ones: a mistyped parameter
+ * must not be silently ignored (a DELETE with `?dry_run=1` would still delete).
+ */
+function refuseUnexpectedQuery(req: ContractRequest, _res: Response, next: NextFunction) {
+  if ('query' in req.tsRestRoute) return next();
+  const keys = Object.keys(req.query);
+  if (keys.length === 0) return next();
+  next(badRequest(`query: Unrecognized key(s) in object: ${keys.map((key) => `'${key}'`).join(', ')}`));
+}
+
+/** The HTTP application, without a listening socket (tests and the entry point add that). */
+export function createApp({ sql, logger }: AppDependencies): express.Express {
+  const app = express();
+  app.disable('x-powered-by');
+  // Repeated parameters become arrays (and fail validation); no nested objects from `a[b]=`.
+  app.set('query parser', 'simple');
+  app.set('etag', false);
+  app.use(requestContext(logger));
+
+  app.get('/healthz', (_req, res) => {
+    res.setHeader('Cache-Control', 'no-store');
+    res.json({ status: 'ok' });
+  });
+  app.get('/readyz', async (_req, res) => {
+    res.setHeader('Cache-Control', 'no-store');
+    try {
+      await sql`SELECT 1`;
+      res.json({ status: 'ok', database: 'reachable' });
+    } catch (error) {
+      logger.warn({ err: error }, 'readiness check failed');
+      res.status(503).json({ status: 'unavailable', database: 'unreachable' });
+    }
+  });
+
+  const api = express.Router({ caseSensitive: true, strict: false });
+  api.use((_req, res, next) => {
+    res.setHeader('Cache-Control', 'no-store');
+    next();
+  });
+  createExpressEndpoints(contract, createRouter(sql), api, {
+    logInitialization: false,
+    jsonQuery: false,
+    responseValidation: false,
+    // Authentication first: a caller without a valid key learns nothing about its request (not even that the
+    // body is malformed), and no body is read for it.
+    globalMiddleware: [authMiddleware(sql), refuseUnexpectedQuery, requireJsonBody, parseJsonBody],
+    // Validation errors go to the shared error handler, which shapes them as the spec's 400 body.
+    requestValidationErrorHandler: (error, _req, _res, next) => next(error),
+  });
+  for (const [path, methods] of allowedMethodsByPath()) {
+    const allow = methods.join(', ');
+    api.all(path, (_req, _res, next) => next(new ApiError('METHOD_NOT_ALLOWED', undefined, { Allow: allow })));
+  }
+  app.use(`/${API_VERSION}`, api);
+
+  app.use((_req, res, next) => {
+    res.setHeader('Cache-Control', 'no-store');
+    next(new ApiError('NOT_FOUND'));
+  });
+  app.use(errorHandler(logger));
+  return app;
+}

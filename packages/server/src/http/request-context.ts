@@ -1,0 +1,50 @@
+import { randomUUID } from 'node:crypto';
+import type { NextFunction, Request, Response } from 'express';
+import type { Logger } from 'pino';
+import type { AuthContext } from '../services/auth.js';
+
+/** What the server knows about a request, kept on res.locals rather than on a global Request type. */
+export interface RequestLocals {
+  requestId: string;
+  auth?: AuthContext;
+}
+
+export const localsOf = (res: Response): RequestLocals => res.locals as RequestLocals;
+
+/** The authenticated caller; only called on routes behind the auth middleware. */
+export function authOf(res: Response): AuthContext {
+  const { auth } = localsOf(res);
+  if (!auth) throw new Error('route reached without authentication');
+  return auth;
+}
+
+// A caller may pass its own request id (for correlating with its logs) if it is short and plain.
+const CALLER_REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
+
+/** Gives every request an id, echoed as X-Request-Id, and logs one line when the response is sent. */
+export function requestContext(logger: Logger) {
+  return (req: Request, res: Response, next: NextFunction) => {
+    const incoming = req.get('x-request-id');
+    const requestId = incoming && CALLER_REQUEST_ID.test(incoming) ? incoming : `req_${randomUUID()}`;
+    localsOf(res).requestId = requestId;
+    res.setHeader('X-Request-Id', requestId);
+    const started = process.hrtime.bigint();
+    res.on('finish', () => {
+      const locals = localsOf(res);
+      // The Authorization header and query strings (which may carry search text) are never logged.
+      logger.info(
+        {
+          requestId,
+          method: req.method,
+          path: req.path,
+          status: res.statusCode,
+          durationMs: Number(process.hrtime.bigint() - started) / 1e6,
+          organizationId: locals.auth?.organization.id,
+          keyId: locals.auth?.apiKey.id,
+        },
+        'request',
+      );
+    });
+    next();
+  };
+}

@@ -1,0 +1,77 @@
+import { contract, RATE_LIMIT } from '@coinventory/contract';
+import { initServer } from '@ts-rest/express';
+import type { Sql } from '../../db/types.js';
+import * as consignments from '../../services/consignments.js';
+import * as invoices from '../../services/invoices.js';
+import * as items from '../../services/items.js';
+import { authOf } from '../request-context.js';
+
+const s = initServer();
+
+/** Thin handlers: validated input → service → response. */
+export function createRouter(sql: Sql) {
+  return s.router(contract, {
+    me: async ({ res }) => {
+      const { organization, apiKey } = authOf(res);
+      return {
+        status: 200,
+        body: {
+          organization,
+          apiKey: {
+            id: apiKey.id,
+            name: apiKey.name,
+            expiresAt: apiKey.expiresAt?.toISOString() ?? null,
+            scopes: apiKey.scopes,
+          },
+          rateLimit: { maxRequests: RATE_LIMIT.maxRequests, windowSeconds: RATE_LIMIT.windowSeconds },
+        },
+      };
+    },
+    items: {
+      list: async ({ query, res }) => ({
+        status: 200,
+        body: await items.listItems(sql, authOf(res).organization.id, query),
+      }),
+      create: async ({ body, res }) => ({
+        status: 200,
+        body: await items.createItem(sql, authOf(res).organization.id, body),
+      }),
+      get: async ({ params, res }) => ({
+        status: 200,
+        body: await items.getItem(sql, authOf(res).organization.id, params.id),
+      }),
+      update: async ({ params, body, res }) => ({
+        status: 200,
+        body: await items.updateItem(sql, authOf(res).organization.id, params.id, body),
+      }),
+      delete: async ({ params, res }) => ({
+        status: 200,
+        body: await items.deleteItem(sql, authOf(res).organization.id, params.id),
+      }),
+      valuations: async ({ params, query, res }) => ({
+        status: 200,
+        body: await items.listItemValuations(sql, authOf(res).organization.id, params.id, query.limit),
+      }),
+    },
+    consignments: {
+      list: async ({ query, res }) => ({
+        status: 200,
+        body: await consignments.listConsignments(sql, authOf(res).organization.id, query),
+      }),
+      get: async ({ params, res }) => ({
+        status: 200,
+        body: await consignments.getConsignment(sql, authOf(res).organization.id, params.id),
+      }),
+    },
+    invoices: {
+      list: async ({ query, res }) => ({
+        status: 200,
+        body: await invoices.listInvoices(sql, authOf(res).organization.id, query),
+      }),
+      get: async ({ params, res }) => ({
+        status: 200,
+        body: await invoices.getInvoice(sql, authOf(res).organization.id, params.id),
+      }),
+    },
+  });
+}

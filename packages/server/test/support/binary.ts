@@ -1,0 +1,78 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+/** The built binary, run as an operator would run it. */
+const MAIN = fileURLToPath(new URL('../../dist/main.js', import.meta.url));
+
+export interface Running {
+  child: ChildProcess;
+  baseUrl: string;
+  stdout: () => string;
+  stderr: () => string;
+}
+
+function run(args: string[], env: Record<string, string>): ChildProcess {
+  return spawn(process.execPath, [MAIN, ...args], {
+    env: { PATH: process.env.PATH ?? '', HOST: '127.0.0.1', PORT: '0', LOG_LEVEL: 'info', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+}
+
+/** Starts `coinventory-server start` and waits for its "listening" log line. */
+export async function start(env: Record<string, string>): Promise<Running> {
+  const child = run(['start'], env);
+  let stdout = '';
+  let stderr = '';
+  child.stderr?.on('data', (chunk: Buffer) => {
+    stderr += chunk.toString();
+  });
+  const baseUrl = await new Promise<string>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`server did not start:\n${stdout}\n${stderr}`)), 60_000);
+    child.stdout?.on('data', (chunk: Buffer) => {
+      stdout += chunk.toString();
+      for (const line of stdout.split('\n')) {
+        if (!line.includes('"listening"')) continue;
+        clearTimeout(timer);
+        resolve((JSON.parse(line) as { baseUrl: string }).baseUrl);
+      }
+    });
+    child.once('exit', (code) => reject(new Error(`server exited with ${code}:\n${stdout}\n${stderr}`)));
+  });
+  return { child, baseUrl, stdout: () => stdout, stderr: () => stderr };
+}
+
+export async function stop(running: Running, signal: NodeJS.Signals = 'SIGTERM'): Promise<number | null> {
+  if (running.child.exitCode !== null) return running.child.exitCode;
+  running.child.kill(signal);
+  const [code] = (await once(running.child, 'exit')) as [number | null];
+  return code;
+}
+
+export async function runToEnd(args: string[], env: Record<string, string>) {
+  const child = run(args, env);
+  let stdout = '';
+  let stderr = '';
+  child.stdout?.on('data', (chunk: Buffer) => {
+    stdout += chunk.toString();
+  });
+  child.stderr?.on('data', (chunk: Buffer) => {
+    stderr += chunk.toString();
+  });
+  const [code] = (await once(child, 'exit')) as [number | null];
+  return { code, stdout, stderr };
+}
+
+const dirs: string[] = [];
+/** A temporary directory, removed by removeTempDirs(). */
+export const tempDir = () => {
+  const dir = mkdtempSync(join(tmpdir(), 'coinventory-main-'));
+  dirs.push(dir);
+  return dir;
+};
+export const removeTempDirs = () => {
+  for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
+};

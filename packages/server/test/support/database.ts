@@ -1,0 +1,40 @@
+import { randomBytes } from 'node:crypto';
+import { inject } from 'vitest';
+import { connectDatabase, createSql, type Database } from '../../src/db/connect.js';
+import { migrate } from '../../src/db/migrate.js';
+
+/** Which database this test run uses: the `postgres` project provides a cluster URL, `embedded` does not. */
+export const databaseKind = (): 'postgres' | 'embedded' => (inject('postgresUrl') ? 'postgres' : 'embedded');
+
+/**
+ * A migrated, empty database for one test file: a fresh database on the test cluster, or an in-memory
+ * embedded one. Closing it drops it.
+ */
+export async function createTestDatabase(options: { statementTimeoutMs?: number } = {}): Promise<Database> {
+  const clusterUrl = inject('postgresUrl');
+  if (!clusterUrl) {
+    const database = await connectDatabase({ dataDir: 'memory://', poolSize: 1, statementTimeoutMs: 0 });
+    await migrate(database.sql);
+    return database;
+  }
+  const name = `test_${randomBytes(6).toString('hex')}`;
+  const admin = createSql(clusterUrl, { max: 1, statementTimeoutMs: 0 });
+  await admin`CREATE DATABASE ${admin(name)}`;
+  const url = new URL(clusterUrl);
+  url.pathname = `/${name}`;
+  const database = await connectDatabase({
+    url: url.toString(),
+    dataDir: 'unused',
+    poolSize: 10,
+    statementTimeoutMs: options.statementTimeoutMs ?? 0,
+  });
+  await migrate(database.sql);
+  return {
+    ...database,
+    close: async () => {
+      await database.close();
+      await admin`DROP DATABASE IF EXISTS ${admin(name)} WITH (FORCE)`;
+      await admin.end();
+    },
+  };
+}

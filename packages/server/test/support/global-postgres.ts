@@ -1,0 +1,17 @@
+import type { TestProject } from 'vitest/node';
+import { findPostgresBin, startCluster } from './postgres-cluster.js';
+
+declare module 'vitest' {
+  export interface ProvidedContext {
+    postgresUrl: string;
+  }
+}
+
+/** Starts one PostgreSQL cluster for the `postgres` project; each test file makes its own database in it. */
+export default async function setup(project: TestProject) {
+  const bin = findPostgresBin();
+  if (!bin) throw new Error('PostgreSQL server binaries not found (set PG_BIN)');
+  const cluster = await startCluster(bin);
+  project.provide('postgresUrl', cluster.url);
+  return () => cluster.stop();
+}

@@ -1,0 +1,49 @@
+/** A plain fetch wrapper for tests: what the wire carries, nothing hidden. */
+export interface ApiResponse<T = unknown> {
+  status: number;
+  headers: Headers;
+  body: T;
+  text: string;
+}
+
+export interface RequestOptions {
+  key?: string | null;
+  body?: unknown;
+  /** Sent as-is instead of JSON-encoding `body`. */
+  rawBody?: string;
+  headers?: Record<string, string>;
+}
+
+export async function call<T = unknown>(
+  baseUrl: string,
+  method: string,
+  path: string,
+  options: RequestOptions = {},
+): Promise<ApiResponse<T>> {
+  const headers: Record<string, string> = { ...options.headers };
+  if (options.key) headers.authorization = `Bearer ${options.key}`;
+  let body: string | undefined;
+  if (options.rawBody !== undefined) body = options.rawBody;
+  else if (options.body !== undefined) {
+    body = JSON.stringify(options.body);
+    headers['content-type'] ??= 'application/json';
+  }
+  const response = await fetch(`${baseUrl}${path}`, { method, headers, body });
+  const text = await response.text();
+  let parsed: unknown = text;
+  try {
+    parsed = text ? JSON.parse(text) : undefined;
+  } catch {
+    // Not JSON: tests that expect JSON will fail on `body`, with `text` to show why.
+  }
+  return { status: response.status, headers: response.headers, body: parsed as T, text };
+}
+
+/** A client bound to one server and key. */
+export function client(baseUrl: string, key: string | null) {
+  const request =
+    (method: string) =>
+    <T = unknown>(path: string, options: Omit<RequestOptions, 'key'> = {}) =>
+      call<T>(baseUrl, method, path, { ...options, key });
+  return { get: request('GET'), post: request('POST'), patch: request('PATCH'), delete: request('DELETE') };
+}

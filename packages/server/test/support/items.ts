@@ -1,0 +1,141 @@
+import { randomUUID } from 'node:crypto';
+import {
+  type CreateItemInput,
+  ERRORS,
+  type ErrorBody,
+  ErrorBodySchema,
+  type Item,
+  type ItemList,
+  ItemListSchema,
+  ItemSchema,
+} from '@coinventory/contract';
+import { expect } from 'vitest';
+import type { Sql } from '../../src/db/types.js';
+import { issueApiKey } from '../../src/services/api-keys.js';
+import { type ApiResponse, client } from './http.js';
+import type { TestServer } from './server.js';
+import type { TestWorkspace } from './workspace.js';
+
+export type Api = ReturnType<typeof client>;
+
+/**
+ * A client on a brand-new read/write key of the workspace. Each key has its own rate-limit budget, so tests that
+ * make many requests take a fresh key instead of sharing one.
+ */
+export async function freshApi(server: TestServer, workspace: TestWorkspace, name = 'test extra key'): Promise<Api> {
+  const issued = await issueApiKey(server.database.sql, {
+    organizationId: workspace.organizationId,
+    createdBy: workspace.ownerId,
+    name,
+    scopes: ['read', 'write'],
+  });
+  return client(server.baseUrl, issued.key);
+}
+
+/** Shows the body on failure: a bare status mismatch says nothing. */
+export function expectStatus(response: ApiResponse, status: number): void {
+  expect(response.status, `${response.status} ${response.text}`).toBe(status);
+}
+
+export async function createItem(api: Api, body: CreateItemInput): Promise<Item> {
+  const response = await api.post('/items', { body });
+  expectStatus(response, 200);
+  return ItemSchema.parse(response.body);
+}
+
+export async function getItem(api: Api, id: string): Promise<Item> {
+  const response = await api.get(`/items/${id}`);
+  expectStatus(response, 200);
+  return ItemSchema.parse(response.body);
+}
+
+export async function listItems(api: Api, query: Record<string, string | number> = {}): Promise<ItemList> {
+  const params = new URLSearchParams(Object.entries(query).map(([k, v]): [string, string] => [k, String(v)]));
+  const search = params.toString();
+  const response = await api.get(`/items${search ? `?${search}` : ''}`);
+  expectStatus(response, 200);
+  return ItemListSchema.parse(response.body);
+}
+
+/** The exact 404 body. */
+export const NOT_FOUND_BODY: ErrorBody = { code: 'NOT_FOUND', message: ERRORS.NOT_FOUND.message };
+export const CONFLICT_BODY: ErrorBody = { code: 'CONFLICT', message: ERRORS.CONFLICT.message };
+
+/** A 400 whose issues are exactly one per listed field, each naming it (`body.sku: …`, `query.limit: …`). */
+export function expectBadRequest(response: ApiResponse, fields: string[]): void {
+  expectStatus(response, 400);
+  const body = ErrorBodySchema.parse(response.body);
+  expect(body.code).toBe('BAD_REQUEST');
+  expect(body.message).toBe(ERRORS.BAD_REQUEST.message);
+  const issues = body.issues ?? [];
+  expect(issues.length, JSON.stringify(issues)).toBe(fields.length);
+  for (const field of fields) {
+    expect(
+      issues.some((issue) => issue.message.startsWith(`${field}:`)),
+      `an issue naming ${field} in ${JSON.stringify(issues)}`,
+    ).toBe(true);
+  }
+}
+
+/** Columns a test may set when seeding items directly. */
+export interface SeedItem {
+  sku: string;
+  title: string;
+  description?: string | null;
+  categoryId?: string | null;
+  available?: number;
+  sold?: number;
+  reserved?: number;
+  valueInCents?: number;
+  gradingService?: string | null;
+  grade?: string | null;
+  certificateNumber?: string | null;
+  acquiredFrom?: string | null;
+  gradingNotes?: string | null;
+  isAtAuction?: boolean;
+  createdAt?: string;
+}
+
+/** Inserts items with one parameterised multi-row INSERT; returns their ids in input order. */
+export async function insertItems(sql: Sql, workspace: TestWorkspace, seeds: SeedItem[]): Promise<string[]> {
+  if (seeds.length === 0) return [];
+  const rows = seeds.map((seed) => ({
+    organization_id: workspace.organizationId,
+    sku: seed.sku,
+    title: seed.title,
+    description: seed.description ?? null,
+    category_id: seed.categoryId ?? null,
+    quantity_available: seed.available ?? 1,
+    quantity_sold: seed.sold ?? 0,
+    quantity_reserved: seed.reserved ?? 0,
+    value_in_cents: seed.valueInCents ?? 0,
+    grading_service: seed.gradingService ?? null,
+    grade: seed.grade ?? null,
+    certificate_number: seed.certificateNumber ?? null,
+    acquired_from: seed.acquiredFrom ?? null,
+    grading_notes: seed.gradingNotes ?? null,
+    is_at_auction: seed.isAtAuction ?? false,
+    created_at: seed.createdAt ?? '2024-01-01T00:00:00.000Z',
+    warehouse_id: workspace.defaultWarehouseId,
+    zone_id: workspace.defaultZoneId,
+  }));
+  const ids: string[] = [];
+  // Chunks keep the statement's parameter count well under PostgreSQL's 65535.
+  for (let start = 0; start < rows.length; start += 500) {
+    const chunk = rows.slice(start, start + 500);
+    const inserted = await sql<{ id: string; sku: string }[]>`INSERT INTO items ${sql(chunk)} RETURNING id, sku`;
+    const bySku = new Map(inserted.map((row) => [row.sku, row.id]));
+    for (const row of chunk) {
+      const id = bySku.get(row.sku);
+      if (id === undefined) throw new Error(`no id returned for ${row.sku}`);
+      ids.push(id);
+    }
+  }
+  return ids;
+}
+
+/** Byte-order comparison, as PostgreSQL's COLLATE "C" and uuid ordering (ASCII text only). */
+export const compareBytes = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
+
+/** A random v4 uuid that names nothing. */
+export const randomId = (): string => randomUUID();

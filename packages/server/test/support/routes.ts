@@ -1,0 +1,223 @@
+import { randomUUID } from 'node:crypto';
+import { type ContractRoute, contractRoutes, type Item } from '@coinventory/contract';
+import type { Sql } from '../../src/db/types.js';
+import { type ApiResponse, call, type RequestOptions } from './http.js';
+import type { TestWorkspace } from './workspace.js';
+
+/**
+ * Turns every contract route into a concrete request, so tests that must cover every route iterate
+ * `contractRoutes` and a new route cannot escape them: a route this file cannot fill in makes them throw.
+ */
+
+/** The ids a workspace's routes are called with. */
+export interface ResourceIds {
+  itemId: string;
+  consignmentId: string;
+  invoiceId: string;
+}
+
+/** Which id fills `:id`, by the path's first segment. */
+const ID_OF_COLLECTION: Record<string, keyof ResourceIds> = {
+  items: 'itemId',
+  consignments: 'consignmentId',
+  invoices: 'invoiceId',
+};
+
+export const WRITE_METHODS: ReadonlySet<string> = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
+
+/** Routes with a path parameter. */
+export const routesTakingId: readonly ContractRoute[] = contractRoutes.filter((r) => r.route.path.includes('/:'));
+export const readRoutes: readonly ContractRoute[] = contractRoutes.filter((r) => r.route.method === 'GET');
+export const writeRoutes: readonly ContractRoute[] = contractRoutes.filter((r) => WRITE_METHODS.has(r.route.method));
+
+/** True when the route declares a JSON body (DELETE declares "no body"). */
+export const takesBody = (route: ContractRoute['route']): boolean =>
+  'body' in route && typeof route.body !== 'symbol' && route.body !== undefined;
+
+/** The path of a route with its parameters filled: from a workspace's ids, or one literal value for every id. */
+export function pathFor(route: ContractRoute['route'], ids: ResourceIds | string): string {
+  const collection = route.path.split('/')[1] ?? '';
+  return route.path.replace(/:([A-Za-z]+)/g, (_match, name: string) => {
+    if (name !== 'id') throw new Error(`routes.ts cannot fill path parameter :${name} of ${route.path}`);
+    if (typeof ids === 'string') return encodeURIComponent(ids);
+    const field = ID_OF_COLLECTION[collection];
+    if (!field) throw new Error(`routes.ts does not know which id fills ${route.path}`);
+    return ids[field];
+  });
+}
+
+let sequence = 0;
+/** A SKU no test has used yet. */
+export const uniqueSku = (prefix = 'SKU') => {
+  sequence += 1;
+  return `${prefix}-${process.pid}-${sequence}-${randomUUID().slice(0, 8)}`;
+};
+
+/** A valid body for every route that takes one. */
+const VALID_BODIES: Record<string, () => Record<string, unknown>> = {
+  'items.create': () => ({ sku: uniqueSku('PROBE'), title: 'Route probe' }),
+  'items.update': () => ({ title: 'Route probe (changed)' }),
+};
+
+export function validBodyFor(entry: ContractRoute): Record<string, unknown> {
+  const make = VALID_BODIES[entry.key];
+  if (!make) throw new Error(`routes.ts has no valid body for ${entry.key}`);
+  return make();
+}
+
+export interface ConcreteRequest {
+  method: string;
+  path: string;
+  body?: Record<string, unknown>;
+}
+
+/** A request that would succeed for the route, given the workspace's ids and a key with the route's scope. */
+export function requestFor(entry: ContractRoute, ids: ResourceIds | string): ConcreteRequest {
+  const request: ConcreteRequest = { method: entry.route.method, path: pathFor(entry.route, ids) };
+  if (takesBody(entry.route)) request.body = validBodyFor(entry);
+  return request;
+}
+
+/** Sends the route's concrete request. */
+export function send<T = unknown>(
+  baseUrl: string,
+  request: ConcreteRequest,
+  options: Omit<RequestOptions, 'body'> = {},
+): Promise<ApiResponse<T>> {
+  return call<T>(baseUrl, request.method, request.path, {
+    ...options,
+    ...(request.body !== undefined && { body: request.body }),
+  });
+}
+
+export interface SeededResources extends ResourceIds {
+  sku: string;
+  categoryId: string;
+  valuationId: string;
+  consignorId: string;
+  consignmentName: string;
+  customerName: string;
+  invoiceNumber: number;
+}
+
+let invoiceNumber = 1000;
+
+/**
+ * Gives a workspace one of everything: an item (created through the API, in a category, consigned), a valuation
+ * of it with a comparable sale, a consignment with a consignor, and an invoice with a line and a payment. The
+ * API cannot create the latter, so they are inserted with SQL.
+ */
+export async function seedResources(
+  sql: Sql,
+  baseUrl: string,
+  workspace: TestWorkspace,
+  label: string,
+): Promise<SeededResources> {
+  const org = workspace.organizationId;
+  const [category] = await sql<{ id: string }[]>`
+    INSERT INTO categories (organization_id, name) VALUES (${org}, ${`${label} category`}) RETURNING id
+  `;
+  if (!category) throw new Error('no category');
+  const sku = uniqueSku(label);
+  const created = await call<Item>(baseUrl, 'POST', '/items', {
+    key: workspace.key,
+    body: {
+      sku,
+      title: `${label} Morgan dollar`,
+      description: `${label} description`,
+      certificateNumber: `${label}-CERT`,
+      gradingService: 'PCGS',
+      grade: 'MS65',
+      categoryId: category.id,
+      quantity: 3,
+      valueInCents: 12_345,
+      acquisitionPriceInCents: 10_000,
+      attributes: { year: 1881, mint: 'S', proof: false },
+    },
+  });
+  if (created.status !== 200) throw new Error(`seeding item failed: ${created.status} ${created.text}`);
+  const itemId = created.body.id;
+
+  const [valuation] = await sql<{ id: string }[]>`
+    INSERT INTO valuations (organization_id, item_id, estimate_low_in_cents, estimate_in_cents, estimate_high_in_cents,
+                            confidence_percent, basis, summary)
+    VALUES (${org}, ${itemId}, ${11_000}, ${12_000}, ${13_000}, ${80}, 'comps', ${`${label} valuation`})
+    RETURNING id
+  `;
+  if (!valuation) throw new Error('no valuation');
+  await sql`
+    INSERT INTO valuation_comps (organization_id, valuation_id, position, source, title, price_in_cents, sold_at)
+    VALUES (${org}, ${valuation.id}, 1, 'auction', ${`${label} comp`}, ${11_500}, '2024-03-01')
+  `;
+
+  const [consignor] = await sql<{ id: string }[]>`
+    INSERT INTO consignors (organization_id, name, email)
+    VALUES (${org}, ${`${label} Consignor`}, ${`${label.toLowerCase()}@consignor.test`})
+    RETURNING id
+  `;
+  if (!consignor) throw new Error('no consignor');
+  const consignmentName = `${label} consignment`;
+  const [consignment] = await sql<{ id: string }[]>`
+    INSERT INTO consignments (organization_id, number, name, status, consignor_id, commission_bps, received_at)
+    VALUES (${org}, ${`${label}-C1`}, ${consignmentName}, 'listed', ${consignor.id}, ${1000}, now())
+    RETURNING id
+  `;
+  if (!consignment) throw new Error('no consignment');
+  await sql`UPDATE items SET consignment_id = ${consignment.id} WHERE organization_id = ${org} AND id = ${itemId}`;
+
+  const [customer] = await sql<{ id: string }[]>`
+    INSERT INTO customers (organization_id, name, email)
+    VALUES (${org}, ${`${label} Customer`}, ${`${label.toLowerCase()}@customer.test`})
+    RETURNING id
+  `;
+  if (!customer) throw new Error('no customer');
+  invoiceNumber += 1;
+  const customerName = `${label} Customer`;
+  const [invoice] = await sql<{ id: string }[]>`
+    INSERT INTO invoices (organization_id, number, status, customer_id, customer_name, customer_email, shipping_in_cents)
+    VALUES (${org}, ${invoiceNumber}, 'partially_paid', ${customer.id}, ${customerName},
+            ${`${label.toLowerCase()}@customer.test`}, ${500})
+    RETURNING id
+  `;
+  if (!invoice) throw new Error('no invoice');
+  await sql`
+    INSERT INTO invoice_lines (organization_id, invoice_id, position, item_id, description, quantity, unit_price_in_cents)
+    VALUES (${org}, ${invoice.id}, 1, ${itemId}, ${`${label} line`}, 1, ${15_000})
+  `;
+  await sql`
+    INSERT INTO invoice_payments (organization_id, invoice_id, amount_in_cents, method, status, paid_at)
+    VALUES (${org}, ${invoice.id}, ${5_000}, 'card', 'succeeded', now())
+  `;
+  return {
+    itemId,
+    consignmentId: consignment.id,
+    invoiceId: invoice.id,
+    sku,
+    categoryId: category.id,
+    valuationId: valuation.id,
+    consignorId: consignor.id,
+    consignmentName,
+    customerName,
+    invoiceNumber,
+  };
+}
+
+/** Rows a workspace holds in every tenant table, to prove a request changed nothing. */
+export async function rowCounts(sql: Sql, organizationId: string): Promise<Record<string, number>> {
+  const [row] = await sql<Record<string, number>[]>`
+    SELECT
+      (SELECT count(*)::int FROM items WHERE organization_id = ${organizationId}) AS items,
+      (SELECT count(*)::int FROM valuations WHERE organization_id = ${organizationId}) AS valuations,
+      (SELECT count(*)::int FROM valuation_comps WHERE organization_id = ${organizationId}) AS valuation_comps,
+      (SELECT count(*)::int FROM categories WHERE organization_id = ${organizationId}) AS categories,
+      (SELECT count(*)::int FROM consignors WHERE organization_id = ${organizationId}) AS consignors,
+      (SELECT count(*)::int FROM consignments WHERE organization_id = ${organizationId}) AS consignments,
+      (SELECT count(*)::int FROM customers WHERE organization_id = ${organizationId}) AS customers,
+      (SELECT count(*)::int FROM invoices WHERE organization_id = ${organizationId}) AS invoices,
+      (SELECT count(*)::int FROM invoice_lines WHERE organization_id = ${organizationId}) AS invoice_lines,
+      (SELECT count(*)::int FROM invoice_payments WHERE organization_id = ${organizationId}) AS invoice_payments,
+      (SELECT count(*)::int FROM marketplace_listings WHERE organization_id = ${organizationId}) AS marketplace_listings
+  `;
+  if (!row) throw new Error('no counts');
+  return { ...row };
+}

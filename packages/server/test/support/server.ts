@@ -1,0 +1,36 @@
+import { once } from 'node:events';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import pino from 'pino';
+import type { Database } from '../../src/db/connect.js';
+import { createApp } from '../../src/http/app.js';
+import { createTestDatabase } from './database.js';
+
+export interface TestServer {
+  baseUrl: string;
+  /** The server's origin, without /v1. */
+  origin: string;
+  database: Database;
+  close(): Promise<void>;
+}
+
+/** The real app on a real database, listening on a loopback port. */
+export async function startTestServer(options: { statementTimeoutMs?: number } = {}): Promise<TestServer> {
+  const database = await createTestDatabase(options);
+  const logger = pino({ level: process.env.TEST_LOG_LEVEL ?? 'silent' });
+  const server = createServer(createApp({ sql: database.sql, logger }));
+  server.listen(0, '127.0.0.1');
+  await once(server, 'listening');
+  const { port } = server.address() as AddressInfo;
+  const origin = `http://127.0.0.1:${port}`;
+  return {
+    baseUrl: `${origin}/v1`,
+    origin,
+    database,
+    close: async () => {
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+      await database.close();
+    },
+  };
+}

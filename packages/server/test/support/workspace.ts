@@ -1,0 +1,80 @@
+import type { Scope } from '@coinventory/contract';
+import { addMember, createOrganization, createUser, type Plan } from '../../src/data/provisioning.js';
+import type { Sql } from '../../src/db/types.js';
+import { issueApiKey } from '../../src/services/api-keys.js';
+
+let sequence = 0;
+
+export interface TestWorkspace {
+  organizationId: string;
+  name: string;
+  slug: string;
+  ownerId: string;
+  defaultWarehouseId: string;
+  defaultZoneId: string;
+  /** A read and write key. */
+  key: string;
+  keyId: string;
+  /** A key with only the read scope. */
+  readKey: string;
+}
+
+/** An organization on an API plan with an owner and two keys, as the settings area would create it. */
+export async function createWorkspace(sql: Sql, options: { plan?: Plan } = {}): Promise<TestWorkspace> {
+  sequence += 1;
+  const suffix = `${process.pid}-${sequence}-${Math.random().toString(36).slice(2, 8)}`;
+  const organization = await createOrganization(sql, {
+    name: `Test Coins ${suffix}`,
+    slug: `test-${suffix}`,
+    plan: options.plan ?? 'business',
+  });
+  const owner = await createUser(sql, { email: `owner-${suffix}@example.test`, name: 'Owner' });
+  await addMember(sql, organization.id, owner.id, 'owner');
+  const issue = (scopes: Scope[], name: string) =>
+    issueApiKey(sql, { organizationId: organization.id, createdBy: owner.id, name, scopes });
+  const full = await issue(['read', 'write'], 'test read/write');
+  const readOnly = await issue(['read'], 'test read-only');
+  return {
+    organizationId: organization.id,
+    name: organization.name,
+    slug: organization.slug,
+    ownerId: owner.id,
+    defaultWarehouseId: organization.defaultWarehouseId,
+    defaultZoneId: organization.defaultZoneId,
+    key: full.key,
+    keyId: full.id,
+    readKey: readOnly.key,
+  };
+}
+
+/** Adds a second warehouse with two zones; returns their ids (zones in position order). */
+export async function addWarehouse(sql: Sql, organizationId: string, name = 'Second') {
+  const [warehouse] = await sql<{ id: string }[]>`
+    INSERT INTO warehouses (organization_id, name) VALUES (${organizationId}, ${name}) RETURNING id
+  `;
+  if (!warehouse) throw new Error('no warehouse');
+  const zones = await sql<{ id: string }[]>`
+    INSERT INTO zones (organization_id, warehouse_id, name, position)
+    VALUES (${organizationId}, ${warehouse.id}, 'Z1', 1), (${organizationId}, ${warehouse.id}, 'Z2', 2)
+    RETURNING id
+  `;
+  return { warehouseId: warehouse.id, zoneIds: zones.map((z) => z.id) };
+}
+
+/** Adds a zone to the default warehouse after the existing ones. */
+export async function addZone(sql: Sql, organizationId: string, warehouseId: string, position: number) {
+  const [zone] = await sql<{ id: string }[]>`
+    INSERT INTO zones (organization_id, warehouse_id, name, position)
+    VALUES (${organizationId}, ${warehouseId}, ${`Zone ${position}`}, ${position}) RETURNING id
+  `;
+  if (!zone) throw new Error('no zone');
+  return zone.id;
+}
+
+export async function addCategory(sql: Sql, organizationId: string, name: string): Promise<string> {
+  const [category] = await sql<{ id: string }[]>`
+    INSERT INTO categories (organization_id, name) VALUES (${organizationId}, ${name}) RETURNING id
+  `;
+  if (!category) throw new Error('no category');
+  return category.id;
+}
