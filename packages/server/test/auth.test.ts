@@ -1,0 +1,393 @@
+import { randomInt } from 'node:crypto';
+import { type ContractRoute, contractRoutes, ERRORS } from '@coinventory/contract';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { generateKey } from '../src/auth/keys.js';
+import { addMember, createUser } from '../src/data/provisioning.js';
+import { issueApiKey } from '../src/services/api-keys.js';
+import { type ApiResponse, call, client } from './support/http.js';
+import {
+  type ConcreteRequest,
+  readRoutes,
+  requestFor,
+  rowCounts,
+  type SeededResources,
+  seedResources,
+  send,
+  writeRoutes,
+} from './support/routes.js';
+import { startTestServer, type TestServer } from './support/server.js';
+import { createWorkspace, type TestWorkspace } from './support/workspace.js';
+
+const UNAUTHORIZED = { code: 'UNAUTHORIZED', message: ERRORS.UNAUTHORIZED.message };
+const FORBIDDEN = { code: 'FORBIDDEN', message: ERRORS.FORBIDDEN.message };
+
+const BASE62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
+const randomBase62 = (length: number) => Array.from({ length }, () => BASE62[randomInt(62)]).join('');
+/** Looks like a key (prefix, length, alphabet) but was never issued, and its checksum is almost surely wrong. */
+const lookalikeKey = () => `cvk_live_${randomBase62(38)}`;
+/** Replaces the character at `index` (negative: from the end) with a different base62 character. */
+function typo(key: string, index: number): string {
+  const at = index < 0 ? key.length + index : index;
+  const current = key[at] ?? '';
+  const replacement = BASE62[(BASE62.indexOf(current) + 1) % 62] ?? '0';
+  return `${key.slice(0, at)}${replacement}${key.slice(at + 1)}`;
+}
+
+const everyRoute = contractRoutes.map((entry) => [entry.key, entry] as const);
+const everyReadRoute = readRoutes.map((entry) => [entry.key, entry] as const);
+const everyWriteRoute = writeRoutes.map((entry) => [entry.key, entry] as const);
+
+let server: TestServer;
+let workspace: TestWorkspace;
+let data: SeededResources;
+
+const sql = () => server.database.sql;
+const requestOf = (entry: ContractRoute): ConcreteRequest => requestFor(entry, data);
+const sendWith = (entry: ContractRoute, headers: Record<string, string>, request = requestOf(entry)) =>
+  send(server.baseUrl, request, { headers });
+const bearer = (key: string) => ({ authorization: `Bearer ${key}` });
+
+function expectUnauthorized(response: ApiResponse, label?: string) {
+  expect(response.status, label).toBe(401);
+  expect(response.body, label).toEqual(UNAUTHORIZED);
+}
+function expectForbidden(response: ApiResponse, label?: string) {
+  expect(response.status, label).toBe(403);
+  expect(response.body, label).toEqual(FORBIDDEN);
+}
+
+/** Everything a request could have changed: the workspace's rows and what GET shows of its item. */
+async function stateOf(target: TestWorkspace, ids: SeededResources) {
+  const item = await client(server.baseUrl, target.key).get(`/items/${ids.itemId}`);
+  return { item: { status: item.status, body: item.body }, counts: await rowCounts(sql(), target.organizationId) };
+}
+
+beforeAll(async () => {
+  server = await startTestServer();
+  workspace = await createWorkspace(sql());
+  data = await seedResources(sql(), server.baseUrl, workspace, 'AUTH');
+});
+afterAll(() => server.close());
+
+describe('every contract route without a usable key', () => {
+  it.each(everyRoute)('%s: no Authorization header → 401', async (_key, entry) => {
+    expectUnauthorized(await sendWith(entry, {}));
+  });
+
+  it.each(everyRoute)('%s: a key-shaped value never issued → 401', async (_key, entry) => {
+    expectUnauthorized(await sendWith(entry, bearer(lookalikeKey())));
+  });
+
+  it.each(everyRoute)('%s: a well-formed key with a valid checksum, never issued → 401', async (_key, entry) => {
+    expectUnauthorized(await sendWith(entry, bearer(generateKey())));
+  });
+
+  it.each(everyRoute)(
+    '%s: the valid key in ?api_key= or ?access_token= without a header → 401',
+    async (_key, entry) => {
+      const request = requestOf(entry);
+      for (const parameter of ['api_key', 'access_token']) {
+        const path = `${request.path}?${parameter}=${encodeURIComponent(workspace.key)}`;
+        expectUnauthorized(await sendWith(entry, {}, { ...request, path }), parameter);
+      }
+    },
+  );
+});
+
+describe('the Authorization header', () => {
+  const meWith = (authorization: string) => call(server.baseUrl, 'GET', '/me', { headers: { authorization } });
+
+  it.each([
+    ['Basic abc', () => 'Basic abc'],
+    ['Basic with the key', () => `Basic ${Buffer.from(`${workspace.key}:`).toString('base64')}`],
+    ['the bare key without a scheme', () => workspace.key],
+    ['"Bearer" alone', () => 'Bearer'],
+    ['"Bearer" and spaces', () => 'Bearer  '],
+    ['"Bearer:" with a colon', () => `Bearer:${workspace.key}`],
+    ['"Token" scheme', () => `Token ${workspace.key}`],
+    ['two keys', () => `Bearer ${workspace.key} ${workspace.key}`],
+    ['the key twice, comma-separated', () => `Bearer ${workspace.key}, Bearer ${workspace.key}`],
+    ['the key with a typo in its last character', () => `Bearer ${typo(workspace.key, -1)}`],
+    ['the key with a typo in the middle', () => `Bearer ${typo(workspace.key, 20)}`],
+    ['the key without its last character', () => `Bearer ${workspace.key.slice(0, -1)}`],
+    ['the key with an extra character', () => `Bearer ${workspace.key}x`],
+    ['the key in lower case', () => `Bearer ${workspace.key.toLowerCase()}`],
+    ['the key with another prefix', () => `Bearer ${workspace.key.replace('cvk_live_', 'cvk_test_')}`],
+    ['the key quoted', () => `Bearer "${workspace.key}"`],
+  ])('%s → 401', async (_label, header) => {
+    expectUnauthorized(await meWith(header()));
+  });
+
+  it.each([
+    ['Bearer <key>', () => `Bearer ${workspace.key}`],
+    ['bearer <key> (the scheme is case-insensitive)', () => `bearer ${workspace.key}`],
+    ['BEARER <key>', () => `BEARER ${workspace.key}`],
+    ['bEaReR <key>', () => `bEaReR ${workspace.key}`],
+  ])('%s → 200', async (_label, header) => {
+    const response = await meWith(header());
+    expect(response.status).toBe(200);
+    expect(response.body).toMatchObject({ organization: { id: workspace.organizationId } });
+  });
+});
+
+describe('a read-only key', () => {
+  it.each(everyReadRoute)('%s → 200', async (_key, entry) => {
+    const response = await sendWith(entry, bearer(workspace.readKey));
+    expect(response.status).toBe(200);
+  });
+
+  it.each(everyWriteRoute)('%s → 403 Insufficient access, and nothing changes', async (_key, entry) => {
+    const before = await stateOf(workspace, data);
+    expectForbidden(await sendWith(entry, bearer(workspace.readKey)));
+    expect(await stateOf(workspace, data)).toEqual(before);
+  });
+
+  it('every write route is a POST, PATCH or DELETE that needs the write scope, and every GET needs read', () => {
+    for (const { key, route } of contractRoutes) {
+      expect(route.metadata.scope, key).toBe(route.method === 'GET' ? 'read' : 'write');
+    }
+    expect(writeRoutes.length).toBeGreaterThan(0);
+  });
+});
+
+describe('authentication comes before validation', () => {
+  /** A request for the route that fails validation: bad path id, unknown query parameter, bad body. */
+  function invalidRequest(entry: ContractRoute): ConcreteRequest {
+    const request = requestOf(entry);
+    if (entry.route.path.includes(':id')) {
+      return { ...request, path: entry.route.path.replace(':id', 'not-a-uuid') };
+    }
+    if (request.body !== undefined) return { ...request, body: { unknownField: true, sku: 5 } };
+    return { ...request, path: `${request.path}?limit=0&unknownParameter=1` };
+  }
+
+  it.each(everyRoute)('%s: an invalid request without a key → 401', async (_key, entry) => {
+    expectUnauthorized(await sendWith(entry, {}, invalidRequest(entry)));
+  });
+
+  it.each(everyRoute)('%s: an invalid request with an unknown key → 401', async (_key, entry) => {
+    expectUnauthorized(await sendWith(entry, bearer(generateKey()), invalidRequest(entry)));
+  });
+
+  it.each(everyWriteRoute)('%s: an invalid request with a read-only key → 403', async (_key, entry) => {
+    expectForbidden(await sendWith(entry, bearer(workspace.readKey), invalidRequest(entry)));
+  });
+
+  it('POST /items with an invalid body and a read-only key → 403, not 400', async () => {
+    const response = await call(server.baseUrl, 'POST', '/items', {
+      key: workspace.readKey,
+      body: { sku: '', title: 'x'.repeat(10_000), quantity: -1 },
+    });
+    expectForbidden(response);
+  });
+
+  it('POST and PATCH with a body that is not JSON, without a key → 401', async () => {
+    for (const [method, path] of [
+      ['POST', '/items'],
+      ['PATCH', `/items/${data.itemId}`],
+    ] as const) {
+      const response = await call(server.baseUrl, method, path, {
+        rawBody: '{"sku": ',
+        headers: { 'content-type': 'application/json' },
+      });
+      expectUnauthorized(response, `${method} ${path}`);
+    }
+  });
+});
+
+describe('keys that stopped working', () => {
+  it('revoked → 401 on every route', async () => {
+    const issued = await issueApiKey(sql(), {
+      organizationId: workspace.organizationId,
+      createdBy: workspace.ownerId,
+      name: 'to revoke',
+      scopes: ['read', 'write'],
+    });
+    expect((await client(server.baseUrl, issued.key).get('/me')).status).toBe(200);
+    await sql()`UPDATE api_keys SET revoked_at = now() WHERE organization_id = ${workspace.organizationId} AND id = ${issued.id}`;
+    const before = await stateOf(workspace, data);
+    for (const entry of contractRoutes) expectUnauthorized(await sendWith(entry, bearer(issued.key)), entry.key);
+    expect(await stateOf(workspace, data)).toEqual(before);
+  });
+
+  it('expired a minute ago → 401 on every route; one expiring in the future still works', async () => {
+    const issued = await issueApiKey(sql(), {
+      organizationId: workspace.organizationId,
+      createdBy: workspace.ownerId,
+      name: 'to expire',
+      scopes: ['read', 'write'],
+      expiresAt: new Date(Date.now() + 3_600_000),
+    });
+    const me = await client(server.baseUrl, issued.key).get('/me');
+    expect(me.status).toBe(200);
+    expect(me.body).toMatchObject({ apiKey: { id: issued.id, expiresAt: expect.any(String) } });
+    await sql()`
+      UPDATE api_keys SET expires_at = now() - interval '1 minute'
+      WHERE organization_id = ${workspace.organizationId} AND id = ${issued.id}
+    `;
+    const before = await stateOf(workspace, data);
+    for (const entry of contractRoutes) expectUnauthorized(await sendWith(entry, bearer(issued.key)), entry.key);
+    expect(await stateOf(workspace, data)).toEqual(before);
+  });
+
+  it('missing, malformed, unknown, expired and revoked keys get byte-identical 401 responses', async () => {
+    const make = (name: string) =>
+      issueApiKey(sql(), {
+        organizationId: workspace.organizationId,
+        createdBy: workspace.ownerId,
+        name,
+        scopes: ['read'],
+      });
+    const revoked = await make('revoked for comparison');
+    const expired = await make('expired for comparison');
+    await sql()`UPDATE api_keys SET revoked_at = now() WHERE organization_id = ${workspace.organizationId} AND id = ${revoked.id}`;
+    await sql()`
+      UPDATE api_keys SET expires_at = now() - interval '1 minute'
+      WHERE organization_id = ${workspace.organizationId} AND id = ${expired.id}
+    `;
+    const headers: Record<string, Record<string, string>> = {
+      missing: {},
+      malformed: { authorization: 'Basic abc' },
+      lookalike: bearer(lookalikeKey()),
+      unknown: bearer(generateKey()),
+      typo: bearer(typo(workspace.key, -1)),
+      expired: bearer(expired.key),
+      revoked: bearer(revoked.key),
+    };
+    for (const entry of contractRoutes) {
+      const texts = new Map<string, string>();
+      const contentTypes = new Set<string | null>();
+      for (const [label, header] of Object.entries(headers)) {
+        const response = await sendWith(entry, header);
+        expect(response.status, `${entry.key} ${label}`).toBe(401);
+        texts.set(label, response.text);
+        contentTypes.add(response.headers.get('content-type'));
+      }
+      expect(new Set(texts.values()), entry.key).toEqual(new Set([JSON.stringify(UNAUTHORIZED)]));
+      expect(contentTypes.size, entry.key).toBe(1);
+    }
+  });
+});
+
+describe("the workspace's plan", () => {
+  let planned: TestWorkspace;
+  let plannedData: SeededResources;
+  beforeAll(async () => {
+    planned = await createWorkspace(sql());
+    plannedData = await seedResources(sql(), server.baseUrl, planned, 'PLAN');
+  });
+
+  const setPlan = (plan: string) => sql()`UPDATE organizations SET plan = ${plan} WHERE id = ${planned.organizationId}`;
+
+  describe.each(['free', 'starter'])('downgraded to %s', (plan) => {
+    beforeAll(() => setPlan(plan));
+    afterAll(() => setPlan('business'));
+
+    it.each(everyRoute)('%s with the read/write key → 403 and nothing changes', async (_key, entry) => {
+      const before = await rowCounts(sql(), planned.organizationId);
+      expectForbidden(await send(server.baseUrl, requestFor(entry, plannedData), { key: planned.key }));
+      expect(await rowCounts(sql(), planned.organizationId)).toEqual(before);
+    });
+
+    it.each(everyReadRoute)('%s with the read-only key → 403', async (_key, entry) => {
+      expectForbidden(await send(server.baseUrl, requestFor(entry, plannedData), { key: planned.readKey }));
+    });
+  });
+
+  it.each(['business', 'enterprise'])('on %s the keys work again', async (plan) => {
+    await setPlan(plan);
+    for (const entry of readRoutes) {
+      const response = await send(server.baseUrl, requestFor(entry, plannedData), { key: planned.key });
+      expect(response.status, `${plan} ${entry.key}`).toBe(200);
+    }
+    await setPlan('business');
+  });
+
+  it('a workspace created on the free plan cannot use its keys', async () => {
+    const free = await createWorkspace(sql(), { plan: 'free' });
+    expectForbidden(await client(server.baseUrl, free.key).get('/me'));
+    expectForbidden(await client(server.baseUrl, free.key).post('/items', { body: { sku: 'FREE-1', title: 'Free' } }));
+    expect(await rowCounts(sql(), free.organizationId)).toMatchObject({ items: 0 });
+  });
+
+  it('a revoked key on a free plan is 401, not 403 (the key is checked first)', async () => {
+    const free = await createWorkspace(sql(), { plan: 'free' });
+    await sql()`UPDATE api_keys SET revoked_at = now() WHERE organization_id = ${free.organizationId}`;
+    expectUnauthorized(await client(server.baseUrl, free.key).get('/me'));
+  });
+});
+
+describe("the key creator's membership", () => {
+  let adminId: string;
+  let adminKey: string;
+  let adminData: SeededResources;
+
+  beforeAll(async () => {
+    const admin = await createUser(sql(), { email: `admin-${workspace.organizationId}@example.test`, name: 'Admin' });
+    adminId = admin.id;
+    await addMember(sql(), workspace.organizationId, adminId, 'admin');
+    adminKey = (
+      await issueApiKey(sql(), {
+        organizationId: workspace.organizationId,
+        createdBy: adminId,
+        name: "admin's key",
+        scopes: ['read', 'write'],
+      })
+    ).key;
+    adminData = await seedResources(sql(), server.baseUrl, { ...workspace, key: adminKey }, 'ADMIN');
+  });
+
+  const setRole = (role: string) =>
+    sql()`UPDATE memberships SET role = ${role} WHERE organization_id = ${workspace.organizationId} AND user_id = ${adminId}`;
+
+  it("an admin's key works on every read route", async () => {
+    for (const entry of readRoutes) {
+      const response = await send(server.baseUrl, requestFor(entry, adminData), { key: adminKey });
+      expect(response.status, entry.key).toBe(200);
+    }
+  });
+
+  describe('creator demoted to member', () => {
+    beforeAll(() => setRole('member'));
+    afterAll(() => setRole('admin'));
+
+    it.each(everyRoute)('%s → 403 and nothing changes', async (_key, entry) => {
+      const before = await stateOf(workspace, adminData);
+      expectForbidden(await send(server.baseUrl, requestFor(entry, adminData), { key: adminKey }));
+      expect(await stateOf(workspace, adminData)).toEqual(before);
+    });
+
+    it("the owner's key is unaffected", async () => {
+      expect((await client(server.baseUrl, workspace.key).get('/me')).status).toBe(200);
+    });
+  });
+
+  describe('creator removed from the workspace', () => {
+    beforeAll(async () => {
+      await sql()`DELETE FROM memberships WHERE organization_id = ${workspace.organizationId} AND user_id = ${adminId}`;
+    });
+    afterAll(() => addMember(sql(), workspace.organizationId, adminId, 'admin'));
+
+    it.each(everyRoute)('%s → 403 and nothing changes', async (_key, entry) => {
+      const before = await stateOf(workspace, adminData);
+      expectForbidden(await send(server.baseUrl, requestFor(entry, adminData), { key: adminKey }));
+      expect(await stateOf(workspace, adminData)).toEqual(before);
+    });
+  });
+
+  it('creator promoted back to admin, or to owner: the key works again', async () => {
+    for (const role of ['admin', 'owner']) {
+      await setRole(role);
+      expect((await client(server.baseUrl, adminKey).get('/me')).status, role).toBe(200);
+    }
+    await setRole('admin');
+  });
+
+  it('a member of another workspace with the same user id does not revive the key', async () => {
+    const other = await createWorkspace(sql());
+    await setRole('member');
+    await addMember(sql(), other.organizationId, adminId, 'owner');
+    expectForbidden(await client(server.baseUrl, adminKey).get('/me'));
+    await setRole('admin');
+  });
+});

@@ -1,0 +1,465 @@
+import {
+  DEFAULT_ITEM_SORT,
+  ITEM_SORTS,
+  ITEM_STATUSES,
+  type Item,
+  type ItemSort,
+  type ItemStatus,
+  LIMITS,
+} from '@coinventory/contract';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  compareBytes,
+  expectBadRequest,
+  freshApi,
+  insertItems,
+  listItems,
+  randomId,
+  type SeedItem,
+} from './support/items.js';
+import { startTestServer, type TestServer } from './support/server.js';
+import { addCategory, createWorkspace, type TestWorkspace } from './support/workspace.js';
+
+let server: TestServer;
+
+/** What the sorts look at, taken from the seeds (not from the API under test). */
+interface SortKey {
+  id: string;
+  sku: string;
+  title: string;
+  valueInCents: number;
+  createdAt: string;
+}
+
+/** ITEM_SORT_RULES, restated in JavaScript. Text compares by code unit (byte order for ASCII), as COLLATE "C". */
+const COMPARATORS: Record<ItemSort, (a: SortKey, b: SortKey) => number> = {
+  newest: (a, b) => compareBytes(b.createdAt, a.createdAt) || compareBytes(b.id, a.id),
+  oldest: (a, b) => compareBytes(a.createdAt, b.createdAt) || compareBytes(a.id, b.id),
+  title: (a, b) => compareBytes(a.title.toLowerCase(), b.title.toLowerCase()) || compareBytes(a.id, b.id),
+  value_desc: (a, b) => b.valueInCents - a.valueInCents || compareBytes(a.id, b.id),
+  value_asc: (a, b) => a.valueInCents - b.valueInCents || compareBytes(a.id, b.id),
+  sku: (a, b) => compareBytes(a.sku, b.sku) || compareBytes(a.id, b.id),
+};
+
+const expectedOrder = (keys: SortKey[], sort: ItemSort): string[] =>
+  [...keys].sort(COMPARATORS[sort]).map((key) => key.id);
+
+/** Seeds with fixed (millisecond) created_at values, so the expected order never depends on microseconds. */
+const at = (second: number) => new Date(Date.UTC(2024, 4, 1, 10, 0, second)).toISOString();
+
+async function seed(workspace: TestWorkspace, seeds: SeedItem[]): Promise<SortKey[]> {
+  const ids = await insertItems(server.database.sql, workspace, seeds);
+  return seeds.map((s, index) => ({
+    id: ids[index] ?? '',
+    sku: s.sku,
+    title: s.title,
+    valueInCents: s.valueInCents ?? 0,
+    createdAt: s.createdAt ?? '2024-01-01T00:00:00.000Z',
+  }));
+}
+
+const skus = (items: Item[]) => items.map((item) => item.sku);
+const ids = (items: Item[]) => items.map((item) => item.id);
+
+/** ITEM_STATUS_RULES, restated in JavaScript from an item's fields. */
+function statusOf(item: Item): ItemStatus {
+  if (item.isAtAuction) return 'at_auction';
+  if (item.quantity.available > 0) return 'in_stock';
+  if (item.quantity.sold > 0) return 'sold';
+  return 'out_of_stock';
+}
+
+beforeAll(async () => {
+  server = await startTestServer();
+});
+afterAll(() => server.close());
+
+describe('GET /items status filter', () => {
+  let ws: TestWorkspace;
+  const seeds: SeedItem[] = [
+    { sku: 'ST-IN-1', title: 'In stock', available: 3 },
+    { sku: 'ST-IN-2', title: 'In stock, some sold', available: 2, sold: 5, reserved: 1 },
+    { sku: 'ST-OUT-1', title: 'Out of stock', available: 0 },
+    { sku: 'ST-OUT-2', title: 'Out of stock, reserved', available: 0, reserved: 2 },
+    { sku: 'ST-SOLD-1', title: 'Sold', available: 0, sold: 4 },
+    { sku: 'ST-SOLD-2', title: 'Sold, reserved', available: 0, sold: 1, reserved: 3 },
+    { sku: 'ST-AUC-1', title: 'At auction, available', available: 1, isAtAuction: true },
+    { sku: 'ST-AUC-2', title: 'At auction, none available', available: 0, isAtAuction: true },
+    { sku: 'ST-AUC-3', title: 'At auction, sold', available: 0, sold: 3, isAtAuction: true },
+  ];
+  const expected: Record<ItemStatus, string[]> = {
+    in_stock: ['ST-IN-1', 'ST-IN-2'],
+    out_of_stock: ['ST-OUT-1', 'ST-OUT-2'],
+    sold: ['ST-SOLD-1', 'ST-SOLD-2'],
+    at_auction: ['ST-AUC-1', 'ST-AUC-2', 'ST-AUC-3'],
+  };
+
+  beforeAll(async () => {
+    ws = await createWorkspace(server.database.sql);
+    await seed(ws, seeds);
+  });
+
+  it('shows the quantities and auction flag set in the database', async () => {
+    const api = await freshApi(server, ws);
+    const all = await listItems(api, { sort: 'sku', limit: 100 });
+    expect(all.items).toHaveLength(seeds.length);
+    for (const s of seeds) {
+      const item = all.items.find((i) => i.sku === s.sku);
+      expect(item?.quantity).toEqual({ available: s.available ?? 1, sold: s.sold ?? 0, reserved: s.reserved ?? 0 });
+      expect(item?.isAtAuction).toBe(s.isAtAuction ?? false);
+    }
+  });
+
+  it.each(ITEM_STATUSES)('status=%s selects exactly the items ITEM_STATUS_RULES puts there', async (status) => {
+    const api = await freshApi(server, ws);
+    const all = await listItems(api, { sort: 'sku', limit: 100 });
+    const filtered = await listItems(api, { status, sort: 'sku', limit: 100 });
+    expect(filtered).toMatchObject({ page: 1, limit: 100, hasMore: false });
+    expect([...skus(filtered.items)].sort()).toEqual([...expected[status]].sort());
+    expect(ids(filtered.items)).toEqual(ids(all.items.filter((item) => statusOf(item) === status)));
+  });
+
+  it('partitions the items: every item matches exactly one status', async () => {
+    const api = await freshApi(server, ws);
+    const seen: string[] = [];
+    for (const status of ITEM_STATUSES) seen.push(...ids((await listItems(api, { status, limit: 100 })).items));
+    expect(seen).toHaveLength(seeds.length);
+    expect(new Set(seen).size).toBe(seeds.length);
+  });
+});
+
+describe('GET /items filters and search', () => {
+  let ws: TestWorkspace;
+  let other: TestWorkspace;
+  let catA: string;
+  let catB: string;
+  let otherCat: string;
+
+  beforeAll(async () => {
+    const sql = server.database.sql;
+    ws = await createWorkspace(sql);
+    other = await createWorkspace(sql);
+    catA = await addCategory(sql, ws.organizationId, 'Morgans');
+    catB = await addCategory(sql, ws.organizationId, 'Others');
+    otherCat = await addCategory(sql, other.organizationId, 'Morgans');
+    await seed(ws, [
+      {
+        sku: 'F-01',
+        title: 'Morgan Dollar 1881-S',
+        description: 'Blast white',
+        categoryId: catA,
+        gradingService: 'PCGS',
+        grade: 'MS65',
+        certificateNumber: '11111111',
+      },
+      {
+        sku: 'F-02',
+        title: 'Morgan Dollar 1884-CC',
+        categoryId: catA,
+        gradingService: 'pcgs',
+        grade: 'ms65',
+        certificateNumber: '22222222',
+      },
+      { sku: 'F-03', title: 'Peace Dollar 1922', categoryId: catB, gradingService: 'NGC', grade: 'MS65' },
+      {
+        sku: 'F-04',
+        title: 'Walking Liberty Half',
+        description: 'Contains 100%_pure silver',
+        gradingService: 'NGC',
+        grade: 'AU58',
+        available: 0,
+      },
+      { sku: 'F-05', title: 'Buffalo Nickel', categoryId: catB, gradingService: 'PCGS ', grade: 'MS65+' },
+      { sku: 'abc-1', title: 'Lower-case sku' },
+      { sku: 'ABC-1', title: 'Upper-case sku' },
+      { sku: 'F-08', title: 'Standing Liberty', description: 'Contains 100xypure silver' },
+      { sku: 'F-09', title: 'Back\\slash token' },
+      {
+        sku: 'F-10',
+        title: 'Hidden fields',
+        acquiredFrom: 'Zanzibar Estate',
+        gradingNotes: 'Quokka holder',
+        grade: 'Xylograph',
+      },
+      { sku: 'CROSS-A', title: 'Bfield' },
+      { sku: 'F-12', title: 'ÜBER Thaler' },
+    ]);
+    // Another organization with look-alike data: none of it may ever appear.
+    await seed(other, [
+      { sku: 'F-01', title: 'Morgan Dollar 1881-S', categoryId: otherCat, gradingService: 'PCGS', grade: 'MS65' },
+      { sku: 'ABC-1', title: 'Upper-case sku', certificateNumber: '22222222' },
+      { sku: 'O-3', title: '100%_pure Morgan', gradingService: 'NGC', grade: 'ms65' },
+    ]);
+  });
+
+  /** SKUs matching a query, in sku order. */
+  async function find(query: Record<string, string>): Promise<string[]> {
+    const api = await freshApi(server, ws);
+    const list = await listItems(api, { ...query, sort: 'sku', limit: 100 });
+    expect(list.hasMore).toBe(false);
+    return skus(list.items);
+  }
+
+  it('categoryId selects the items of that category only', async () => {
+    expect(await find({ categoryId: catA })).toEqual(['F-01', 'F-02']);
+    expect(await find({ categoryId: catB })).toEqual(['F-03', 'F-05']);
+    expect(await find({ categoryId: randomId() })).toEqual([]);
+    expect(await find({ categoryId: otherCat })).toEqual([]);
+  });
+
+  it('gradingService matches exactly, case-insensitively', async () => {
+    expect(await find({ gradingService: 'pcgs' })).toEqual(['F-01', 'F-02']);
+    expect(await find({ gradingService: 'PCGS' })).toEqual(['F-01', 'F-02']);
+    expect(await find({ gradingService: 'nGc' })).toEqual(['F-03', 'F-04']);
+    expect(await find({ gradingService: 'PCG' })).toEqual([]);
+    expect(await find({ gradingService: 'PCGS ' })).toEqual(['F-05']);
+  });
+
+  it('grade matches exactly, case-insensitively', async () => {
+    expect(await find({ grade: 'ms65' })).toEqual(['F-01', 'F-02', 'F-03']);
+    expect(await find({ grade: 'MS65+' })).toEqual(['F-05']);
+    expect(await find({ grade: 'MS6' })).toEqual([]);
+    expect(await find({ grade: 'au58' })).toEqual(['F-04']);
+  });
+
+  it('sku matches exactly', async () => {
+    expect(await find({ sku: 'ABC-1' })).toEqual(['ABC-1']);
+    expect(await find({ sku: 'abc-1' })).toEqual(['abc-1']);
+    expect(await find({ sku: 'ABC' })).toEqual([]);
+    expect(await find({ sku: 'F-0' })).toEqual([]);
+    expect(await find({ sku: 'F-01' })).toEqual(['F-01']);
+  });
+
+  it('q matches a case-insensitive substring of sku, title, description and certificate number', async () => {
+    expect(await find({ q: 'MORGAN' })).toEqual(['F-01', 'F-02']);
+    expect(await find({ q: 'morgan dollar 1884' })).toEqual(['F-02']);
+    expect(await find({ q: 'bLaSt WHITE' })).toEqual(['F-01']);
+    expect(await find({ q: '2222' })).toEqual(['F-02']);
+    expect(await find({ q: 'f-0' })).toEqual(['F-01', 'F-02', 'F-03', 'F-04', 'F-05', 'F-08', 'F-09']);
+    expect(await find({ q: 'abc-' })).toEqual(['ABC-1', 'abc-1']);
+    expect(await find({ q: 'liberty' })).toEqual(['F-04', 'F-08']);
+  });
+
+  it('q does not search other fields (acquiredFrom, gradingNotes, grade, gradingService)', async () => {
+    expect(await find({ q: 'zanzibar' })).toEqual([]);
+    expect(await find({ q: 'quokka' })).toEqual([]);
+    expect(await find({ q: 'xylograph' })).toEqual([]);
+    expect(await find({ q: 'ngc' })).toEqual([]);
+  });
+
+  it('q treats % and _ literally, not as wildcards', async () => {
+    expect(await find({ q: '100%_' })).toEqual(['F-04']);
+    expect(await find({ q: '%' })).toEqual(['F-04']);
+    expect(await find({ q: '_' })).toEqual(['F-04']);
+    expect(await find({ q: '0%_p' })).toEqual(['F-04']);
+    expect(await find({ q: '100xy' })).toEqual(['F-08']);
+  });
+
+  it('q treats a backslash literally', async () => {
+    expect(await find({ q: '\\' })).toEqual(['F-09']);
+    expect(await find({ q: 'k\\s' })).toEqual(['F-09']);
+  });
+
+  it('q matches within one field, never across the boundary between two', async () => {
+    expect(await find({ q: 'cross-a' })).toEqual(['CROSS-A']);
+    expect(await find({ q: 'a\nb' })).toEqual([]);
+    expect(await find({ q: 'cross-a\nbfield' })).toEqual([]);
+  });
+
+  it('q is case-insensitive beyond ASCII', async () => {
+    expect(await find({ q: 'über' })).toEqual(['F-12']);
+    expect(await find({ q: 'ÜBER' })).toEqual(['F-12']);
+  });
+
+  it('combines filters with AND', async () => {
+    expect(await find({ categoryId: catA, grade: 'MS65', q: '1884' })).toEqual(['F-02']);
+    expect(await find({ categoryId: catB, q: 'dollar' })).toEqual(['F-03']);
+    expect(await find({ status: 'in_stock', gradingService: 'ngc' })).toEqual(['F-03']);
+    expect(await find({ status: 'out_of_stock', gradingService: 'ngc', grade: 'au58' })).toEqual(['F-04']);
+    expect(await find({ status: 'sold', gradingService: 'ngc' })).toEqual([]);
+    expect(await find({ gradingService: 'pcgs', grade: 'ms65', sku: 'F-01', q: 'blast' })).toEqual(['F-01']);
+    expect(await find({ categoryId: catA, q: 'peace' })).toEqual([]);
+  });
+
+  it("never shows another organization's items", async () => {
+    const mine = await find({});
+    expect(mine).toHaveLength(12);
+    expect(await find({ sku: 'F-01' })).toEqual(['F-01']);
+    expect(await find({ q: '100%_pure' })).toEqual(['F-04']);
+    const theirs = skus((await listItems(await freshApi(server, other), { sort: 'sku', limit: 100 })).items);
+    expect(theirs).toEqual(['ABC-1', 'F-01', 'O-3']);
+    const api = await freshApi(server, ws);
+    const everything = await listItems(api, { limit: 100 });
+    const [row] = await server.database.sql<{ n: number }[]>`
+      SELECT count(*)::int AS n FROM items WHERE organization_id = ${ws.organizationId}
+    `;
+    expect(everything.items).toHaveLength(row?.n ?? -1);
+  });
+
+  it.each([
+    ['q', ''],
+    ['q', 'x'.repeat(LIMITS.q.max + 1)],
+    ['status', 'available'],
+    ['sort', 'price'],
+    ['categoryId', 'not-a-uuid'],
+    ['limit', '0'],
+    ['limit', '101'],
+    ['limit', 'ten'],
+    ['page', '0'],
+    ['unknownParam', '1'],
+  ] as const)('refuses an invalid %s with 400 naming it (case %#)', async (name, value) => {
+    const api = await freshApi(server, ws);
+    const response = await api.get(`/items?${new URLSearchParams({ [name]: value })}`);
+    if (name === 'unknownParam') {
+      expect(response.status).toBe(400);
+      expect(response.body).toMatchObject({ code: 'BAD_REQUEST', message: 'Invalid input data' });
+    } else expectBadRequest(response, [`query.${name}`]);
+  });
+
+  it('accepts q at its maximum length of 200', async () => {
+    expect(await find({ q: 'x'.repeat(LIMITS.q.max) })).toEqual([]);
+  });
+});
+
+describe('GET /items sorts, including ties', () => {
+  let ws: TestWorkspace;
+  let keys: SortKey[];
+
+  beforeAll(async () => {
+    ws = await createWorkspace(server.database.sql);
+    keys = await seed(ws, [
+      { sku: 'b-2', title: 'apple', valueInCents: 500, createdAt: at(0) },
+      { sku: 'B-1', title: 'Banana', valueInCents: 500, createdAt: at(0) },
+      { sku: 'a-10', title: 'APPLE', valueInCents: 500, createdAt: at(0) },
+      { sku: 'a-9', title: 'Apple', valueInCents: 0, createdAt: at(1) },
+      { sku: '_x', title: 'banana', valueInCents: 0, createdAt: at(1) },
+      { sku: '10', title: '[bracket', valueInCents: 1_000_000, createdAt: at(2) },
+      { sku: '9', title: 'Zebra', valueInCents: Number.MAX_SAFE_INTEGER, createdAt: at(2) },
+      { sku: 'Z', title: 'zebra', valueInCents: 1, createdAt: at(3) },
+      { sku: 'z', title: 'ZEBRA', valueInCents: 500, createdAt: at(3) },
+      { sku: 'A', title: 'aardvark', valueInCents: 0, createdAt: at(3) },
+      { sku: 'a', title: 'Morgan', valueInCents: 750, createdAt: at(4) },
+      { sku: 'M-1', title: 'morgan', valueInCents: 750, createdAt: at(0) },
+      { sku: 'M-2', title: 'Morgan ', valueInCents: 749, createdAt: at(5) },
+      { sku: 'M-3', title: 'Morgan1', valueInCents: 751, createdAt: at(0) },
+    ]);
+  });
+
+  it('the data has ties on every sort key', () => {
+    const dupes = (values: (string | number)[]) => values.length - new Set(values).size;
+    expect(dupes(keys.map((k) => k.createdAt))).toBeGreaterThan(3);
+    expect(dupes(keys.map((k) => k.title.toLowerCase()))).toBeGreaterThan(3);
+    expect(dupes(keys.map((k) => k.valueInCents))).toBeGreaterThan(3);
+  });
+
+  it.each(ITEM_SORTS)('sort=%s follows ITEM_SORT_RULES, ties broken by id', async (sort) => {
+    const api = await freshApi(server, ws);
+    const list = await listItems(api, { sort, limit: 100 });
+    expect(list).toMatchObject({ page: 1, limit: 100, hasMore: false });
+    expect(ids(list.items)).toEqual(expectedOrder(keys, sort));
+    // Pages of 4 give the same order, split at the right places.
+    const paged: string[] = [];
+    for (let page = 1; page <= 4; page += 1) {
+      const part = await listItems(api, { sort, limit: 4, page });
+      expect(part).toMatchObject({ page, limit: 4, hasMore: page < 4 });
+      paged.push(...ids(part.items));
+    }
+    expect(paged).toEqual(expectedOrder(keys, sort));
+  });
+
+  it('returns money as exact integers, up to Number.MAX_SAFE_INTEGER', async () => {
+    const api = await freshApi(server, ws);
+    const list = await listItems(api, { sort: 'value_desc', limit: 1 });
+    expect(list.items[0]?.valueInCents).toBe(Number.MAX_SAFE_INTEGER);
+    expect(list.items[0]?.sku).toBe('9');
+  });
+});
+
+describe('GET /items pagination', () => {
+  let ws: TestWorkspace;
+  let other: TestWorkspace;
+  let keys: SortKey[];
+  const COUNT = 250;
+  const PAGE = 7;
+
+  beforeAll(async () => {
+    const sql = server.database.sql;
+    ws = await createWorkspace(sql);
+    other = await createWorkspace(sql);
+    const titles = ['Morgan', 'MORGAN', 'peace', 'Peace', 'walker'];
+    keys = await seed(
+      ws,
+      Array.from({ length: COUNT }, (_, i) => ({
+        sku: `W-${(i * 37) % COUNT}`,
+        title: `${titles[i % titles.length]} ${i % 7}`,
+        valueInCents: (i % 6) * 250,
+        createdAt: at(i % 10),
+      })),
+    );
+    // Look-alikes in another organization, interleaved in every order.
+    await seed(
+      other,
+      Array.from({ length: 40 }, (_, i) => ({
+        sku: `W-${i}`,
+        title: `Morgan ${i % 7}`,
+        valueInCents: (i % 6) * 250,
+        createdAt: at(i % 10),
+      })),
+    );
+  });
+
+  it('uses sort newest, page 1 and limit 20 when no parameter is given', async () => {
+    const api = await freshApi(server, ws);
+    const response = await api.get('/items');
+    const list = await listItems(api);
+    expect(response.body).toEqual(list);
+    expect(DEFAULT_ITEM_SORT).toBe('newest');
+    expect(list).toMatchObject({ page: 1, limit: 20, hasMore: true });
+    expect(ids(list.items)).toEqual(expectedOrder(keys, 'newest').slice(0, 20));
+  });
+
+  it('serves limit 100, the maximum, and a short last page', async () => {
+    const api = await freshApi(server, ws);
+    const order = expectedOrder(keys, 'sku');
+    const third = await listItems(api, { sort: 'sku', limit: 100, page: 3 });
+    expect(third).toMatchObject({ page: 3, limit: 100, hasMore: false });
+    expect(ids(third.items)).toEqual(order.slice(200));
+    const second = await listItems(api, { sort: 'sku', limit: 100, page: 2 });
+    expect(second.hasMore).toBe(true);
+    expect(ids(second.items)).toEqual(order.slice(100, 200));
+  });
+
+  it('reports hasMore false on a page that ends exactly at the last item', async () => {
+    const api = await freshApi(server, ws);
+    const last = await listItems(api, { sort: 'oldest', limit: 50, page: 5 });
+    expect(last).toMatchObject({ page: 5, limit: 50, hasMore: false });
+    expect(ids(last.items)).toEqual(expectedOrder(keys, 'oldest').slice(200));
+  });
+
+  it.each(ITEM_SORTS)('a page walk over 250 items with no gap or repeat (sort=%s)', async (sort) => {
+    const api = await freshApi(server, ws, `walk ${sort}`);
+    const collected: string[] = [];
+    let page = 1;
+    for (;;) {
+      const list = await listItems(api, { sort, limit: PAGE, page });
+      expect(list.page).toBe(page);
+      expect(list.limit).toBe(PAGE);
+      collected.push(...ids(list.items));
+      if (!list.hasMore) {
+        expect(list.items).toHaveLength(COUNT % PAGE);
+        break;
+      }
+      expect(list.items).toHaveLength(PAGE);
+      page += 1;
+      if (page > COUNT) throw new Error('the walk does not end');
+    }
+    expect(page).toBe(Math.ceil(COUNT / PAGE));
+    expect(new Set(collected).size).toBe(collected.length);
+    expect(collected).toHaveLength(COUNT);
+    expect(collected).toEqual(expectedOrder(keys, sort));
+    for (const past of [page + 1, page + 100]) {
+      const beyond = await listItems(api, { sort, limit: PAGE, page: past });
+      expect(beyond).toEqual({ items: [], page: past, limit: PAGE, hasMore: false });
+    }
+  });
+});
