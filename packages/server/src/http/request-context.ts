@@ -36,7 +36,8 @@ export function requestContext(logger: Logger) {
         {
           requestId,
           method: req.method,
-          path: req.path,
+          // The full path (a router sees only its own part), without the query string.
+          path: req.originalUrl.split('?')[0],
           status: res.statusCode,
           durationMs: Number(process.hrtime.bigint() - started) / 1e6,
           organizationId: locals.auth?.organization.id,
