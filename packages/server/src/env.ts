@@ -1,3 +1,4 @@
+import { API_VERSION, RATE_LIMIT } from '@coinventory/contract';
 import { z } from 'zod';
 
 /**
@@ -22,6 +23,21 @@ const EnvSchema = z.object({
   DATABASE_POOL_SIZE: z.coerce.number().int().min(1).max(100).default(10),
   /** How long a graceful shutdown waits for in-flight requests before closing them. */
   SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().min(0).default(10_000),
+  /** Requests one key may make per window. The API's limit is 120 per 60 s; raise it only for load tests. */
+  RATE_LIMIT_MAX_REQUESTS: z.coerce.number().int().min(1).max(1_000_000).default(RATE_LIMIT.maxRequests),
+  RATE_LIMIT_WINDOW_SECONDS: z.coerce.number().int().min(1).max(86_400).default(RATE_LIMIT.windowSeconds),
+  /**
+   * The base URL clients use, when it is not what the server sees (behind a proxy): the protected-resource
+   * metadata's `resource` and the authentication challenges are built from it.
+   */
+  PUBLIC_BASE_URL: z
+    .string()
+    .url()
+    .refine((url) => /^https?:\/\//.test(url) && url.replace(/\/$/, '').endsWith(`/${API_VERSION}`), {
+      message: `must be an http(s) URL ending in /${API_VERSION}`,
+    })
+    .transform((url) => url.replace(/\/$/, ''))
+    .optional(),
 });
 
 export type Env = z.infer<typeof EnvSchema>;

@@ -39,7 +39,12 @@ export async function startServer({ env, logger, beforeListen }: StartOptions): 
     throw error;
   }
 
-  const app = createApp({ sql: database.sql, logger });
+  const app = createApp({
+    sql: database.sql,
+    logger,
+    policy: { maxRequests: env.RATE_LIMIT_MAX_REQUESTS, windowSeconds: env.RATE_LIMIT_WINDOW_SECONDS },
+    publicBaseUrl: env.PUBLIC_BASE_URL,
+  });
   const server: Server = createServer(app);
   // Keep-alive connections outlive requests; idle ones are closed on shutdown rather than waited for.
   server.keepAliveTimeout = 5_000;

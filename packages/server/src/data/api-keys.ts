@@ -1,17 +1,37 @@
 import type { Scope } from '@coinventory/contract';
 import type { Queryable } from '../db/types.js';
 
-/** Everything needed to decide whether a key may call, read in one query with the database's clock. */
+/** The rate limit a key is counted against. */
+export interface RatePolicy {
+  maxRequests: number;
+  windowSeconds: number;
+}
+
+/** The rate limiter's verdict on one request (see migration 0002). */
+export interface RateDecision {
+  admitted: boolean;
+  /** Requests still admitted in the current window, after this one. */
+  remaining: number;
+  /** Milliseconds until the oldest counted request leaves the window (0 when none is counted). */
+  resetMs: number;
+  /** Milliseconds until one more request would be admitted; 0 when this one was. */
+  retryAfterMs: number;
+}
+
+/** Everything needed to decide whether a key may call, read with the database's clock. */
 export interface KeyGrant {
   keyId: string;
   keyName: string | null;
   scopes: Scope[];
   expiresAt: Date | null;
-  /** Expired or revoked, judged by the database's clock so every process agrees. */
+  /** Neither expired nor revoked. */
   usable: boolean;
-  organization: { id: string; name: string; slug: string; plan: string };
-  /** The creator's current role in the key's organization, or null when they are no longer a member. */
-  creatorRole: string | null;
+  /** Usable, on a plan with API access, and created by someone who is still an owner or admin. */
+  permitted: boolean;
+  lastUsedAt: Date | null;
+  organization: { id: string; name: string; slug: string };
+  /** Present exactly when the key is permitted: the request was counted against the key's limit. */
+  rate: RateDecision | null;
 }
 
 interface GrantRow {
@@ -19,25 +39,48 @@ interface GrantRow {
   key_name: string | null;
   scopes: Scope[];
   expires_at: Date | null;
+  last_used_at: Date | null;
   usable: boolean;
+  permitted: boolean;
   organization_id: string;
   organization_name: string;
   organization_slug: string;
-  plan: string;
-  creator_role: string | null;
+  admitted: boolean | null;
+  remaining: number | null;
+  reset_ms: number | null;
+  retry_after_ms: number | null;
 }
 
-export async function findKeyGrant(sql: Queryable, keyHash: Buffer): Promise<KeyGrant | null> {
+/**
+ * Looks a key up by its hash and, when it may call, counts the request against its rate limit: one round trip.
+ * Only a permitted key is counted; the function call sits behind that filter.
+ */
+export async function findKeyGrantAndCount(
+  sql: Queryable,
+  keyHash: Buffer,
+  rules: { apiPlans: readonly string[]; creatorRoles: readonly string[]; policy: RatePolicy },
+): Promise<KeyGrant | null> {
   const [row] = await sql<GrantRow[]>`
-    SELECT
-      k.id AS key_id, k.name AS key_name, k.scopes, k.expires_at,
-      (k.revoked_at IS NULL AND (k.expires_at IS NULL OR k.expires_at > now())) AS usable,
-      o.id AS organization_id, o.name AS organization_name, o.slug AS organization_slug, o.plan,
-      m.role AS creator_role
-    FROM api_keys k
-    JOIN organizations o ON o.id = k.organization_id
-    LEFT JOIN memberships m ON m.organization_id = k.organization_id AND m.user_id = k.created_by
-    WHERE k.key_hash = ${keyHash}
+    WITH grant_row AS MATERIALIZED (
+      SELECT
+        k.id AS key_id, k.name AS key_name, k.scopes, k.expires_at, k.last_used_at,
+        (k.revoked_at IS NULL AND (k.expires_at IS NULL OR k.expires_at > now())) AS usable,
+        (
+          k.revoked_at IS NULL AND (k.expires_at IS NULL OR k.expires_at > now())
+          AND o.plan = ANY(${rules.apiPlans as string[]}) AND m.role = ANY(${rules.creatorRoles as string[]})
+        ) IS TRUE AS permitted,
+        o.id AS organization_id, o.name AS organization_name, o.slug AS organization_slug
+      FROM api_keys k
+      JOIN organizations o ON o.id = k.organization_id
+      LEFT JOIN memberships m ON m.organization_id = k.organization_id AND m.user_id = k.created_by
+      WHERE k.key_hash = ${keyHash}
+    )
+    SELECT g.*, r.admitted, r.remaining, r.reset_ms, r.retry_after_ms
+    FROM grant_row g
+    LEFT JOIN LATERAL (
+      SELECT * FROM rate_limit_admit(g.key_id, ${rules.policy.maxRequests}, ${rules.policy.windowSeconds * 1000})
+      WHERE g.permitted
+    ) r ON true
   `;
   if (!row) return null;
   return {
@@ -45,8 +88,30 @@ export async function findKeyGrant(sql: Queryable, keyHash: Buffer): Promise<Key
     keyName: row.key_name,
     scopes: row.scopes,
     expiresAt: row.expires_at,
+    lastUsedAt: row.last_used_at,
     usable: row.usable,
-    organization: { id: row.organization_id, name: row.organization_name, slug: row.organization_slug, plan: row.plan },
-    creatorRole: row.creator_role,
+    permitted: row.permitted,
+    organization: { id: row.organization_id, name: row.organization_name, slug: row.organization_slug },
+    rate:
+      row.admitted === null
+        ? null
+        : {
+            admitted: row.admitted,
+            remaining: row.remaining ?? 0,
+            resetMs: row.reset_ms ?? 0,
+            retryAfterMs: row.retry_after_ms ?? 0,
+          },
   };
+}
+
+/**
+ * Records that a key was used, at most once per interval across every process (the condition is checked by
+ * the database), so busy keys do not turn every request into a write.
+ */
+export async function touchKey(sql: Queryable, keyId: string, intervalSeconds: number): Promise<void> {
+  await sql`
+    UPDATE api_keys SET last_used_at = now()
+    WHERE id = ${keyId}
+      AND (last_used_at IS NULL OR last_used_at < now() - make_interval(secs => ${intervalSeconds}))
+  `;
 }

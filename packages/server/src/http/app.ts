@@ -1,17 +1,24 @@
-import { API_VERSION, contract, contractRoutes, MAX_BODY_BYTES } from '@coinventory/contract';
+import { API_VERSION, contract, contractRoutes, MAX_BODY_BYTES, RATE_LIMIT } from '@coinventory/contract';
 import { createExpressEndpoints } from '@ts-rest/express';
 import express, { type NextFunction, type Request, type Response } from 'express';
 import type { Logger } from 'pino';
-import type { Sql } from '../db/types.js';
+import type { RatePolicy } from '../data/api-keys.js';
+import type { Queryable } from '../db/types.js';
 import { ApiError, badRequest } from '../errors.js';
 import { authMiddleware, type ContractRequest } from './auth.js';
 import { errorHandler } from './error-handler.js';
+import { protectedResourceMetadata } from './metadata.js';
+import { METADATA_PATH, publicUrls } from './public-urls.js';
 import { requestContext } from './request-context.js';
 import { createRouter } from './routes/index.js';
 
 export interface AppDependencies {
-  sql: Sql;
+  sql: Queryable;
   logger: Logger;
+  /** The rate limit every key is held to (RATE_LIMIT unless configured otherwise). */
+  policy?: RatePolicy;
+  /** The API's public base URL when the server sits behind a proxy. */
+  publicBaseUrl?: string | undefined;
 }
 
 /** Methods each contract path answers, for 405's Allow header (HEAD comes with GET). */
@@ -47,7 +54,8 @@ function refuseUnexpectedQuery(req: ContractRequest, _res: Response, next: NextF
 }
 
 /** The HTTP application, without a listening socket (tests and the entry point add that). */
-export function createApp({ sql, logger }: AppDependencies): express.Express {
+export function createApp({ sql, logger, policy = RATE_LIMIT, publicBaseUrl }: AppDependencies): express.Express {
+  const urls = publicUrls(publicBaseUrl);
   const app = express();
   app.disable('x-powered-by');
   // Repeated parameters become arrays (and fail validation); no nested objects from `a[b]=`.
@@ -70,18 +78,28 @@ export function createApp({ sql, logger }: AppDependencies): express.Express {
     }
   });
 
+  app.get(METADATA_PATH, (req, res) => {
+    res.setHeader('Cache-Control', 'public, max-age=3600');
+    res.json(protectedResourceMetadata(urls, req));
+  });
+
   const api = express.Router({ caseSensitive: true, strict: false });
   api.use((_req, res, next) => {
     res.setHeader('Cache-Control', 'no-store');
     next();
   });
-  createExpressEndpoints(contract, createRouter(sql), api, {
+  createExpressEndpoints(contract, createRouter(sql, policy), api, {
     logInitialization: false,
     jsonQuery: false,
     responseValidation: false,
     // Authentication first: a caller without a valid key learns nothing about its request (not even that the
     // body is malformed), and no body is read for it.
-    globalMiddleware: [authMiddleware(sql), refuseUnexpectedQuery, requireJsonBody, parseJsonBody],
+    globalMiddleware: [
+      authMiddleware({ sql, logger, policy, urls }),
+      refuseUnexpectedQuery,
+      requireJsonBody,
+      parseJsonBody,
+    ],
     // Validation errors go to the shared error handler, which shapes them as the spec's 400 body.
     requestValidationErrorHandler: (error, _req, _res, next) => next(error),
   });

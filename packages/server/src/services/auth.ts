@@ -1,16 +1,16 @@
 import type { Scope } from '@coinventory/contract';
 import { hashKey, isWellFormedKey } from '../auth/keys.js';
-import { findKeyGrant } from '../data/api-keys.js';
+import { findKeyGrantAndCount, type RateDecision, type RatePolicy } from '../data/api-keys.js';
 import type { Queryable } from '../db/types.js';
 
 /** Plans whose workspaces may use the API. */
-export const API_PLANS: ReadonlySet<string> = new Set(['business', 'enterprise']);
+export const API_PLANS = ['business', 'enterprise'] as const;
 /** Roles whose keys keep working: a key acts as the owner or admin who created it. */
-export const KEY_CREATOR_ROLES: ReadonlySet<string> = new Set(['owner', 'admin']);
+export const KEY_CREATOR_ROLES = ['owner', 'admin'] as const;
 
 export interface AuthContext {
   organization: { id: string; name: string; slug: string };
-  apiKey: { id: string; name: string | null; expiresAt: Date | null; scopes: Scope[] };
+  apiKey: { id: string; name: string | null; expiresAt: Date | null; scopes: Scope[]; lastUsedAt: Date | null };
 }
 
 export type Authentication =
@@ -20,26 +20,40 @@ export type Authentication =
   | { kind: 'invalid' }
   /** A valid key whose workspace lost API access or whose creator is no longer an owner or admin. */
   | { kind: 'forbidden' }
-  | { kind: 'authenticated'; context: AuthContext };
+  /** A permitted key, counted against its rate limit: `rate.admitted` says whether this request may proceed. */
+  | { kind: 'authenticated'; context: AuthContext; rate: RateDecision };
 
 const BEARER = /^Bearer +([^\s]+) *$/i;
 
-export async function authenticate(sql: Queryable, authorization: string | undefined): Promise<Authentication> {
+/** Resolves the Authorization header to a caller and counts the request, in one database round trip. */
+export async function authenticate(
+  sql: Queryable,
+  authorization: string | undefined,
+  policy: RatePolicy,
+): Promise<Authentication> {
   if (authorization === undefined || authorization === '') return { kind: 'missing' };
   const key = BEARER.exec(authorization)?.[1];
   // A malformed or mistyped key is refused before any database work.
   if (key === undefined || !isWellFormedKey(key)) return { kind: 'invalid' };
-  const grant = await findKeyGrant(sql, hashKey(key));
+  const grant = await findKeyGrantAndCount(sql, hashKey(key), {
+    apiPlans: API_PLANS,
+    creatorRoles: KEY_CREATOR_ROLES,
+    policy,
+  });
   if (!grant?.usable) return { kind: 'invalid' };
-  if (!API_PLANS.has(grant.organization.plan) || !KEY_CREATOR_ROLES.has(grant.creatorRole ?? '')) {
-    return { kind: 'forbidden' };
-  }
-  const { id, name, slug } = grant.organization;
+  if (!grant.permitted || !grant.rate) return { kind: 'forbidden' };
   return {
     kind: 'authenticated',
+    rate: grant.rate,
     context: {
-      organization: { id, name, slug },
-      apiKey: { id: grant.keyId, name: grant.keyName, expiresAt: grant.expiresAt, scopes: grant.scopes },
+      organization: grant.organization,
+      apiKey: {
+        id: grant.keyId,
+        name: grant.keyName,
+        expiresAt: grant.expiresAt,
+        scopes: grant.scopes,
+        lastUsedAt: grant.lastUsedAt,
+      },
     },
   };
 }

@@ -2,6 +2,7 @@ import { once } from 'node:events';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import pino from 'pino';
+import type { RatePolicy } from '../../src/data/api-keys.js';
 import type { Database } from '../../src/db/connect.js';
 import { createApp } from '../../src/http/app.js';
 import { createTestDatabase } from './database.js';
@@ -15,10 +16,19 @@ export interface TestServer {
 }
 
 /** The real app on a real database, listening on a loopback port. */
-export async function startTestServer(options: { statementTimeoutMs?: number } = {}): Promise<TestServer> {
+export interface TestServerOptions {
+  statementTimeoutMs?: number;
+  /** The rate limit; the API's own (120 per 60 s) unless a suite that is not about it needs more requests. */
+  policy?: RatePolicy;
+  publicBaseUrl?: string;
+}
+
+export async function startTestServer(options: TestServerOptions = {}): Promise<TestServer> {
   const database = await createTestDatabase(options);
   const logger = pino({ level: process.env.TEST_LOG_LEVEL ?? 'silent' });
-  const server = createServer(createApp({ sql: database.sql, logger }));
+  const server = createServer(
+    createApp({ sql: database.sql, logger, policy: options.policy, publicBaseUrl: options.publicBaseUrl }),
+  );
   server.listen(0, '127.0.0.1');
   await once(server, 'listening');
   const { port } = server.address() as AddressInfo;

@@ -1,4 +1,5 @@
 import * as initial from './0001_initial.js';
+import * as rateLimits from './0002_rate_limits.js';
 
 export interface Migration {
   version: number;
@@ -7,4 +8,7 @@ export interface Migration {
 }
 
 /** Every migration, in the order it is applied. Append new ones; never edit or reorder released ones. */
-export const migrations: readonly Migration[] = [{ version: 1, ...initial }];
+export const migrations: readonly Migration[] = [
+  { version: 1, ...initial },
+  { version: 2, ...rateLimits },
+];

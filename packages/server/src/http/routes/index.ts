@@ -1,6 +1,7 @@
-import { contract, RATE_LIMIT } from '@coinventory/contract';
+import { contract } from '@coinventory/contract';
 import { initServer } from '@ts-rest/express';
-import type { Sql } from '../../db/types.js';
+import type { RatePolicy } from '../../data/api-keys.js';
+import type { Queryable } from '../../db/types.js';
 import * as consignments from '../../services/consignments.js';
 import * as invoices from '../../services/invoices.js';
 import * as items from '../../services/items.js';
@@ -9,7 +10,7 @@ import { authOf } from '../request-context.js';
 const s = initServer();
 
 /** Thin handlers: validated input → service → response. */
-export function createRouter(sql: Sql) {
+export function createRouter(sql: Queryable, policy: RatePolicy) {
   return s.router(contract, {
     me: async ({ res }) => {
       const { organization, apiKey } = authOf(res);
@@ -23,7 +24,7 @@ export function createRouter(sql: Sql) {
             expiresAt: apiKey.expiresAt?.toISOString() ?? null,
             scopes: apiKey.scopes,
           },
-          rateLimit: { maxRequests: RATE_LIMIT.maxRequests, windowSeconds: RATE_LIMIT.windowSeconds },
+          rateLimit: { maxRequests: policy.maxRequests, windowSeconds: policy.windowSeconds },
         },
       };
     },
