@@ -1,5 +1,9 @@
 #!/usr/bin/env node
-import { parseArgs } from 'node:util';
+import { mkdirSync } from 'node:fs';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { COMMANDS, type CommandOutput, EXIT, isAdminCommand, prepareAdminCommand } from './admin/commands.js';
+import { DataDirBusyError, type DataDirLock, lockDataDir } from './admin/data-dir-lock.js';
+import { type AdminSocket, adminSocketPath, sendAdminCommand, serveAdminSocket } from './admin/socket.js';
 import { connectDatabase } from './db/connect.js';
 import { migrate } from './db/migrate.js';
 import { type DemoWorkspace, seedDemoWorkspace } from './demo/seed.js';
@@ -7,54 +11,78 @@ import { ConfigError, type Env, loadEnv } from './env.js';
 import { createLogger, type Logger } from './logger.js';
 import { startServer } from './server.js';
 
-const USAGE = `Usage: coinventory-server <command> [options]
+const USAGE = `Usage: coinventory-server [command] [options]
 
 Commands:
-  start      Start the HTTP server (the default). Applies pending migrations first. On an empty
-             embedded database it also creates a demo workspace and prints an API key once.
-  migrate    Apply pending migrations and exit.
+  start              Start the HTTP server (the default). Applies pending migrations first. On an empty
+                     embedded database it also creates a demo workspace and prints an API key once.
+${COMMANDS.map((c) => `  ${c.name.padEnd(17)}  ${c.summary}`).join('\n')}
 
-Options:
-  --json     Print the command's result as JSON (migrate).
-  -h, --help Show this help.
+Run "coinventory-server <command> --help" for a command's options. Every command but start takes --json.
+
+Admin commands work against DATABASE_URL, or the embedded database in COINVENTORY_DATA_DIR, also while a
+server is running on it (they go through the server's admin socket).
+
+Exit codes: 0 ok, 1 failure, 2 usage or invalid input, 3 not found, 4 already exists, 5 refused by a rule.
 
 Configuration (environment):
   PORT (3000), HOST (127.0.0.1), DATABASE_URL (unset: embedded database),
   COINVENTORY_DATA_DIR (.coinventory/data), LOG_LEVEL (info), STATEMENT_TIMEOUT_MS (10000),
-  DATABASE_POOL_SIZE (10), SHUTDOWN_TIMEOUT_MS (10000)`;
+  DATABASE_POOL_SIZE (10), SHUTDOWN_TIMEOUT_MS (10000), RATE_LIMIT_MAX_REQUESTS (120),
+  RATE_LIMIT_WINDOW_SECONDS (60), PUBLIC_BASE_URL (unset: the address requests arrive on)`;
+
+class UsageError extends Error {}
 
 async function start(env: Env, logger: Logger) {
+  let lock: DataDirLock | undefined;
+  if (!env.DATABASE_URL) {
+    mkdirSync(env.COINVENTORY_DATA_DIR, { recursive: true });
+    lock = lockDataDir(env.COINVENTORY_DATA_DIR);
+  }
   let demo: DemoWorkspace | undefined;
-  const server = await startServer({
-    env,
-    logger,
-    beforeListen: async (database) => {
-      // Only a brand-new embedded database gets the demo workspace; a real PostgreSQL is the operator's.
-      if (database.kind !== 'embedded') return;
-      const [existing] = await database.sql`SELECT 1 FROM organizations LIMIT 1`;
-      if (existing) return;
-      demo = await seedDemoWorkspace(database.sql);
-      logger.info({ organizationId: demo.organizationId, counts: demo.counts }, 'demo workspace created');
-    },
-  });
-  if (demo) printDemoKey(server.baseUrl, demo.slug, demo.key.key);
-  logger.info({ baseUrl: server.baseUrl, database: server.database.kind }, 'listening');
+  let adminSocket: AdminSocket | undefined;
+  try {
+    const server = await startServer({
+      env,
+      logger,
+      beforeListen: async (database) => {
+        // Only a brand-new embedded database gets the demo workspace; a real PostgreSQL is the operator's.
+        if (database.kind !== 'embedded') return;
+        const [existing] = await database.sql`SELECT 1 FROM organizations LIMIT 1`;
+        if (existing) return;
+        demo = await seedDemoWorkspace(database.sql);
+        logger.info({ organizationId: demo.organizationId, counts: demo.counts }, 'demo workspace created');
+      },
+    });
+    if (lock) {
+      adminSocket = await serveAdminSocket(adminSocketPath(env.COINVENTORY_DATA_DIR), server.database.sql, logger);
+    }
+    if (demo) printDemoKey(server.baseUrl, demo.slug, demo.key.key);
+    logger.info({ baseUrl: server.baseUrl, database: server.database.kind }, 'listening');
 
-  const shutdown = (signal: string) => {
-    logger.info({ signal }, 'shutting down: finishing in-flight requests');
-    server
-      .close()
-      .then(() => {
-        logger.info('stopped');
-        process.exit(0);
-      })
-      .catch((error: unknown) => {
-        logger.error({ err: error }, 'shutdown failed');
-        process.exit(1);
-      });
-  };
-  process.once('SIGTERM', () => shutdown('SIGTERM'));
-  process.once('SIGINT', () => shutdown('SIGINT'));
+    const shutdown = (signal: string) => {
+      logger.info({ signal }, 'shutting down: finishing in-flight requests');
+      (async () => {
+        await adminSocket?.close();
+        await server.close();
+        lock?.release();
+      })()
+        .then(() => {
+          logger.info('stopped');
+          process.exit(0);
+        })
+        .catch((error: unknown) => {
+          logger.error({ err: error }, 'shutdown failed');
+          process.exit(1);
+        });
+    };
+    process.once('SIGTERM', () => shutdown('SIGTERM'));
+    process.once('SIGINT', () => shutdown('SIGINT'));
+  } catch (error) {
+    await adminSocket?.close();
+    lock?.release();
+    throw error;
+  }
 }
 
 function printDemoKey(baseUrl: string, slug: string, key: string) {
@@ -74,61 +102,94 @@ function printDemoKey(baseUrl: string, slug: string, key: string) {
   );
 }
 
-async function runMigrate(env: Env, json: boolean) {
-  const database = await connectDatabase({
-    url: env.DATABASE_URL,
-    dataDir: env.COINVENTORY_DATA_DIR,
-    poolSize: 1,
-    statementTimeoutMs: 0,
-  });
-  try {
-    const result = await migrate(database.sql);
-    if (json) process.stdout.write(`${JSON.stringify(result)}\n`);
-    else if (result.applied.length === 0) process.stdout.write(`Schema is up to date (version ${result.current}).\n`);
-    else {
-      for (const { version, name } of result.applied) process.stdout.write(`Applied ${version} ${name}\n`);
-      process.stdout.write(`Schema is at version ${result.current}.\n`);
+/** How long an admin command waits for an embedded database that another process holds to become reachable. */
+const BUSY_WAIT_MS = 10_000;
+
+/**
+ * Runs an admin command where the data is: on DATABASE_URL directly; on the embedded database through a running
+ * server's admin socket, or, when no server runs, by opening the database itself.
+ */
+async function runAdmin(argv: string[], env: Env): Promise<CommandOutput> {
+  const prepared = prepareAdminCommand(argv);
+  if (prepared.kind === 'done') return prepared.output;
+  if (env.DATABASE_URL) {
+    const database = await connectDatabase({ url: env.DATABASE_URL, dataDir: '', poolSize: 1, statementTimeoutMs: 0 });
+    try {
+      return await prepared.run(database.sql);
+    } finally {
+      await database.close();
     }
-  } finally {
-    await database.close();
+  }
+  const dataDir = env.COINVENTORY_DATA_DIR;
+  mkdirSync(dataDir, { recursive: true });
+  const socketPath = adminSocketPath(dataDir);
+  const deadline = Date.now() + BUSY_WAIT_MS;
+  for (;;) {
+    const viaServer = await sendAdminCommand(socketPath, argv);
+    if (viaServer) return viaServer;
+    let lock: DataDirLock;
+    try {
+      lock = lockDataDir(dataDir);
+    } catch (error) {
+      // Held, but nothing answers yet: a server still starting, or another admin command. Wait a little.
+      if (!(error instanceof DataDirBusyError) || Date.now() > deadline) throw error;
+      await sleep(250);
+      continue;
+    }
+    try {
+      const database = await connectDatabase({ dataDir, poolSize: 1, statementTimeoutMs: 0 });
+      try {
+        if (prepared.name !== 'migrate') await migrate(database.sql);
+        return await prepared.run(database.sql);
+      } finally {
+        await database.close();
+      }
+    } finally {
+      lock.release();
+    }
   }
 }
 
-async function main(argv: string[]) {
-  const { values, positionals } = parseArgs({
-    args: argv,
-    allowPositionals: true,
-    options: { json: { type: 'boolean', default: false }, help: { type: 'boolean', short: 'h', default: false } },
-  });
-  const command = positionals[0] ?? 'start';
-  if (values.help) {
+async function main(argv: string[]): Promise<number | undefined> {
+  const [first = 'start', ...rest] = argv;
+  if (first === '-h' || first === '--help' || first === 'help') {
     process.stdout.write(`${USAGE}\n`);
-    return;
+    return EXIT.ok;
   }
-  const env = loadEnv();
-  switch (command) {
-    case 'start':
-      return start(env, createLogger(env.LOG_LEVEL));
-    case 'migrate':
-      return runMigrate(env, values.json);
-    default:
-      throw new UsageError(`Unknown command "${command}".`);
+  if (first === 'start') {
+    if (rest.includes('-h') || rest.includes('--help')) {
+      process.stdout.write(`${USAGE}\n`);
+      return EXIT.ok;
+    }
+    if (rest.length > 0) throw new UsageError(`start takes no arguments (got "${rest.join(' ')}").`);
+    const env = loadEnv();
+    await start(env, createLogger(env.LOG_LEVEL));
+    return undefined;
   }
+  if (!isAdminCommand(argv)) throw new UsageError(`Unknown command "${argv.join(' ')}".`);
+  const output = await runAdmin(argv, loadEnv());
+  process.stdout.write(output.stdout);
+  process.stderr.write(output.stderr);
+  return output.exitCode;
 }
 
-class UsageError extends Error {}
-
-main(process.argv.slice(2)).catch((error: unknown) => {
-  if (error instanceof ConfigError || error instanceof UsageError) {
-    process.stderr.write(`coinventory-server: ${error.message}\n${error instanceof UsageError ? `\n${USAGE}\n` : ''}`);
-    process.exit(2);
-  }
-  if (error instanceof TypeError && 'code' in error && String(error.code).startsWith('ERR_PARSE_ARGS')) {
-    process.stderr.write(`coinventory-server: ${error.message}\n\n${USAGE}\n`);
-    process.exit(2);
-  }
-  process.stderr.write(
-    `coinventory-server: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`,
-  );
-  process.exit(1);
-});
+main(process.argv.slice(2))
+  .then((code) => {
+    if (code !== undefined) process.exitCode = code;
+  })
+  .catch((error: unknown) => {
+    if (error instanceof ConfigError || error instanceof UsageError || error instanceof DataDirBusyError) {
+      const hint =
+        error instanceof UsageError
+          ? `\n\n${USAGE}`
+          : error instanceof DataDirBusyError
+            ? ' Stop that process, or point COINVENTORY_DATA_DIR elsewhere.'
+            : '';
+      process.stderr.write(`coinventory-server: ${error.message}${hint}\n`);
+      process.exit(error instanceof DataDirBusyError ? EXIT.failure : EXIT.usage);
+    }
+    process.stderr.write(
+      `coinventory-server: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`,
+    );
+    process.exit(EXIT.failure);
+  });

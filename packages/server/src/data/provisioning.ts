@@ -6,8 +6,10 @@ import type { Queryable } from '../db/types.js';
  * commands, the demo workspace and tests; never reachable through the API.
  */
 
-export type Plan = 'free' | 'starter' | 'business' | 'enterprise';
-export type Role = 'owner' | 'admin' | 'member';
+export const PLANS = ['free', 'starter', 'business', 'enterprise'] as const;
+export type Plan = (typeof PLANS)[number];
+export const ROLES = ['owner', 'admin', 'member'] as const;
+export type Role = (typeof ROLES)[number];
 
 export interface CreatedOrganization {
   id: string;
@@ -52,11 +54,22 @@ export async function createUser(
   return user;
 }
 
-export async function addMember(sql: Queryable, organizationId: string, userId: string, role: Role): Promise<void> {
-  await sql`
+/** Adds a member; false when the user already is one (their role is left as it is). */
+export async function addMember(sql: Queryable, organizationId: string, userId: string, role: Role): Promise<boolean> {
+  const rows = await sql`
     INSERT INTO memberships (organization_id, user_id, role) VALUES (${organizationId}, ${userId}, ${role})
-    ON CONFLICT (organization_id, user_id) DO UPDATE SET role = excluded.role
+    ON CONFLICT (organization_id, user_id) DO NOTHING
+    RETURNING 1
   `;
+  return rows.length > 0;
+}
+
+/** Changes an existing member's role; false when the user is not a member. */
+export async function setRole(sql: Queryable, organizationId: string, userId: string, role: Role): Promise<boolean> {
+  const rows = await sql`
+    UPDATE memberships SET role = ${role} WHERE organization_id = ${organizationId} AND user_id = ${userId} RETURNING 1
+  `;
+  return rows.length > 0;
 }
 
 export async function removeMember(sql: Queryable, organizationId: string, userId: string): Promise<boolean> {
@@ -98,4 +111,83 @@ export async function revokeApiKey(sql: Queryable, organizationId: string, keyId
     RETURNING 1
   `;
   return rows.length > 0;
+}
+
+export interface OrganizationRow {
+  id: string;
+  name: string;
+  slug: string;
+  plan: Plan;
+  createdAt: Date;
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** An organization by id or slug. */
+export async function findOrganization(sql: Queryable, idOrSlug: string): Promise<OrganizationRow | null> {
+  const [row] = await sql<OrganizationRow[]>`
+    SELECT id, name, slug, plan, created_at AS "createdAt" FROM organizations
+    WHERE ${UUID.test(idOrSlug) ? sql`id = ${idOrSlug}` : sql`slug = ${idOrSlug}`}
+  `;
+  return row ?? null;
+}
+
+export async function listOrganizations(sql: Queryable): Promise<OrganizationRow[]> {
+  return sql<OrganizationRow[]>`
+    SELECT id, name, slug, plan, created_at AS "createdAt" FROM organizations ORDER BY created_at, id
+  `;
+}
+
+export interface UserRow {
+  id: string;
+  email: string;
+  name: string | null;
+  createdAt: Date;
+}
+
+/** A user by id or email (case-insensitive). */
+export async function findUser(sql: Queryable, idOrEmail: string): Promise<UserRow | null> {
+  const [row] = await sql<UserRow[]>`
+    SELECT id, email, name, created_at AS "createdAt" FROM users
+    WHERE ${UUID.test(idOrEmail) ? sql`id = ${idOrEmail}` : sql`lower(email) = lower(${idOrEmail})`}
+  `;
+  return row ?? null;
+}
+
+export async function findRole(sql: Queryable, organizationId: string, userId: string): Promise<Role | null> {
+  const [row] = await sql<{ role: Role }[]>`
+    SELECT role FROM memberships WHERE organization_id = ${organizationId} AND user_id = ${userId}
+  `;
+  return row?.role ?? null;
+}
+
+export interface ApiKeyRow {
+  id: string;
+  name: string | null;
+  hint: string;
+  scopes: Scope[];
+  createdBy: string;
+  createdAt: Date;
+  expiresAt: Date | null;
+  revokedAt: Date | null;
+  lastUsedAt: Date | null;
+}
+
+export async function listApiKeys(sql: Queryable, organizationId: string): Promise<ApiKeyRow[]> {
+  return sql<ApiKeyRow[]>`
+    SELECT id, name, key_hint AS hint, scopes, created_by AS "createdBy", created_at AS "createdAt",
+           expires_at AS "expiresAt", revoked_at AS "revokedAt", last_used_at AS "lastUsedAt"
+    FROM api_keys WHERE organization_id = ${organizationId}
+    ORDER BY created_at, id
+  `;
+}
+
+export async function findApiKey(sql: Queryable, organizationId: string, keyId: string): Promise<ApiKeyRow | null> {
+  if (!UUID.test(keyId)) return null;
+  const [row] = await sql<ApiKeyRow[]>`
+    SELECT id, name, key_hint AS hint, scopes, created_by AS "createdBy", created_at AS "createdAt",
+           expires_at AS "expiresAt", revoked_at AS "revokedAt", last_used_at AS "lastUsedAt"
+    FROM api_keys WHERE organization_id = ${organizationId} AND id = ${keyId}
+  `;
+  return row ?? null;
 }

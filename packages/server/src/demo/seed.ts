@@ -38,7 +38,9 @@ export interface SeedOptions {
 /** A fixed "now", so the data (and so every API answer but ids and the key) is identical run after run. */
 export const DEMO_ANCHOR = new Date('2026-11-16T17:00:00.000Z');
 
-const ORGANIZATION = { name: 'Liberty Coin & Bullion', slug: 'liberty-coin', plan: 'business' satisfies Plan } as const;
+/** The demo workspace's slug; seeding refuses to run twice. */
+export const DEMO_SLUG = 'liberty-coin';
+const ORGANIZATION = { name: 'Liberty Coin & Bullion', slug: DEMO_SLUG, plan: 'business' satisfies Plan } as const;
 
 const PEOPLE: ReadonlyArray<{ email: string; name: string; role: Role }> = [
   { email: 'owner@liberty-coin.example', name: 'Dana Whitfield', role: 'owner' },
