@@ -10,12 +10,14 @@ import { type DemoWorkspace, seedDemoWorkspace } from './demo/seed.js';
 import { ConfigError, type Env, loadEnv } from './env.js';
 import { createLogger, type Logger } from './logger.js';
 import { startServer } from './server.js';
+import { syncWorkerFromEnv } from './sync/from-env.js';
 
 const USAGE = `Usage: coinventory-server [command] [options]
 
 Commands:
   start              Start the HTTP server (the default). Applies pending migrations first. On an empty
                      embedded database it also creates a demo workspace and prints an API key once.
+  sync-worker        Run only the marketplace sync worker (for servers started with SYNC_WORKER=off).
 ${COMMANDS.map((c) => `  ${c.name.padEnd(17)}  ${c.summary}`).join('\n')}
 
 Run "coinventory-server <command> --help" for a command's options. Every command but start takes --json.
@@ -83,6 +85,38 @@ async function start(env: Env, logger: Logger) {
     lock?.release();
     throw error;
   }
+}
+
+/** The marketplace sync worker on its own, for operators who run it apart from the HTTP servers. */
+async function syncWorker(env: Env, logger: Logger) {
+  let lock: DataDirLock | undefined;
+  if (!env.DATABASE_URL) {
+    mkdirSync(env.COINVENTORY_DATA_DIR, { recursive: true });
+    lock = lockDataDir(env.COINVENTORY_DATA_DIR);
+  }
+  const database = await connectDatabase({
+    url: env.DATABASE_URL,
+    dataDir: env.COINVENTORY_DATA_DIR,
+    poolSize: 2,
+    statementTimeoutMs: env.STATEMENT_TIMEOUT_MS,
+  });
+  await migrate(database.sql);
+  const worker = syncWorkerFromEnv(env, database.sql, logger);
+  const shutdown = (signal: string) => {
+    logger.info({ signal }, 'sync worker stopping');
+    (async () => {
+      await worker.stop();
+      await database.close();
+      lock?.release();
+    })()
+      .then(() => process.exit(0))
+      .catch((error: unknown) => {
+        logger.error({ err: error }, 'shutdown failed');
+        process.exit(1);
+      });
+  };
+  process.once('SIGTERM', () => shutdown('SIGTERM'));
+  process.once('SIGINT', () => shutdown('SIGINT'));
 }
 
 function printDemoKey(baseUrl: string, slug: string, key: string) {
@@ -164,6 +198,12 @@ async function main(argv: string[]): Promise<number | undefined> {
     if (rest.length > 0) throw new UsageError(`start takes no arguments (got "${rest.join(' ')}").`);
     const env = loadEnv();
     await start(env, createLogger(env.LOG_LEVEL));
+    return undefined;
+  }
+  if (first === 'sync-worker') {
+    if (rest.length > 0) throw new UsageError(`sync-worker takes no arguments (got "${rest.join(' ')}").`);
+    const env = loadEnv();
+    await syncWorker(env, createLogger(env.LOG_LEVEL));
     return undefined;
   }
   if (!isAdminCommand(argv)) throw new UsageError(`Unknown command "${argv.join(' ')}".`);

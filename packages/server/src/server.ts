@@ -6,6 +6,7 @@ import { migrate } from './db/migrate.js';
 import type { Env } from './env.js';
 import { createApp } from './http/app.js';
 import type { Logger } from './logger.js';
+import { syncWorkerFromEnv } from './sync/from-env.js';
 
 export interface RunningServer {
   /** The base URL of the API, ending in /v1. */
@@ -39,9 +40,11 @@ export async function startServer({ env, logger, beforeListen }: StartOptions): 
     throw error;
   }
 
+  const worker = env.SYNC_WORKER === 'on' ? syncWorkerFromEnv(env, database.sql, logger) : undefined;
   const app = createApp({
     sql: database.sql,
     logger,
+    onSyncQueued: () => worker?.kick(),
     policy: { maxRequests: env.RATE_LIMIT_MAX_REQUESTS, windowSeconds: env.RATE_LIMIT_WINDOW_SECONDS },
     publicBaseUrl: env.PUBLIC_BASE_URL,
   });
@@ -62,6 +65,7 @@ export async function startServer({ env, logger, beforeListen }: StartOptions): 
       const timer = setTimeout(() => server.closeAllConnections(), env.SHUTDOWN_TIMEOUT_MS);
       await closed;
       clearTimeout(timer);
+      await worker?.stop();
       await database.close();
     })();
     return closing;

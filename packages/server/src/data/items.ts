@@ -246,6 +246,18 @@ export async function updateItem(
   return rows.length > 0;
 }
 
+/** Locks the item's row for the rest of the transaction and returns its available quantity (null: no such item). */
+export async function lockItem(
+  sql: Queryable,
+  organizationId: string,
+  id: string,
+): Promise<{ available: number } | null> {
+  const [row] = await sql<{ quantity_available: number }[]>`
+    SELECT quantity_available FROM items WHERE organization_id = ${organizationId} AND id = ${id} FOR UPDATE
+  `;
+  return row ? { available: row.quantity_available } : null;
+}
+
 export async function deleteItem(sql: Queryable, organizationId: string, id: string): Promise<boolean> {
   const rows = await sql`DELETE FROM items WHERE organization_id = ${organizationId} AND id = ${id} RETURNING id`;
   return rows.length > 0;

@@ -3,7 +3,7 @@ import { createExpressEndpoints } from '@ts-rest/express';
 import express, { type NextFunction, type Request, type Response } from 'express';
 import type { Logger } from 'pino';
 import type { RatePolicy } from '../data/api-keys.js';
-import type { Queryable } from '../db/types.js';
+import type { Sql } from '../db/types.js';
 import { ApiError, badRequest } from '../errors.js';
 import { authMiddleware, type ContractRequest } from './auth.js';
 import { errorHandler } from './error-handler.js';
@@ -13,12 +13,14 @@ import { requestContext } from './request-context.js';
 import { createRouter } from './routes/index.js';
 
 export interface AppDependencies {
-  sql: Queryable;
+  sql: Sql;
   logger: Logger;
   /** The rate limit every key is held to (RATE_LIMIT unless configured otherwise). */
   policy?: RatePolicy;
   /** The API's public base URL when the server sits behind a proxy. */
   publicBaseUrl?: string | undefined;
+  /** Told when an item change queued marketplace sync jobs (the in-process worker's kick). */
+  onSyncQueued?: () => void;
 }
 
 /** Methods each contract path answers, for 405's Allow header (HEAD comes with GET). */
@@ -54,7 +56,13 @@ function refuseUnexpectedQuery(req: ContractRequest, _res: Response, next: NextF
 }
 
 /** The HTTP application, without a listening socket (tests and the entry point add that). */
-export function createApp({ sql, logger, policy = RATE_LIMIT, publicBaseUrl }: AppDependencies): express.Express {
+export function createApp({
+  sql,
+  logger,
+  policy = RATE_LIMIT,
+  publicBaseUrl,
+  onSyncQueued = () => {},
+}: AppDependencies): express.Express {
   const urls = publicUrls(publicBaseUrl);
   const app = express();
   app.disable('x-powered-by');
@@ -88,7 +96,7 @@ export function createApp({ sql, logger, policy = RATE_LIMIT, publicBaseUrl }: A
     res.setHeader('Cache-Control', 'no-store');
     next();
   });
-  createExpressEndpoints(contract, createRouter(sql, policy), api, {
+  createExpressEndpoints(contract, createRouter(sql, policy, onSyncQueued), api, {
     logInitialization: false,
     jsonQuery: false,
     responseValidation: false,

@@ -9,10 +9,11 @@ import {
   type ValuationList,
 } from '@coinventory/contract';
 import * as items from '../data/items.js';
+import { enqueueForItem } from '../data/marketplace.js';
 import { pageOf } from '../data/sql-helpers.js';
 import { listValuations } from '../data/valuations.js';
 import { violatedForeignKey, violatedUniqueConstraint } from '../db/errors.js';
-import type { Queryable } from '../db/types.js';
+import type { Queryable, Sql } from '../db/types.js';
 import { ApiError, badRequest, notFound } from '../errors.js';
 
 const SKU_CONSTRAINT = 'items_sku_key';
@@ -74,11 +75,20 @@ export async function createItem(sql: Queryable, organizationId: string, body: C
   return getItem(sql, organizationId, id);
 }
 
+/** Called after a commit that queued marketplace sync jobs, so the worker delivers them without waiting. */
+export type SyncNotifier = () => void;
+const noSyncNotifier: SyncNotifier = () => {};
+
+/**
+ * Changes only the fields sent. A changed quantity queues a sync job for each linked listing in the same
+ * transaction (the outbox), so the marketplace hears of every committed quantity and of no rolled-back one.
+ */
 export async function updateItem(
-  sql: Queryable,
+  sql: Sql,
   organizationId: string,
   id: string,
   body: UpdateItemBody,
+  notifySync: SyncNotifier = noSyncNotifier,
 ): Promise<Item> {
   const columns = items.columnsOf(sql, body);
   if (body.warehouseId !== undefined || body.zoneId !== undefined) {
@@ -90,13 +100,31 @@ export async function updateItem(
     columns.warehouse_id = location.warehouseId;
     columns.zone_id = location.zoneId;
   }
-  const updated = await items.updateItem(sql, organizationId, id, columns).catch(translateWriteError);
-  if (!updated) throw notFound();
+  const queued = await sql.begin(async (tx) => {
+    const before = await items.lockItem(tx, organizationId, id);
+    if (!before) throw notFound();
+    await items.updateItem(tx, organizationId, id, columns).catch(translateWriteError);
+    if (body.quantity === undefined || body.quantity === before.available) return 0;
+    return enqueueForItem(tx, organizationId, id, { kind: 'set_quantity', quantity: body.quantity });
+  });
+  if (queued > 0) notifySync();
   return getItem(sql, organizationId, id);
 }
 
-export async function deleteItem(sql: Queryable, organizationId: string, id: string): Promise<DeletedItem> {
-  if (!(await items.deleteItem(sql, organizationId, id))) throw notFound();
+/** Deletes the item and, in the same transaction, queues the removal of every listing made from it. */
+export async function deleteItem(
+  sql: Sql,
+  organizationId: string,
+  id: string,
+  notifySync: SyncNotifier = noSyncNotifier,
+): Promise<DeletedItem> {
+  const queued = await sql.begin(async (tx) => {
+    // Queued first: the listing rows outlive the item, but their link to it does not.
+    const count = await enqueueForItem(tx, organizationId, id, { kind: 'delete_listing' });
+    if (!(await items.deleteItem(tx, organizationId, id))) throw notFound();
+    return count;
+  });
+  if (queued > 0) notifySync();
   return { id, deleted: true };
 }
 

@@ -1,5 +1,6 @@
 import * as initial from './0001_initial.js';
 import * as rateLimits from './0002_rate_limits.js';
+import * as marketplaceSync from './0003_marketplace_sync.js';
 
 export interface Migration {
   version: number;
@@ -11,4 +12,5 @@ export interface Migration {
 export const migrations: readonly Migration[] = [
   { version: 1, ...initial },
   { version: 2, ...rateLimits },
+  { version: 3, ...marketplaceSync },
 ];

@@ -1,7 +1,7 @@
 import { contract } from '@coinventory/contract';
 import { initServer } from '@ts-rest/express';
 import type { RatePolicy } from '../../data/api-keys.js';
-import type { Queryable } from '../../db/types.js';
+import type { Sql } from '../../db/types.js';
 import * as consignments from '../../services/consignments.js';
 import * as invoices from '../../services/invoices.js';
 import * as items from '../../services/items.js';
@@ -10,7 +10,7 @@ import { authOf } from '../request-context.js';
 const s = initServer();
 
 /** Thin handlers: validated input → service → response. */
-export function createRouter(sql: Queryable, policy: RatePolicy) {
+export function createRouter(sql: Sql, policy: RatePolicy, notifySync: items.SyncNotifier) {
   return s.router(contract, {
     me: async ({ res }) => {
       const { organization, apiKey } = authOf(res);
@@ -43,11 +43,11 @@ export function createRouter(sql: Queryable, policy: RatePolicy) {
       }),
       update: async ({ params, body, res }) => ({
         status: 200,
-        body: await items.updateItem(sql, authOf(res).organization.id, params.id, body),
+        body: await items.updateItem(sql, authOf(res).organization.id, params.id, body, notifySync),
       }),
       delete: async ({ params, res }) => ({
         status: 200,
-        body: await items.deleteItem(sql, authOf(res).organization.id, params.id),
+        body: await items.deleteItem(sql, authOf(res).organization.id, params.id, notifySync),
       }),
       valuations: async ({ params, query, res }) => ({
         status: 200,
