@@ -22,3 +22,34 @@ writeFileSync(
   types.replace('./generate-openapi.js', './generate-openapi.cjs'),
 );
 console.log(`OpenAPI document written: dist/openapi.json (${json.length} bytes)`);
+
+// A zod-free manifest of every route (method, path, scope), for clients that must stay small (the SDK).
+const { contractRoutes } = await import('../dist/index.js');
+const manifest = Object.fromEntries(
+  contractRoutes.map(({ key, route }) => [
+    key,
+    { method: route.method, path: route.path, scope: route.metadata.scope, operationId: route.metadata.operationId },
+  ]),
+);
+const manifestJson = JSON.stringify(manifest, null, 2);
+const keys = Object.keys(manifest);
+const manifestTypes = `export interface RouteInfo<M extends string = string, P extends string = string> {
+  method: M;
+  path: P;
+  scope: 'read' | 'write';
+  operationId: string;
+}
+declare const ROUTES: {
+${keys.map((k) => `  readonly ${JSON.stringify(k)}: RouteInfo<${JSON.stringify(manifest[k].method)}, ${JSON.stringify(manifest[k].path)}>;`).join('\n')}
+};
+export type RouteKey = keyof typeof ROUTES;
+export { ROUTES };
+`;
+writeFileSync(new URL('routes-manifest.js', dist), `export const ROUTES = Object.freeze(${manifestJson});\n`);
+writeFileSync(
+  new URL('routes-manifest.cjs', dist),
+  `'use strict';\nexports.ROUTES = Object.freeze(${manifestJson});\n`,
+);
+writeFileSync(new URL('routes-manifest.d.ts', dist), manifestTypes);
+writeFileSync(new URL('routes-manifest.d.cts', dist), manifestTypes);
+console.log(`Route manifest written: dist/routes-manifest.js (${keys.length} routes)`);
