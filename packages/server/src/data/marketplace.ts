@@ -88,8 +88,8 @@ export async function claimListing(sql: Queryable, owner: string, leaseMs: numbe
  * latest state of a listing is worth sending. Null when the newest one is not due yet (it waits for its retry).
  */
 export async function takeNewestJob(sql: Queryable, listing: ClaimedListing): Promise<SyncJob | null> {
-  const [newest] = await sql<SyncJob[]>`
-    SELECT ${JOB_COLUMNS(sql)} FROM marketplace_sync_jobs
+  const [newest] = await sql<(SyncJob & { due: boolean })[]>`
+    SELECT ${JOB_COLUMNS(sql)}, next_attempt_at <= clock_timestamp() AS due FROM marketplace_sync_jobs
     WHERE organization_id = ${listing.organizationId} AND listing_id = ${listing.listingId} AND state = 'pending'
     ORDER BY sequence DESC
     LIMIT 1
@@ -108,26 +108,33 @@ export async function takeNewestJob(sql: Queryable, listing: ClaimedListing): Pr
     `;
     return null;
   }
-  return newest.nextAttemptAt.getTime() <= Date.now() ? newest : null;
+  // Due by the database's clock, the one claimListing used: the two must agree.
+  const { due, ...job } = newest;
+  return due ? job : null;
 }
 
-/** Marks a job delivered and moves the listing's delivered state forward (never backwards). */
+/**
+ * Marks a job delivered and moves its listing's delivered state forward (never backwards), in one statement:
+ * a crash can never leave the job done while its listing still shows an older sequence.
+ */
 export async function completeJob(sql: Queryable, job: SyncJob, owner: string): Promise<void> {
   await sql`
-    UPDATE marketplace_sync_jobs
-    SET state = 'done', attempts = attempts + 1, last_error = NULL, completed_at = now(), updated_at = now()
-    WHERE organization_id = ${job.organizationId} AND id = ${job.id}
-  `;
-  await sql`
-    UPDATE marketplace_listings SET
-      delivered_sequence = greatest(delivered_sequence, ${job.sequence}),
-      last_synced_quantity = CASE WHEN ${job.sequence} > delivered_sequence AND ${job.kind} = 'set_quantity'
-        THEN ${job.quantity} ELSE last_synced_quantity END,
+    WITH done AS (
+      UPDATE marketplace_sync_jobs
+      SET state = 'done', attempts = attempts + 1, last_error = NULL, completed_at = now(), updated_at = now()
+      WHERE organization_id = ${job.organizationId} AND id = ${job.id}
+      RETURNING organization_id, listing_id, sequence, kind, quantity
+    )
+    UPDATE marketplace_listings l SET
+      delivered_sequence = greatest(l.delivered_sequence, done.sequence),
+      last_synced_quantity = CASE WHEN done.sequence > l.delivered_sequence AND done.kind = 'set_quantity'
+        THEN done.quantity ELSE l.last_synced_quantity END,
       last_synced_at = now(),
-      status = CASE WHEN ${job.kind} = 'delete_listing' THEN 'removed' ELSE status END,
-      lease_until = CASE WHEN lease_owner = ${owner} THEN NULL ELSE lease_until END,
-      lease_owner = CASE WHEN lease_owner = ${owner} THEN NULL ELSE lease_owner END
-    WHERE organization_id = ${job.organizationId} AND id = ${job.listingId}
+      status = CASE WHEN done.kind = 'delete_listing' THEN 'removed' ELSE l.status END,
+      lease_until = CASE WHEN l.lease_owner = ${owner} THEN NULL ELSE l.lease_until END,
+      lease_owner = CASE WHEN l.lease_owner = ${owner} THEN NULL ELSE l.lease_owner END
+    FROM done
+    WHERE l.organization_id = done.organization_id AND l.id = done.listing_id
   `;
 }
 

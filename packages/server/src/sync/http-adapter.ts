@@ -26,7 +26,8 @@ function retryAfterMs(header: string | null): number | undefined {
 }
 
 export function httpMarketplaceAdapter(options: HttpAdapterOptions): MarketplaceAdapter {
-  const send = options.fetch ?? fetch;
+  // Resolved at each call, not captured here, so a fetch installed later (instrumentation, tests) is used.
+  const send: typeof fetch = options.fetch ?? ((input, init) => fetch(input, init));
   const base = options.baseUrl.replace(/\/$/, '');
 
   async function request(method: 'PUT' | 'DELETE', path: string, meta: MarketplaceRequest, body?: unknown) {
