@@ -1,0 +1,228 @@
+import { randomBytes } from 'node:crypto';
+import { expect } from 'vitest';
+import { z } from 'zod';
+import { createSql } from '../../src/db/connect.js';
+import { runToEnd } from './binary.js';
+import { call } from './http.js';
+
+/**
+ * Helpers for the admin command tests: run the built binary's admin commands, check their exact outcome, and
+ * parse their `--json` output with strict schemas (exactly the documented fields).
+ */
+
+/** The exit codes the admin commands document. */
+export const EXIT = { ok: 0, failure: 1, usage: 2, notFound: 3, conflict: 4, refused: 5 } as const;
+
+export interface CommandResult {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+/** `command` is the command's words as one string (`'key create'`); they are passed as separate arguments. */
+export type Admin = (command: string, ...args: string[]) => Promise<CommandResult>;
+
+/** Runs `coinventory-server <args>` to its end with the given environment. */
+export const adminCli =
+  (env: Record<string, string>): Admin =>
+  (command, ...args) =>
+    runToEnd([...command.split(' '), ...args], env);
+
+const show = (result: CommandResult) =>
+  `exit ${result.code}\n--- stdout ---\n${result.stdout}\n--- stderr ---\n${result.stderr}`;
+
+/** A successful command: exit 0 and nothing on stderr. Returns stdout. */
+export function expectOk(result: CommandResult): string {
+  expect(result.code, show(result)).toBe(EXIT.ok);
+  expect(result.stderr, show(result)).toBe('');
+  return result.stdout;
+}
+
+/** A failed command: the exit code, nothing on stdout, and stderr containing every fragment given. */
+export function expectFailure(result: CommandResult, code: number, ...fragments: string[]): void {
+  expect(result.code, show(result)).toBe(code);
+  expect(result.stdout, show(result)).toBe('');
+  for (const fragment of fragments) expect(result.stderr, show(result)).toContain(fragment);
+}
+
+/** A usage error (exit 2) whose message names each option given, as `--option: ...`. */
+export function expectInvalidOptions(result: CommandResult, ...options: string[]): void {
+  expectFailure(result, EXIT.usage, 'Invalid options:\n');
+  for (const option of options) expect(result.stderr, show(result)).toMatch(new RegExp(`^ {2}--${option}: \\S`, 'm'));
+}
+
+/** Parses a successful `--json` command's output. */
+export function expectJson<T>(result: CommandResult, schema: z.ZodType<T, z.ZodTypeDef, unknown>): T {
+  const parsed = schema.safeParse(JSON.parse(expectOk(result)));
+  if (!parsed.success) throw new Error(`unexpected JSON output: ${parsed.error.message}\n${show(result)}`);
+  return parsed.data;
+}
+
+/** A key's value: fixed prefix, 38 base62 characters. */
+export const KEY_VALUE = /^cvk_live_[0-9A-Za-z]{38}$/;
+const uuid = z.string().uuid();
+const isoDate = z.string().datetime();
+const plan = z.enum(['free', 'starter', 'business', 'enterprise']);
+const role = z.enum(['owner', 'admin', 'member']);
+const scopes = z.array(z.enum(['read', 'write']));
+
+export const OrganizationJson = z
+  .object({ id: uuid, name: z.string(), slug: z.string(), plan, createdAt: isoDate })
+  .strict();
+export const CreatedOrganizationJson = OrganizationJson.extend({
+  defaultWarehouseId: uuid,
+  defaultZoneId: uuid,
+}).strict();
+export const UserJson = z
+  .object({ id: uuid, email: z.string(), name: z.string().nullable(), createdAt: isoDate })
+  .strict();
+export const MemberJson = z.object({ organizationId: uuid, userId: uuid, email: z.string(), role }).strict();
+export const RemovedMemberJson = z
+  .object({ organizationId: uuid, userId: uuid, email: z.string(), removed: z.literal(true) })
+  .strict();
+export const CreatedKeyJson = z
+  .object({
+    organizationId: uuid,
+    organizationSlug: z.string(),
+    createdBy: z.string(),
+    id: uuid,
+    key: z.string().regex(KEY_VALUE),
+    name: z.string(),
+    scopes,
+    expiresAt: isoDate.nullable(),
+    createdAt: isoDate,
+  })
+  .strict();
+export const KeyJson = z
+  .object({
+    id: uuid,
+    name: z.string().nullable(),
+    hint: z.string().length(4),
+    scopes,
+    createdBy: uuid,
+    createdAt: isoDate,
+    expiresAt: isoDate.nullable(),
+    revokedAt: isoDate.nullable(),
+    lastUsedAt: isoDate.nullable(),
+  })
+  .strict();
+export const KeyListJson = z.object({ organization: OrganizationJson, keys: z.array(KeyJson) }).strict();
+export const DemoJson = z
+  .object({
+    organizationId: uuid,
+    name: z.string(),
+    slug: z.literal('liberty-coin'),
+    key: z
+      .object({
+        id: uuid,
+        key: z.string().regex(KEY_VALUE),
+        name: z.string().nullable(),
+        scopes,
+        expiresAt: isoDate.nullable(),
+        createdAt: isoDate,
+      })
+      .strict(),
+    ownerEmail: z.string(),
+    counts: z
+      .object({
+        items: z.number().int(),
+        valuations: z.number().int(),
+        consignments: z.number().int(),
+        invoices: z.number().int(),
+      })
+      .strict(),
+  })
+  .strict();
+
+export interface ProvisionedWorkspace {
+  organizationId: string;
+  slug: string;
+  ownerId: string;
+  ownerEmail: string;
+  keyId: string;
+  key: string;
+}
+
+/** An organization with an owner and one read/write key, made only with admin commands. */
+export async function provisionWorkspace(
+  admin: Admin,
+  options: { slug: string; plan?: 'business' | 'enterprise' },
+): Promise<ProvisionedWorkspace> {
+  const org = expectJson(
+    await admin(
+      'org create',
+      '--name',
+      `Org ${options.slug}`,
+      '--slug',
+      options.slug,
+      '--plan',
+      options.plan ?? 'business',
+      '--json',
+    ),
+    CreatedOrganizationJson,
+  );
+  const ownerEmail = `owner@${options.slug}.example`;
+  const owner = expectJson(await admin('user create', '--email', ownerEmail, '--json'), UserJson);
+  expectOk(await admin('member add', '--org', options.slug, '--user', ownerEmail, '--role', 'owner'));
+  const key = expectJson(
+    await admin(
+      'key create',
+      '--org',
+      options.slug,
+      '--creator',
+      ownerEmail,
+      '--name',
+      'sync',
+      '--scopes',
+      'read,write',
+      '--json',
+    ),
+    CreatedKeyJson,
+  );
+  return { organizationId: org.id, slug: org.slug, ownerId: owner.id, ownerEmail, keyId: key.id, key: key.key };
+}
+
+/** GET /me with a key: its status, and how many milliseconds after `since` the answer arrived. */
+export async function me(baseUrl: string, key: string, since = Date.now()) {
+  const response = await call(baseUrl, 'GET', '/me', { key });
+  return { status: response.status, body: response.body, afterMs: Date.now() - since };
+}
+
+/** The bound the README documents for a key, plan or role change to reach the API. */
+export const PROPAGATION_BOUND_MS = 5_000;
+
+/**
+ * Runs an admin command that must change what a key may do, then sends the very next request with that key,
+ * and checks both its status and that it came within the documented bound of the command's return.
+ */
+export async function expectNextRequest(
+  baseUrl: string,
+  key: string,
+  command: () => Promise<CommandResult>,
+  status: number,
+): Promise<{ stdout: string; afterMs: number }> {
+  const stdout = expectOk(await command());
+  const returned = Date.now();
+  const next = await me(baseUrl, key, returned);
+  expect(next.status, JSON.stringify(next.body)).toBe(status);
+  if (status === 401) expect(next.body).toEqual({ code: 'UNAUTHORIZED', message: 'Authorization not provided' });
+  if (status === 403) expect(next.body).toEqual({ code: 'FORBIDDEN', message: 'Insufficient access' });
+  expect(next.afterMs).toBeLessThan(PROPAGATION_BOUND_MS);
+  return { stdout, afterMs: next.afterMs };
+}
+
+/** A fresh, empty database on the test cluster, and how to drop it. */
+export async function createClusterDatabase(clusterUrl: string): Promise<{ url: string; drop(): Promise<void> }> {
+  const name = `admin_${randomBytes(6).toString('hex')}`;
+  const cluster = createSql(clusterUrl, { max: 1, statementTimeoutMs: 0 });
+  await cluster`CREATE DATABASE ${cluster(name)}`;
+  const url = new URL(clusterUrl);
+  url.pathname = `/${name}`;
+  return {
+    url: url.toString(),
+    drop: async () => {
+      await cluster`DROP DATABASE IF EXISTS ${cluster(name)} WITH (FORCE)`;
+      await cluster.end();
+    },
+  };
+}
