@@ -1,0 +1,242 @@
+import type { ErrorIssue } from '@coinventory/contract';
+import type { ErrorCode } from '@coinventory/contract/constants';
+
+/**
+ * Errors thrown by the SDK.
+ *
+ * `instanceof` works across copies of the SDK (its ESM and CJS builds loaded side by side, or two installed
+ * versions): every class answers `instanceof` by a brand, `Symbol.for('coinventory.error.<Name>')`, set on its
+ * prototype, rather than by prototype identity.
+ */
+
+const BRAND = Symbol.for('coinventory.error.brand');
+
+type Branded = { [BRAND]?: symbol };
+
+/** Marks `cls` (and, through its prototype, every instance of it and its subclasses) with its brand. */
+function brand(cls: abstract new (...args: never[]) => Error, name: string): void {
+  const symbol = Symbol.for(`coinventory.error.${name}`);
+  Object.defineProperty(cls, BRAND, { value: symbol });
+  Object.defineProperty(cls.prototype, symbol, { value: true });
+  // Set explicitly rather than read from the class, so minifiers that rename classes cannot change it.
+  Object.defineProperty(cls.prototype, 'name', { value: name, writable: true, configurable: true });
+}
+
+/**
+ * `instanceof` for every SDK error class: true when `value` carries the class's brand. A user's own subclass has no
+ * brand of its own, so it falls back to the ordinary prototype check.
+ */
+function hasBrand(this: abstract new (...args: never[]) => unknown, value: unknown): boolean {
+  const symbol = Object.hasOwn(this, BRAND) ? (this as Branded)[BRAND] : undefined;
+  if (symbol === undefined) return Function.prototype[Symbol.hasInstance].call(this, value);
+  return typeof value === 'object' && value !== null && (value as Record<symbol, unknown>)[symbol] === true;
+}
+
+/** The base of every error the SDK throws. */
+export class CoinventoryError extends Error {
+  static {
+    brand(CoinventoryError, 'CoinventoryError');
+    // Inherited by every subclass, as static members are.
+    Object.defineProperty(CoinventoryError, Symbol.hasInstance, { value: hasBrand });
+  }
+}
+
+/** A machine-readable error code: one of the API's codes, or any other string a future server may send. */
+export type APIErrorCode = ErrorCode | (string & {});
+
+interface APIErrorInit {
+  status: number;
+  code: APIErrorCode | undefined;
+  message: string;
+  issues: ErrorIssue[] | undefined;
+  headers: Headers;
+  body: unknown;
+}
+
+/** The API answered with a non-2xx status. Subclasses name the common statuses. */
+export class APIError extends CoinventoryError {
+  static {
+    brand(APIError, 'APIError');
+  }
+
+  /** The HTTP status. */
+  readonly status: number;
+  /** The error body's `code`, for example `NOT_FOUND`; undefined when the body was not a Coinventory error. */
+  readonly code: APIErrorCode | undefined;
+  /** One entry per failing field on validation errors (400); otherwise undefined. */
+  readonly issues: ErrorIssue[] | undefined;
+  /** The `X-Request-Id` response header: quote it when asking for support. */
+  readonly requestId: string | undefined;
+  /** The response headers. */
+  declare readonly headers: Headers;
+  /** The parsed response body (or its text when it was not JSON). */
+  declare readonly body: unknown;
+
+  constructor(init: APIErrorInit) {
+    super(init.message);
+    this.status = init.status;
+    this.code = init.code;
+    this.issues = init.issues;
+    this.requestId = init.headers.get('x-request-id') ?? undefined;
+    // Not enumerable, so a logged error shows status, code, issues and request id without a wall of headers.
+    Object.defineProperty(this, 'headers', { value: init.headers, enumerable: false });
+    Object.defineProperty(this, 'body', { value: init.body, enumerable: false });
+  }
+
+  /** Builds the error for a response, choosing the subclass by status. */
+  static from(status: number, body: unknown, headers: Headers): APIError {
+    const parsed = readErrorBody(body);
+    const init: APIErrorInit = {
+      status,
+      code: parsed.code,
+      message: parsed.message ?? (typeof body === 'string' && body.trim() ? body.trim() : `${status} status code`),
+      issues: parsed.issues,
+      headers,
+      body,
+    };
+    switch (status) {
+      case 400:
+        return new BadRequestError(init);
+      case 401:
+        return new AuthenticationError(init);
+      case 403:
+        return new PermissionDeniedError(init);
+      case 404:
+        return new NotFoundError(init);
+      case 409:
+        return new ConflictError(init);
+      case 413:
+        return new PayloadTooLargeError(init);
+      case 429:
+        return new RateLimitError(init);
+      default:
+        return status >= 500 ? new InternalServerError(init) : new APIError(init);
+    }
+  }
+}
+
+/** 400: the request failed validation; `issues` names each failing field. */
+export class BadRequestError extends APIError {
+  static {
+    brand(BadRequestError, 'BadRequestError');
+  }
+}
+
+/** 401: the key is missing, unknown, expired or revoked. */
+export class AuthenticationError extends APIError {
+  static {
+    brand(AuthenticationError, 'AuthenticationError');
+  }
+}
+
+/** 403: the key lacks the scope, or its workspace's plan or its creator's role no longer allows the API. */
+export class PermissionDeniedError extends APIError {
+  static {
+    brand(PermissionDeniedError, 'PermissionDeniedError');
+  }
+}
+
+/** 404: the resource does not exist, or belongs to another organization. */
+export class NotFoundError extends APIError {
+  static {
+    brand(NotFoundError, 'NotFoundError');
+  }
+}
+
+/** 409: an item with this SKU already exists in the workspace. */
+export class ConflictError extends APIError {
+  static {
+    brand(ConflictError, 'ConflictError');
+  }
+}
+
+/** 413: the request body exceeds the API's 1 MiB limit. */
+export class PayloadTooLargeError extends APIError {
+  static {
+    brand(PayloadTooLargeError, 'PayloadTooLargeError');
+  }
+}
+
+/** 429: the key's rate limit is exhausted. Thrown once the SDK's retries are used up (or not allowed). */
+export class RateLimitError extends APIError {
+  static {
+    brand(RateLimitError, 'RateLimitError');
+  }
+
+  /** Seconds to wait before the next request would be admitted, from `Retry-After`; undefined when absent. */
+  readonly retryAfter: number | undefined;
+
+  constructor(init: APIErrorInit) {
+    super(init);
+    this.retryAfter = parseRetryAfter(init.headers.get('retry-after'));
+  }
+}
+
+/** 500 or above: the server failed. */
+export class InternalServerError extends APIError {
+  static {
+    brand(InternalServerError, 'InternalServerError');
+  }
+}
+
+/** No response arrived: DNS, refused or reset connection, TLS failure… `cause` holds the underlying error. */
+export class APIConnectionError extends CoinventoryError {
+  static {
+    brand(APIConnectionError, 'APIConnectionError');
+  }
+
+  constructor(message = 'Connection error.', options?: { cause?: unknown }) {
+    super(message, options);
+  }
+}
+
+/** No complete response arrived within `timeoutMs`. */
+export class APIConnectionTimeoutError extends APIConnectionError {
+  static {
+    brand(APIConnectionTimeoutError, 'APIConnectionTimeoutError');
+  }
+
+  constructor(timeoutMs: number) {
+    super(`Request timed out after ${timeoutMs} ms.`);
+  }
+}
+
+/** The caller's `signal` aborted the request (or the wait before a retry). Never retried. */
+export class APIUserAbortError extends CoinventoryError {
+  static {
+    brand(APIUserAbortError, 'APIUserAbortError');
+  }
+
+  constructor(options?: { cause?: unknown }) {
+    super('Request was aborted.', options);
+  }
+}
+
+/**
+ * `Retry-After` in seconds: delay-seconds, or an HTTP date (counted from now). Undefined when absent or unreadable.
+ */
+export function parseRetryAfter(value: string | null, now: number = Date.now()): number | undefined {
+  if (value === null) return undefined;
+  const trimmed = value.trim();
+  if (/^\d+(\.\d+)?$/.test(trimmed)) return Number(trimmed);
+  const date = Date.parse(trimmed);
+  if (Number.isNaN(date)) return undefined;
+  return Math.max(0, Math.ceil((date - now) / 1000));
+}
+
+function readErrorBody(body: unknown): { code?: string; message?: string; issues?: ErrorIssue[] } {
+  if (typeof body !== 'object' || body === null) return {};
+  const { code, message, issues } = body as Record<string, unknown>;
+  return {
+    ...(typeof code === 'string' ? { code } : {}),
+    ...(typeof message === 'string' ? { message } : {}),
+    ...(Array.isArray(issues)
+      ? {
+          issues: issues.filter(
+            (issue): issue is ErrorIssue =>
+              typeof issue === 'object' && issue !== null && typeof (issue as ErrorIssue).message === 'string',
+          ),
+        }
+      : {}),
+  };
+}

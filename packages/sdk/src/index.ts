@@ -1,0 +1,74 @@
+import { Coinventory } from './client.js';
+
+// The API's types and enumerations, exactly as the contract defines them.
+export type {
+  ApiKeySummary,
+  ComparableSale,
+  Consignment,
+  ConsignmentList,
+  Consignor,
+  CreateItemInput,
+  DeletedItem,
+  ErrorBody,
+  ErrorIssue,
+  Invoice,
+  InvoiceCustomer,
+  InvoiceLine,
+  InvoiceList,
+  InvoicePayment,
+  Item,
+  ItemImage,
+  ItemList,
+  ListConsignmentsParams,
+  ListInvoicesParams,
+  ListItemsParams,
+  ListValuationsParams,
+  Me,
+  Organization,
+  RateLimitInfo,
+  UpdateItemInput,
+  Valuation,
+  ValuationList,
+} from '@coinventory/contract';
+export {
+  CONSIGNMENT_STATUSES,
+  type ConsignmentStatus,
+  DEFAULT_BASE_URL,
+  type ErrorCode,
+  INVOICE_SORTS,
+  INVOICE_STATUSES,
+  type InvoiceSort,
+  type InvoiceStatus,
+  ITEM_SORTS,
+  ITEM_STATUSES,
+  type ItemSort,
+  type ItemStatus,
+  type Scope,
+  VALUATION_BASES,
+  type ValuationBasis,
+} from '@coinventory/contract/constants';
+export { type ClientOptions, Coinventory, type Fetch, type RequestInput, type RequestOptions } from './client.js';
+export {
+  APIConnectionError,
+  APIConnectionTimeoutError,
+  APIError,
+  type APIErrorCode,
+  APIUserAbortError,
+  AuthenticationError,
+  BadRequestError,
+  CoinventoryError,
+  ConflictError,
+  InternalServerError,
+  NotFoundError,
+  PayloadTooLargeError,
+  PermissionDeniedError,
+  RateLimitError,
+} from './core/errors.js';
+export { type CollectedItems, Page, type PageParams, PagePromise, type PageResponse } from './core/pagination.js';
+export { RETRY } from './core/retry.js';
+export { Consignments } from './resources/consignments.js';
+export { Invoices } from './resources/invoices.js';
+export { Items } from './resources/items.js';
+export { VERSION } from './version.js';
+
+export default Coinventory;

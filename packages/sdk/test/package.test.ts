@@ -1,0 +1,205 @@
+import { execFile } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import vm from 'node:vm';
+import { build } from 'esbuild';
+import ts from 'typescript';
+import { beforeAll, describe, expect, it } from 'vitest';
+
+// Checks of the built package (dist/), as it will be published. `turbo run test` builds it first.
+const root = fileURLToPath(new URL('..', import.meta.url));
+const dist = join(root, 'dist');
+const run = promisify(execFile);
+const read = (file: string) => readFileSync(join(dist, file), 'utf8');
+const bin = (name: string) => join(root, 'node_modules/.bin', name);
+
+type Sdk = typeof import('../src/index.js');
+
+beforeAll(() => {
+  if (!existsSync(join(dist, 'index.js'))) throw new Error('dist/ is missing: run `pnpm run build` in packages/sdk');
+});
+
+describe('publish shape', () => {
+  it('passes publint (strict) and @arethetypeswrong/cli', async () => {
+    const [publint, attw] = await Promise.all([
+      run(bin('publint'), ['--strict', '--pack', 'npm'], { cwd: root }),
+      run(bin('attw'), ['--pack', '.', '--format', 'ascii'], { cwd: root }),
+    ]);
+    expect(publint.stdout).toContain('All good!');
+    expect(attw.stdout).toContain('No problems found');
+  });
+
+  it('has no runtime dependency and ships only dist', () => {
+    const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as Record<string, unknown>;
+    expect(pkg.dependencies).toBeUndefined();
+    expect(pkg.peerDependencies).toBeUndefined();
+    expect(pkg.files).toEqual(['dist']);
+    expect(pkg.sideEffects).toBe(false);
+  });
+
+  it('bundles the contract without zod and without Node-only imports', () => {
+    for (const file of ['index.js', 'index.cjs']) {
+      const code = read(file);
+      expect(code).not.toMatch(/zod/i);
+      expect(code).not.toMatch(/@coinventory\/contract|\brequire\(|from ['"]node:|\bBuffer\b/);
+      expect(code).toContain('"items.valuations"');
+    }
+  });
+
+  it('ships self-contained declarations: no import of the contract, zod or Node', () => {
+    for (const file of ['index.d.ts', 'index.d.cts']) {
+      const types = read(file);
+      expect(types).not.toMatch(
+        /^\s*import\s|\bimport\(|\bfrom\s+['"]|\brequire\(|zod|['"]@coinventory\/contract|NodeJS\./m,
+      );
+      expect(types).toContain('type Item = {');
+    }
+  });
+});
+
+describe('published types', () => {
+  it('are identical to the contract types they were flattened from', () => {
+    const exported = /export \{([^}]*)\};\s*$/.exec(read('index.d.ts'))?.[1] ?? '';
+    const contractTypes = new Set(
+      (
+        /export \{([^}]*)\};\s*$/.exec(
+          readFileSync(join(root, 'node_modules/@coinventory/contract/dist/index.d.ts'), 'utf8'),
+        )?.[1] ?? ''
+      )
+        .split(',')
+        .map((name) => name.trim().replace(/^type /, '')),
+    );
+    const names = exported
+      .split(',')
+      .map((name) => name.trim())
+      .filter((name) => name.startsWith('type '))
+      .map((name) => name.slice('type '.length))
+      .filter((name) => contractTypes.has(name));
+    expect(names).toEqual(expect.arrayContaining(['Item', 'Me', 'ListItemsParams', 'CreateItemInput', 'Invoice']));
+    expect(names.length).toBeGreaterThanOrEqual(27);
+
+    // Strict identity, not mere assignability: the check `expectTypeOf().toEqualTypeOf()` uses.
+    const checkDir = join(root, 'node_modules/.cache/coinventory-sdk');
+    mkdirSync(checkDir, { recursive: true });
+    const checkFile = join(checkDir, 'published-types.check.ts');
+    writeFileSync(
+      checkFile,
+      [
+        "import type * as Contract from '@coinventory/contract';",
+        `import type * as Published from '${join(dist, 'index.js')}';`,
+        'type Equal<A, B> = (<T>() => T extends A ? 1 : 2) extends <T>() => T extends B ? 1 : 2 ? true : false;',
+        'type Expect<T extends true> = T;',
+        ...names.map((name) => `export type Check${name} = Expect<Equal<Published.${name}, Contract.${name}>>;`),
+        '',
+      ].join('\n'),
+    );
+    const program = ts.createProgram([checkFile], {
+      module: ts.ModuleKind.NodeNext,
+      moduleResolution: ts.ModuleResolutionKind.NodeNext,
+      target: ts.ScriptTarget.ES2022,
+      lib: ['lib.es2023.d.ts', 'lib.dom.d.ts'],
+      types: [],
+      strict: true,
+      noEmit: true,
+      skipLibCheck: true,
+    });
+    const diagnostics = ts
+      .getPreEmitDiagnostics(program)
+      .map((d) => ts.flattenDiagnosticMessageText(d.messageText, '\n'));
+    expect(diagnostics).toEqual([]);
+  });
+});
+
+describe('dual ESM/CJS build', () => {
+  it('exports the same API from import and require, with Coinventory as default', async () => {
+    const esm = (await import(join(dist, 'index.js'))) as Sdk & { default: unknown };
+    const cjs = createRequire(import.meta.url)(join(dist, 'index.cjs')) as Sdk & { default: unknown };
+    expect(Object.keys(cjs).sort()).toEqual(Object.keys(esm).sort());
+    expect(esm.default).toBe(esm.Coinventory);
+    expect(cjs.default).toBe(cjs.Coinventory);
+  });
+
+  it('answers instanceof across the two builds, both ways (the dual package hazard)', async () => {
+    const esm = (await import(join(dist, 'index.js'))) as Sdk;
+    const cjs = createRequire(import.meta.url)(join(dist, 'index.cjs')) as Sdk;
+    expect(esm.NotFoundError).not.toBe(cjs.NotFoundError);
+    const body = { code: 'NOT_FOUND', message: 'Not found' };
+    for (const [from, to] of [
+      [cjs, esm],
+      [esm, cjs],
+    ] as const) {
+      const error = from.APIError.from(404, body, new Headers({ 'X-Request-Id': 'req_1' }));
+      expect(error).toBeInstanceOf(to.NotFoundError);
+      expect(error).toBeInstanceOf(to.APIError);
+      expect(error).toBeInstanceOf(to.CoinventoryError);
+      expect(error).not.toBeInstanceOf(to.ConflictError);
+      expect(error).not.toBeInstanceOf(to.APIConnectionError);
+      const limited = from.APIError.from(429, body, new Headers({ 'Retry-After': '2' }));
+      expect(limited).toBeInstanceOf(to.RateLimitError);
+      expect(new from.APIConnectionTimeoutError(5)).toBeInstanceOf(to.APIConnectionError);
+      expect(new from.APIUserAbortError()).not.toBeInstanceOf(to.APIConnectionError);
+    }
+  });
+});
+
+describe('runtimes with fetch but without Node', () => {
+  it('runs in a sandbox holding only web-standard globals', async () => {
+    const bundled = await build({
+      entryPoints: [join(dist, 'index.js')],
+      bundle: true,
+      format: 'iife',
+      globalName: 'CoinventorySDK',
+      platform: 'neutral',
+      write: false,
+      logLevel: 'silent',
+    });
+    const code = bundled.outputFiles[0]?.text ?? expect.fail('no bundle');
+    const calls: { url: string; authorization: string | null }[] = [];
+    const sandbox: Record<string, unknown> = {
+      Headers,
+      Response,
+      AbortController,
+      URLSearchParams,
+      setTimeout,
+      clearTimeout,
+      fetch: async (url: string, init: RequestInit) => {
+        calls.push({ url, authorization: new Headers(init.headers).get('authorization') });
+        return Response.json({ organization: { slug: 'sandboxed' } });
+      },
+    };
+    const context = vm.createContext(sandbox);
+    vm.runInContext(code, context);
+    const slug = await vm.runInContext(
+      `'process' in globalThis || 'require' in globalThis || 'Buffer' in globalThis
+        ? Promise.reject(new Error('Node globals leaked into the sandbox'))
+        : new CoinventorySDK.Coinventory({ apiKey: 'cvk_live_k', baseUrl: 'https://api.example/v1' })
+            .me().then((me) => me.organization.slug)`,
+      context,
+    );
+    expect(slug).toBe('sandboxed');
+    expect(calls).toEqual([{ url: 'https://api.example/v1/me', authorization: 'Bearer cvk_live_k' }]);
+  });
+});
+
+describe('size', () => {
+  it('measures the packed tarball and the bundle of a minimal use, within budget', async () => {
+    const { stdout } = await run(process.execPath, [join(root, 'scripts/size.mjs'), '--json'], { cwd: root });
+    const sizes = JSON.parse(stdout) as {
+      packed: { tarballBytes: number; unpackedBytes: number; files: string[] };
+      minimal: { minifiedBytes: number; gzipBytes: number };
+      everything: { minifiedBytes: number; gzipBytes: number };
+      minimalContainsZod: boolean;
+    };
+    console.log(`[sdk size] ${JSON.stringify({ ...sizes, packed: { ...sizes.packed, files: undefined } })}`);
+    expect(sizes.packed.files).toEqual(expect.arrayContaining(['dist/index.js', 'dist/index.cjs', 'package.json']));
+    expect(sizes.packed.files.every((f) => f.startsWith('dist/') || /^(package\.json|README\.md)$/.test(f))).toBe(true);
+    expect(sizes.minimalContainsZod).toBe(false);
+    // Budgets: a regression (zod or the whole contract pulled in) multiplies these.
+    expect(sizes.packed.tarballBytes).toBeLessThan(48 * 1024);
+    expect(sizes.minimal.minifiedBytes).toBeLessThan(14 * 1024);
+    expect(sizes.minimal.gzipBytes).toBeLessThan(5 * 1024);
+  });
+});
