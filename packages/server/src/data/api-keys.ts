@@ -45,10 +45,7 @@ interface GrantRow {
   organization_id: string;
   organization_name: string;
   organization_slug: string;
-  admitted: boolean | null;
-  remaining: number | null;
-  reset_ms: number | null;
-  retry_after_ms: number | null;
+  rate: { admitted: boolean; remaining: number; reset_ms: number; retry_after_ms: number } | null;
 }
 
 /**
@@ -75,12 +72,13 @@ export async function findKeyGrantAndCount(
       LEFT JOIN memberships m ON m.organization_id = k.organization_id AND m.user_id = k.created_by
       WHERE k.key_hash = ${keyHash}
     )
-    SELECT g.*, r.admitted, r.remaining, r.reset_ms, r.retry_after_ms
+    SELECT g.*,
+      -- CASE evaluates its branch only when the key may call, so refused requests are never counted. (A lateral
+      -- join filtered on g.permitted is not enough: the planner may call the function before filtering.)
+      CASE WHEN g.permitted THEN (
+        SELECT to_jsonb(r) FROM rate_limit_admit(g.key_id, ${rules.policy.maxRequests}, ${rules.policy.windowSeconds * 1000}) r
+      ) END AS rate
     FROM grant_row g
-    LEFT JOIN LATERAL (
-      SELECT * FROM rate_limit_admit(g.key_id, ${rules.policy.maxRequests}, ${rules.policy.windowSeconds * 1000})
-      WHERE g.permitted
-    ) r ON true
   `;
   if (!row) return null;
   return {
@@ -93,13 +91,13 @@ export async function findKeyGrantAndCount(
     permitted: row.permitted,
     organization: { id: row.organization_id, name: row.organization_name, slug: row.organization_slug },
     rate:
-      row.admitted === null
+      row.rate === null
         ? null
         : {
-            admitted: row.admitted,
-            remaining: row.remaining ?? 0,
-            resetMs: row.reset_ms ?? 0,
-            retryAfterMs: row.retry_after_ms ?? 0,
+            admitted: row.rate.admitted,
+            remaining: row.rate.remaining,
+            resetMs: row.rate.reset_ms,
+            retryAfterMs: row.rate.retry_after_ms,
           },
   };
 }
