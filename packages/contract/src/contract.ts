@@ -52,7 +52,8 @@ export const contract = c.router(
       summary: 'Get the caller',
       description:
         'Returns the organization and API key the request is authenticated as, and the rate limit that applies.',
-      responses: { 200: MeSchema, ...always },
+      // 400: the route takes no parameters, and an unexpected one is refused rather than ignored.
+      responses: { 200: MeSchema, ...validated },
       metadata: meta({ scope: 'read', operationId: 'getMe', tag: 'Account' }),
     },
     items: c.router({

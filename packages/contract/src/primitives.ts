@@ -65,12 +65,29 @@ export const cents = z.number().int().min(LIMITS.cents.min).max(LIMITS.cents.max
 export const dateTime = z.string().datetime();
 
 /**
+ * Years an input date-time may fall in, once converted to UTC. PostgreSQL and JavaScript disagree on years below
+ * 100 (JavaScript reads them as 19xx), and an offset can push 9999-12-31 into year 10000: both would change or
+ * lose the value, so the range is bounded where every layer agrees.
+ */
+export const DATE_TIME_YEARS = { min: 1000, max: 9999 } as const;
+
+function isWithinStorableYears(value: string): boolean {
+  const year = new Date(value).getUTCFullYear();
+  // Not a date at all: the format check reports that, once.
+  if (Number.isNaN(year)) return true;
+  return year >= DATE_TIME_YEARS.min && year <= DATE_TIME_YEARS.max;
+}
+
+/**
  * An input date-time: ISO 8601 that must carry `Z` or a numeric offset such as `+02:00`, on a real calendar day
  * (zod's check knows month lengths and leap years, so PostgreSQL never sees 30 February).
  */
 export const dateTimeInput = z
   .string()
-  .datetime({ offset: true, message: 'must be an ISO 8601 date-time on a real date, with Z or a numeric offset' });
+  .datetime({ offset: true, message: 'must be an ISO 8601 date-time on a real date, with Z or a numeric offset' })
+  .refine(isWithinStorableYears, {
+    message: `must fall between the years ${DATE_TIME_YEARS.min} and ${DATE_TIME_YEARS.max} (UTC)`,
+  });
 
 const DIGITS = /^[0-9]+$/;
 

@@ -88,7 +88,7 @@ describe('contract', () => {
       Object.keys(route.responses)
         .map(Number)
         .sort((a, b) => a - b);
-    expect(statuses(routes.me)).toEqual([200, 401, 403, 429, 500]);
+    expect(statuses(routes.me)).toEqual([200, 400, 401, 403, 429, 500]);
     for (const route of [routes.list, routes.consignments, routes.invoices])
       expect(statuses(route)).toEqual([200, 400, 401, 403, 429, 500]);
     for (const route of [routes.get, routes.remove, routes.valuations, routes.consignment, routes.invoice]) {
@@ -247,6 +247,23 @@ describe('POST /items body', () => {
     ]) {
       bad(body, { ...minimal, acquisitionDate: date });
     }
+  });
+
+  it('takes date-times only between the years 1000 and 9999 in UTC', () => {
+    ok(body, { ...minimal, acquisitionDate: '1000-01-01T00:00:00Z' });
+    ok(body, { ...minimal, acquisitionDate: '9999-12-31T23:59:59Z' });
+    for (const date of [
+      '0999-12-31T23:59:59Z',
+      '0001-01-01T00:00:00Z',
+      '9999-12-31T23:59:00-01:00',
+      '1000-01-01T00:00:00+00:01',
+    ]) {
+      bad(body, { ...minimal, acquisitionDate: date });
+    }
+  });
+
+  it('refuses __proto__ as an attribute key (it could not be stored as sent)', () => {
+    bad(body, { ...minimal, attributes: JSON.parse('{"__proto__": "x", "a": 1}') });
   });
 
   it('takes uuids for category, warehouse and zone', () => {

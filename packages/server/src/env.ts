@@ -20,6 +20,8 @@ const EnvSchema = z
     LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
     /** Longest a single SQL statement may run before PostgreSQL cancels it (0 disables). */
     STATEMENT_TIMEOUT_MS: z.coerce.number().int().min(0).default(10_000),
+    /** Longest a request may take before it is answered with a 500; keep it above STATEMENT_TIMEOUT_MS. */
+    REQUEST_TIMEOUT_MS: z.coerce.number().int().min(100).default(12_000),
     /** Connections in the pool when DATABASE_URL is set (the embedded database always uses one). */
     DATABASE_POOL_SIZE: z.coerce.number().int().min(1).max(100).default(10),
     /** How long a graceful shutdown waits for in-flight requests before closing them. */

@@ -45,6 +45,7 @@ export async function startServer({ env, logger, beforeListen }: StartOptions): 
     sql: database.sql,
     logger,
     onSyncQueued: () => worker?.kick(),
+    requestTimeoutMs: env.REQUEST_TIMEOUT_MS,
     policy: { maxRequests: env.RATE_LIMIT_MAX_REQUESTS, windowSeconds: env.RATE_LIMIT_WINDOW_SECONDS },
     publicBaseUrl: env.PUBLIC_BASE_URL,
   });

@@ -96,7 +96,8 @@ export const ItemSchema = z
 
 const attributes = z
   .record(
-    text({ min: 1, max: LIMITS.attributes.keyMax }),
+    // `__proto__` cannot survive being copied into a plain object: it would be dropped silently, so refuse it.
+    text({ min: 1, max: LIMITS.attributes.keyMax }).refine((key) => key !== '__proto__', 'is a reserved key'),
     z.union([text({ max: LIMITS.attributes.stringValueMax }), z.number().finite(), z.boolean(), z.null()]),
   )
   .refine((value) => Object.keys(value).length <= LIMITS.attributes.maxKeys, {

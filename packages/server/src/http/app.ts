@@ -1,15 +1,15 @@
-import { API_VERSION, contract, contractRoutes, MAX_BODY_BYTES, RATE_LIMIT } from '@coinventory/contract';
+import { API_VERSION, contract, contractRoutes, ERRORS, MAX_BODY_BYTES, RATE_LIMIT } from '@coinventory/contract';
 import { createExpressEndpoints } from '@ts-rest/express';
 import express, { type NextFunction, type Request, type Response } from 'express';
 import type { Logger } from 'pino';
 import type { RatePolicy } from '../data/api-keys.js';
 import type { Sql } from '../db/types.js';
-import { ApiError, badRequest } from '../errors.js';
+import { ApiError, badRequest, errorBody } from '../errors.js';
 import { authMiddleware, type ContractRequest } from './auth.js';
 import { errorHandler } from './error-handler.js';
 import { protectedResourceMetadata } from './metadata.js';
 import { METADATA_PATH, publicUrls } from './public-urls.js';
-import { requestContext } from './request-context.js';
+import { localsOf, requestContext } from './request-context.js';
 import { createRouter } from './routes/index.js';
 
 export interface AppDependencies {
@@ -21,6 +21,8 @@ export interface AppDependencies {
   publicBaseUrl?: string | undefined;
   /** Told when an item change queued marketplace sync jobs (the in-process worker's kick). */
   onSyncQueued?: () => void;
+  /** Longest a request may take before it is answered with a 500 (longer than the statement timeout). */
+  requestTimeoutMs?: number;
 }
 
 /** Methods each contract path answers, for 405's Allow header (HEAD comes with GET). */
@@ -35,14 +37,40 @@ function allowedMethodsByPath(): Map<string, string[]> {
   return byPath;
 }
 
+/** Methods whose routes take a JSON body; a body sent with any other method is ignored. */
+const BODY_METHODS: ReadonlySet<string> = new Set(['POST', 'PATCH']);
+
 /** A request that carries a body must say it is JSON; others are refused rather than silently read as empty. */
 function requireJsonBody(req: Request, _res: Response, next: NextFunction) {
+  if (!BODY_METHODS.has(req.method)) return next();
   const hasBody = req.get('transfer-encoding') !== undefined || Number(req.get('content-length') ?? 0) > 0;
   if (hasBody && !req.is('application/json')) return next(new ApiError('UNSUPPORTED_MEDIA_TYPE'));
   next();
 }
 
-const parseJsonBody = express.json({ limit: MAX_BODY_BYTES, strict: true, type: 'application/json' });
+const jsonParser = express.json({ limit: MAX_BODY_BYTES, strict: true, type: 'application/json' });
+const parseJsonBody = (req: Request, res: Response, next: NextFunction) =>
+  BODY_METHODS.has(req.method) ? jsonParser(req, res, next) : next();
+
+/**
+ * Every request is answered within `ms`: if the database stops answering (a stranded query, a connection that
+ * never completes), the caller gets the 500 the spec allows instead of waiting forever. Fail closed, never silent.
+ */
+function requestDeadline(ms: number, logger: Logger) {
+  return (req: Request, res: Response, next: NextFunction) => {
+    const timer = setTimeout(() => {
+      if (res.headersSent) return;
+      logger.error(
+        { requestId: localsOf(res).requestId, path: req.originalUrl.split('?')[0], ms },
+        'request deadline passed',
+      );
+      res.status(ERRORS.INTERNAL_SERVER_ERROR.status).json(errorBody('INTERNAL_SERVER_ERROR'));
+    }, ms);
+    res.on('finish', () => clearTimeout(timer));
+    res.on('close', () => clearTimeout(timer));
+    next();
+  };
+}
 
 /**
  * Routes without query parameters refuse any, as routes with them refuse unknown ones: a mistyped parameter
@@ -62,6 +90,7 @@ export function createApp({
   policy = RATE_LIMIT,
   publicBaseUrl,
   onSyncQueued = () => {},
+  requestTimeoutMs = 12_000,
 }: AppDependencies): express.Express {
   const urls = publicUrls(publicBaseUrl);
   const app = express();
@@ -70,6 +99,7 @@ export function createApp({
   app.set('query parser', 'simple');
   app.set('etag', false);
   app.use(requestContext(logger));
+  app.use(requestDeadline(requestTimeoutMs, logger));
 
   app.get('/healthz', (_req, res) => {
     res.setHeader('Cache-Control', 'no-store');

@@ -27,6 +27,10 @@ export function validationIssues(error: RequestValidationError): string[] {
 
 /** body-parser's errors carry a `type`; these are the ones a client causes. */
 function clientErrorOf(error: unknown): ApiError | null {
+  // Express could not decode a path parameter (`/items/%E0%A4%A`): the request line itself is malformed.
+  if (error instanceof URIError && 'status' in error && error.status === 400) {
+    return new ApiError('BAD_REQUEST', ['path: malformed percent-encoding']);
+  }
   if (typeof error !== 'object' || error === null || !('type' in error)) return null;
   switch (error.type) {
     case 'entity.parse.failed':
@@ -49,8 +53,12 @@ function clientErrorOf(error: unknown): ApiError | null {
  * everything else, which is logged with the request id and answered with a bare 500.
  */
 export function errorHandler(logger: Logger) {
-  return (error: unknown, _req: Request, res: Response, next: NextFunction) => {
-    if (res.headersSent) return next(error);
+  return (error: unknown, _req: Request, res: Response, _next: NextFunction) => {
+    // Already answered (the request deadline fired first): nothing more can be said to this caller.
+    if (res.headersSent) {
+      logger.warn({ err: error, requestId: localsOf(res).requestId }, 'error after the response was sent');
+      return;
+    }
     let apiError: ApiError;
     if (error instanceof ApiError) apiError = error;
     else if (error instanceof RequestValidationError) apiError = new ApiError('BAD_REQUEST', validationIssues(error));
