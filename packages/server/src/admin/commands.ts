@@ -4,6 +4,7 @@ import { z } from 'zod';
 import { PLANS, ROLES } from '../data/provisioning.js';
 import { migrate } from '../db/migrate.js';
 import type { Sql } from '../db/types.js';
+import { looksLikeUuid } from '../ids.js';
 import * as marketplace from '../services/marketplace.js';
 import * as provisioning from '../services/provisioning.js';
 
@@ -38,13 +39,12 @@ interface CommandSpec<Input, Result> {
 }
 
 const string = { type: 'string' } as const;
-const UUID_SHAPE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const slug = z
   .string({ required_error: 'is required' })
   .regex(/^[a-z0-9]+(?:-[a-z0-9]+)*$/, 'must be lower-case letters and digits in words joined by single hyphens')
   .max(63, 'must be at most 63 characters')
   // --org takes an id or a slug; a slug shaped like an id could never be looked up by it.
-  .refine((value) => !UUID_SHAPE.test(value), 'must not have the shape of a UUID (it would be read as an id)');
+  .refine((value) => !looksLikeUuid(value), 'must not have the shape of a UUID (it would be read as an id)');
 const name = (max: number) => z.string({ required_error: 'is required' }).trim().min(1, 'must not be empty').max(max);
 const ref = (what: string) => z.string({ required_error: `is required (${what})` }).min(1, 'must not be empty');
 const email = z.string({ required_error: 'is required' }).email('must be an email address').max(320);

@@ -1,5 +1,6 @@
 import type { Scope } from '@coinventory/contract';
 import type { Queryable } from '../db/types.js';
+import { looksLikeUuid } from '../ids.js';
 
 /**
  * Writes for what the workspace's settings area does (organizations, people, keys). Used by the operator
@@ -121,13 +122,11 @@ export interface OrganizationRow {
   createdAt: Date;
 }
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
 /** An organization by id or slug. */
 export async function findOrganization(sql: Queryable, idOrSlug: string): Promise<OrganizationRow | null> {
   const [row] = await sql<OrganizationRow[]>`
     SELECT id, name, slug, plan, created_at AS "createdAt" FROM organizations
-    WHERE ${UUID.test(idOrSlug) ? sql`id = ${idOrSlug}` : sql`slug = ${idOrSlug}`}
+    WHERE ${looksLikeUuid(idOrSlug) ? sql`id = ${idOrSlug}` : sql`slug = ${idOrSlug}`}
   `;
   return row ?? null;
 }
@@ -149,7 +148,7 @@ export interface UserRow {
 export async function findUser(sql: Queryable, idOrEmail: string): Promise<UserRow | null> {
   const [row] = await sql<UserRow[]>`
     SELECT id, email, name, created_at AS "createdAt" FROM users
-    WHERE ${UUID.test(idOrEmail) ? sql`id = ${idOrEmail}` : sql`lower(email) = lower(${idOrEmail})`}
+    WHERE ${looksLikeUuid(idOrEmail) ? sql`id = ${idOrEmail}` : sql`lower(email) = lower(${idOrEmail})`}
   `;
   return row ?? null;
 }
@@ -183,7 +182,7 @@ export async function listApiKeys(sql: Queryable, organizationId: string): Promi
 }
 
 export async function findApiKey(sql: Queryable, organizationId: string, keyId: string): Promise<ApiKeyRow | null> {
-  if (!UUID.test(keyId)) return null;
+  if (!looksLikeUuid(keyId)) return null;
   const [row] = await sql<ApiKeyRow[]>`
     SELECT id, name, key_hint AS hint, scopes, created_by AS "createdBy", created_at AS "createdAt",
            expires_at AS "expiresAt", revoked_at AS "revokedAt", last_used_at AS "lastUsedAt"

@@ -2,9 +2,8 @@ import * as data from '../data/marketplace.js';
 import { findOrganization } from '../data/provisioning.js';
 import { violatedUniqueConstraint } from '../db/errors.js';
 import type { Queryable } from '../db/types.js';
+import { looksLikeUuid } from '../ids.js';
 import { ProvisioningError } from './provisioning.js';
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 async function organization(sql: Queryable, ref: string) {
   const org = await findOrganization(sql, ref);
@@ -20,7 +19,7 @@ export async function linkListing(
   const org = await organization(sql, input.org);
   const [item] = await sql<{ id: string; sku: string; quantity_available: number }[]>`
     SELECT id, sku, quantity_available FROM items
-    WHERE organization_id = ${org.id} AND ${UUID.test(input.item) ? sql`id = ${input.item}` : sql`sku = ${input.item}`}
+    WHERE organization_id = ${org.id} AND ${looksLikeUuid(input.item) ? sql`id = ${input.item}` : sql`sku = ${input.item}`}
   `;
   if (!item) throw new ProvisioningError('not_found', `No item with id or SKU "${input.item}" in ${org.slug}.`);
   const id = await data
