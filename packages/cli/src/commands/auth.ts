@@ -1,0 +1,59 @@
+import type { Command } from 'commander';
+import { configPath, readConfig, writeConfig } from '../config.js';
+import { UsageError } from '../errors.js';
+import { readSecret } from '../prompt.js';
+import { createClient, globalOptions, ioFor, resolveBaseUrl, selectedProfile } from '../session.js';
+import { examples } from './shared.js';
+
+export function registerAuth(program: Command): void {
+  const login = program
+    .command('login')
+    .description('save an API key in a profile, after checking it with GET /me')
+    .action(async (_options: unknown, command: Command) => {
+      const options = globalOptions(command);
+      const io = ioFor(command);
+      const { name, profile } = selectedProfile(options);
+      const baseUrl = resolveBaseUrl(options, profile, io.env);
+      const apiKey = options.apiKey?.trim() || (await readSecret('API key: '));
+      if (!apiKey) throw new UsageError('No API key given.', 'login');
+      const me = await createClient(apiKey, baseUrl, io).me();
+      const config = readConfig();
+      config.profiles[name] = { ...config.profiles[name], apiKey, baseUrl };
+      writeConfig(config);
+      await io.out.write(
+        `Logged in to ${me.organization.name} (${me.organization.slug}) as key ${me.apiKey.name ?? me.apiKey.id}\n`,
+      );
+      io.notice(io.errStyle.dim(`Saved to profile '${name}' in ${configPath()} (${me.apiKey.scopes.join(', ')}).`));
+    });
+  examples(login, [
+    'coinventory login',
+    'coinventory login --profile staging --base-url https://staging.example.com/v1',
+    'printf "%s\\n" "$KEY" | coinventory login   # from a script: the key is read from stdin',
+  ]);
+  login.addHelpText(
+    'after',
+    '\nOn a terminal the key is read without echo. The profile is saved with mode 0600 in\n' +
+      '$XDG_CONFIG_HOME/coinventory/config.json (default ~/.config/coinventory/config.json).\n',
+  );
+
+  const logout = program
+    .command('logout')
+    .description("remove the profile's saved API key")
+    .action(async (_options: unknown, command: Command) => {
+      const options = globalOptions(command);
+      const io = ioFor(command);
+      const { name } = selectedProfile(options);
+      const config = readConfig();
+      const profile = config.profiles[name];
+      if (!profile?.apiKey) {
+        io.notice(`Not logged in (profile '${name}' has no saved key).`);
+        return;
+      }
+      const { apiKey: _removed, ...rest } = profile;
+      if (Object.keys(rest).length === 0) delete config.profiles[name];
+      else config.profiles[name] = rest;
+      writeConfig(config);
+      await io.out.write(`Logged out: removed the key of profile '${name}' from ${configPath()}\n`);
+    });
+  examples(logout, ['coinventory logout', 'coinventory logout --profile staging']);
+}

@@ -1,0 +1,148 @@
+import {
+  APIConnectionError,
+  APIConnectionTimeoutError,
+  APIError,
+  AuthenticationError,
+  BadRequestError,
+  CoinventoryError,
+  ConflictError,
+  NotFoundError,
+  PayloadTooLargeError,
+  PermissionDeniedError,
+  RateLimitError,
+} from '@coinventory/sdk';
+
+/** The CLI's exit codes: documented in `coinventory --help` and the README. */
+export const EXIT = {
+  OK: 0,
+  /** Anything else: an unexpected error, an aborted prompt, an unusual API status (405, 415…). */
+  ERROR: 1,
+  /** Bad usage: unknown command or option, a bad option value, or a 400 from the API. */
+  USAGE: 2,
+  /** No key, or the API refused it: 401, 403. */
+  AUTH: 3,
+  /** 404. */
+  NOT_FOUND: 4,
+  /** 409: the SKU is already used. */
+  CONFLICT: 5,
+  /** 429, still refused after the retries (or Retry-After too long to wait for). */
+  RATE_LIMITED: 6,
+  /** 5xx. */
+  SERVER: 7,
+  /** No answer: connection refused or reset, DNS, timeout. */
+  NETWORK: 8,
+  /** Ctrl-C (128 + SIGINT), as shells report it. */
+  INTERRUPTED: 130,
+} as const;
+
+export type ExitCode = (typeof EXIT)[keyof typeof EXIT];
+
+/** The table printed by `coinventory --help` and kept in step with the README. */
+export const EXIT_CODE_HELP: ReadonlyArray<readonly [ExitCode, string]> = [
+  [EXIT.OK, 'success'],
+  [EXIT.ERROR, 'other or unexpected error'],
+  [EXIT.USAGE, 'usage: unknown command or option, bad value (also a 400 from the API)'],
+  [EXIT.AUTH, 'authentication: no key, key refused (401) or not allowed (403)'],
+  [EXIT.NOT_FOUND, 'not found (404)'],
+  [EXIT.CONFLICT, 'conflict (409), e.g. a SKU already in use'],
+  [EXIT.RATE_LIMITED, 'rate limited (429) after the retries'],
+  [EXIT.SERVER, 'server error (5xx)'],
+  [EXIT.NETWORK, 'network: no connection or timeout'],
+  [EXIT.INTERRUPTED, 'interrupted (Ctrl-C)'],
+];
+
+/** A usage error found by the CLI itself, before any request: exit 2. */
+export class UsageError extends Error {
+  override readonly name = 'UsageError';
+  /** The command path whose `--help` to suggest, e.g. `items create`. */
+  readonly command: string | undefined;
+
+  constructor(message: string, command?: string) {
+    super(message);
+    this.command = command;
+  }
+}
+
+/** No API key from any source: exit 3. */
+export class MissingKeyError extends Error {
+  override readonly name = 'MissingKeyError';
+}
+
+/** A failure with a chosen message and exit code (config file unreadable, prompt aborted…). */
+export class CliError extends Error {
+  override readonly name = 'CliError';
+  readonly exitCode: ExitCode;
+
+  constructor(message: string, exitCode: ExitCode = EXIT.ERROR) {
+    super(message);
+    this.exitCode = exitCode;
+  }
+}
+
+export interface ErrorReport {
+  /** Lines to print on stderr, without the `Error:` prefix on the first. */
+  lines: string[];
+  exitCode: ExitCode;
+}
+
+/** The exit code for an error the SDK threw (or any other). */
+export function exitCodeFor(error: unknown): ExitCode {
+  if (error instanceof UsageError) return EXIT.USAGE;
+  if (error instanceof MissingKeyError) return EXIT.AUTH;
+  if (error instanceof CliError) return error.exitCode;
+  if (error instanceof APIError) {
+    if (error instanceof BadRequestError || error instanceof PayloadTooLargeError) return EXIT.USAGE;
+    if (error instanceof AuthenticationError || error instanceof PermissionDeniedError) return EXIT.AUTH;
+    if (error instanceof NotFoundError) return EXIT.NOT_FOUND;
+    if (error instanceof ConflictError) return EXIT.CONFLICT;
+    if (error instanceof RateLimitError) return EXIT.RATE_LIMITED;
+    if (error.status >= 500) return EXIT.SERVER;
+    return EXIT.ERROR;
+  }
+  if (error instanceof APIConnectionError) return EXIT.NETWORK;
+  return EXIT.ERROR;
+}
+
+/** What to tell the user about an error: the API's code, message and issues, the request id, and a hint. */
+export function reportError(error: unknown): ErrorReport {
+  const exitCode = exitCodeFor(error);
+  if (error instanceof APIError) {
+    const code = error.code ? `${error.code}, ` : '';
+    const lines = [`${error.message} (${code}HTTP ${error.status})`];
+    for (const issue of error.issues ?? []) lines.push(`  - ${issue.message}`);
+    if (error instanceof RateLimitError && error.retryAfter !== undefined) {
+      lines.push(`Retry after ${error.retryAfter} s.`);
+    }
+    if (error.requestId) lines.push(`Request ID: ${error.requestId}`);
+    const hint = apiHint(error);
+    if (hint) lines.push(hint);
+    return { lines, exitCode };
+  }
+  if (error instanceof APIConnectionTimeoutError) {
+    return { lines: [`${error.message} Is the API reachable? (check --base-url)`], exitCode };
+  }
+  if (error instanceof APIConnectionError) {
+    return { lines: [`Could not reach the API: ${error.message}`, 'Check --base-url and your connection.'], exitCode };
+  }
+  if (error instanceof UsageError) {
+    const lines = [error.message];
+    if (error.command) lines.push(`(run 'coinventory ${error.command} --help' for usage and examples)`);
+    return { lines, exitCode };
+  }
+  if (error instanceof MissingKeyError || error instanceof CliError || error instanceof CoinventoryError) {
+    return { lines: [error.message], exitCode };
+  }
+  const message = error instanceof Error ? error.message : String(error);
+  return { lines: [`Unexpected error: ${message}`], exitCode };
+}
+
+function apiHint(error: APIError): string | undefined {
+  if (error instanceof AuthenticationError) {
+    return "The key is missing, unknown, expired or revoked: run 'coinventory login' or check COINVENTORY_API_KEY.";
+  }
+  if (error instanceof PermissionDeniedError) {
+    return "The key may lack the scope this needs ('write' for changes; 'coinventory me' shows its scopes), or the workspace's plan no longer includes the API.";
+  }
+  if (error instanceof RateLimitError) return 'The rate limit is per key; wait and try again.';
+  return undefined;
+}

@@ -1,0 +1,241 @@
+import { LIMITS } from '@coinventory/contract/constants';
+import { InvalidArgumentError } from 'commander';
+import { groupDigits } from './output/format.js';
+
+/**
+ * Parsers for option values. Each checks a value against the contract's bounds before any request and throws
+ * commander's InvalidArgumentError with the reason, which commander prints as
+ * `error: option '--limit <n>' argument '500' is invalid. Must be a whole number from 1 to 100.` (exit 2).
+ */
+
+const DIGITS = /^[0-9]+$/;
+const UUID = /^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$/;
+// PostgreSQL cannot store NUL, and unpaired surrogates cannot be encoded: the API refuses both.
+const UNPAIRED_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+
+/** Length in characters (code points), as the API counts it. */
+export function characterLength(value: string): number {
+  let length = 0;
+  for (const _ of value) length += 1;
+  return length;
+}
+
+const plural = (n: number, word: string): string => `${n} ${word}${n === 1 ? '' : 's'}`;
+
+/** A whole number written in digits, within `min`..`max`. */
+export function integer(bounds: { min: number; max?: number }): (value: string) => number {
+  const range =
+    bounds.max === undefined ? `of at least ${bounds.min}` : `from ${bounds.min} to ${groupDigits(bounds.max)}`;
+  return (value) => {
+    const n = DIGITS.test(value) ? Number(value) : Number.NaN;
+    if (!Number.isSafeInteger(n) || n < bounds.min || (bounds.max !== undefined && n > bounds.max)) {
+      throw new InvalidArgumentError(`Must be a whole number ${range}, written in digits.`);
+    }
+    return n;
+  };
+}
+
+/** Text of `min`..`max` characters that the API can store. */
+export function text(bounds: { min?: number; max: number }): (value: string) => string {
+  return (value) => checkText(value, bounds);
+}
+
+function checkText(value: string, bounds: { min?: number; max: number }): string {
+  const length = characterLength(value);
+  const min = bounds.min ?? 0;
+  if (length < min) throw new InvalidArgumentError(`Must be at least ${plural(min, 'character')}.`);
+  if (length > bounds.max) {
+    throw new InvalidArgumentError(`Must be at most ${plural(bounds.max, 'character')} (got ${length}).`);
+  }
+  if (value.includes('\u0000') || UNPAIRED_SURROGATE.test(value)) {
+    throw new InvalidArgumentError('Must not contain NUL characters or unpaired surrogates.');
+  }
+  return value;
+}
+
+export function uuid(value: string): string {
+  if (!UUID.test(value)) throw new InvalidArgumentError('Must be a UUID, like 3f5a7dec-b331-4659-8f5a-474ef56754dd.');
+  return value;
+}
+
+/**
+ * A dollar amount to integer cents, exactly: `125`, `125.5`, `125.50`, `$1250` (at most two decimals; no
+ * thousands separators, no sign). Done on the digits, never through floating point.
+ */
+export function dollars(value: string): number {
+  const match = /^\$?([0-9]+)(?:\.([0-9]{1,2}))?$/.exec(value.trim());
+  if (!match) {
+    throw new InvalidArgumentError(
+      'Must be an amount in dollars like 125, 125.5 or 125.50: digits, at most 2 decimals, no commas or sign. For cents, use the -cents option.',
+    );
+  }
+  const cents = BigInt(match[1] ?? '0') * 100n + BigInt((match[2] ?? '').padEnd(2, '0'));
+  return checkCents(cents);
+}
+
+/** A whole number of cents. */
+export function cents(value: string): number {
+  if (!DIGITS.test(value)) {
+    throw new InvalidArgumentError('Must be a whole number of cents, written in digits (12500 is $125.00).');
+  }
+  return checkCents(BigInt(value));
+}
+
+function checkCents(cents: bigint): number {
+  if (cents > BigInt(LIMITS.cents.max)) {
+    throw new InvalidArgumentError(`Must be at most ${LIMITS.cents.max} cents.`);
+  }
+  return Number(cents);
+}
+
+/** Years an input date-time may fall in once converted to UTC (the API's rule). */
+const YEARS = { min: 1000, max: 9999 } as const;
+const DATE_TIME = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(?::(\d{2})(?:\.\d+)?)?(Z|[+-]\d{2}(?::?\d{2}))$/;
+const DATE_ONLY = /^(\d{4})-(\d{2})-(\d{2})$/;
+
+/**
+ * An ISO 8601 date-time with `Z` or a numeric offset (`2026-03-01T14:30:00Z`, `2026-03-01T09:30-05:00`), or a date
+ * alone (`2026-03-01`), which means midnight UTC. The day must exist, and the year be 1000 to 9999 in UTC.
+ */
+export function dateTime(value: string): string {
+  const dateOnly = DATE_ONLY.exec(value);
+  const iso = dateOnly ? `${value}T00:00:00Z` : value;
+  const match = dateOnly ?? DATE_TIME.exec(value);
+  if (!match) {
+    throw new InvalidArgumentError(
+      'Must be a date (2026-03-01, read as midnight UTC) or an ISO 8601 date-time with Z or an offset (2026-03-01T14:30:00Z, 2026-03-01T09:30:00-05:00).',
+    );
+  }
+  const [year, month, day] = [Number(match[1]), Number(match[2]), Number(match[3])];
+  const days = new Date(Date.UTC(year, month, 0)).getUTCDate();
+  const [hour, minute, second] = dateOnly ? [0, 0, 0] : [Number(match[4]), Number(match[5]), Number(match[6] ?? 0)];
+  if (month < 1 || month > 12 || day < 1 || day > days || hour > 23 || minute > 59 || second > 59) {
+    throw new InvalidArgumentError(`${value} is not a real date and time.`);
+  }
+  const utcYear = new Date(iso).getUTCFullYear();
+  if (!(utcYear >= YEARS.min && utcYear <= YEARS.max)) {
+    throw new InvalidArgumentError(`Must fall between the years ${YEARS.min} and ${YEARS.max} (UTC).`);
+  }
+  return iso;
+}
+
+/** A value of `allowed`, for options that take a list (`--clear`); commander's `choices` covers single values. */
+export function oneOf<T extends string>(allowed: readonly T[]): (value: string) => T {
+  return (value) => {
+    const found = allowed.find((candidate) => candidate === value);
+    if (found === undefined) throw new InvalidArgumentError(`Allowed values are ${allowed.join(', ')}.`);
+    return found;
+  };
+}
+
+/** Collects a repeatable option into an array. */
+export function repeatable<T>(parse: (value: string) => T): (value: string, previous: T[] | undefined) => T[] {
+  return (value, previous) => [...(previous ?? []), parse(value)];
+}
+
+export type AttributeValue = string | number | boolean | null;
+
+/**
+ * One `--attr` entry: `key=value`, the value read as a number, `true`/`false` or `null` when it is exactly one
+ * (`year=1921`, `proof=true`); otherwise a string. `key:=json` takes the value as JSON (`year:='"1921"'` for the
+ * string). Numbers with leading zeros (`cert=007`) or beyond 2^53 stay strings.
+ */
+export function attribute(entry: string): readonly [string, AttributeValue] {
+  const eq = entry.indexOf('=');
+  if (eq <= 0) throw new InvalidArgumentError('Must be key=value (or key:=json), e.g. year=1921 or mint=Philadelphia.');
+  let key = entry.slice(0, eq);
+  const raw = entry.slice(eq + 1);
+  let value: AttributeValue;
+  if (key.endsWith(':')) {
+    key = key.slice(0, -1);
+    value = jsonAttributeValue(raw, key);
+  } else {
+    value = inferValue(raw);
+  }
+  checkAttributeKey(key);
+  return [key, checkAttributeValue(key, value)];
+}
+
+function inferValue(raw: string): AttributeValue {
+  if (raw === 'null') return null;
+  if (raw === 'true') return true;
+  if (raw === 'false') return false;
+  if (/^-?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?$/.test(raw)) {
+    const n = Number(raw);
+    const integral = /^-?[0-9]+$/.test(raw);
+    if (Number.isFinite(n) && (!integral || Number.isSafeInteger(n))) return n;
+  }
+  return raw;
+}
+
+function jsonAttributeValue(raw: string, key: string): AttributeValue {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(raw);
+  } catch {
+    throw new InvalidArgumentError(
+      `The value of ${key}:= is not valid JSON (a quoted string, number, boolean or null).`,
+    );
+  }
+  if (parsed === null || typeof parsed === 'string' || typeof parsed === 'boolean') return parsed;
+  if (typeof parsed === 'number' && Number.isFinite(parsed)) return parsed;
+  throw new InvalidArgumentError(
+    `The value of ${key} must be a string, number, boolean or null, not an object or array.`,
+  );
+}
+
+function checkAttributeKey(key: string): void {
+  const { keyMax } = LIMITS.attributes;
+  if (key.length === 0 || characterLength(key) > keyMax) {
+    throw new InvalidArgumentError(`Attribute keys must be 1 to ${keyMax} characters.`);
+  }
+  if (key === '__proto__') throw new InvalidArgumentError('__proto__ is a reserved key.');
+  checkText(key, { max: keyMax });
+}
+
+function checkAttributeValue(key: string, value: AttributeValue): AttributeValue {
+  if (typeof value === 'string') {
+    try {
+      checkText(value, { max: LIMITS.attributes.stringValueMax });
+    } catch (error) {
+      throw new InvalidArgumentError(`Attribute ${key}: ${error instanceof Error ? error.message : String(error)}`);
+    }
+  }
+  return value;
+}
+
+/** Attribute entries to a map: at most LIMITS.attributes.maxKeys keys, each key once. */
+export function attributeMap(
+  entries: ReadonlyArray<readonly [string, AttributeValue]>,
+): Record<string, AttributeValue> {
+  const map: Record<string, AttributeValue> = {};
+  for (const [key, value] of entries) {
+    if (Object.hasOwn(map, key)) throw new InvalidArgumentError(`Attribute ${key} is given twice.`);
+    map[key] = value;
+  }
+  const { maxKeys } = LIMITS.attributes;
+  if (Object.keys(map).length > maxKeys) throw new InvalidArgumentError(`At most ${maxKeys} attributes are allowed.`);
+  return map;
+}
+
+/** `--attributes-json '{"year":1921}'`: a JSON object of string, number, boolean or null values. */
+export function attributesJson(value: string): Record<string, AttributeValue> {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(value);
+  } catch (error) {
+    throw new InvalidArgumentError(`Not valid JSON: ${error instanceof Error ? error.message : String(error)}.`);
+  }
+  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
+    throw new InvalidArgumentError('Must be a JSON object, e.g. {"year":1921,"mint":"Philadelphia"}.');
+  }
+  const entries = Object.entries(parsed).map(([key, raw]): readonly [string, AttributeValue] => {
+    checkAttributeKey(key);
+    if (raw !== null && typeof raw !== 'string' && typeof raw !== 'boolean' && typeof raw !== 'number') {
+      throw new InvalidArgumentError(`Attribute ${key} must be a string, number, boolean or null.`);
+    }
+    return [key, checkAttributeValue(key, raw)];
+  });
+  // JSON.parse already drops duplicate keys (the last wins) and keeps `__proto__` as an own key, refused above.
+  return attributeMap(entries);
+}

@@ -1,0 +1,133 @@
+import { DEFAULT_BASE_URL } from '@coinventory/contract/constants';
+import { Coinventory, type Fetch, RETRY } from '@coinventory/sdk';
+import type { Command } from 'commander';
+import { checkProfileName, configPath, DEFAULT_PROFILE, looseMode, type Profile, readConfig } from './config.js';
+import { MissingKeyError, UsageError } from './errors.js';
+import { createIO, type IO } from './io.js';
+
+/** Retries after a 429 (and, for GET and DELETE, after a 5xx or a lost connection): the SDK's rule, 3 times. */
+export const MAX_RETRIES = 3;
+
+/** The options every command accepts (defined on the program). */
+export interface GlobalOptions {
+  apiKey?: string;
+  profile?: string;
+  baseUrl?: string;
+  /** false with `--no-color`. */
+  color: boolean;
+}
+
+export function globalOptions(command: Command): GlobalOptions {
+  return command.optsWithGlobals<GlobalOptions>();
+}
+
+export function ioFor(command: Command): IO {
+  return createIO(globalOptions(command).color);
+}
+
+export interface Session {
+  client: Coinventory;
+  baseUrl: string;
+  profile: string;
+  /** Where the key came from: `--api-key`, `COINVENTORY_API_KEY` or the profile. */
+  keySource: string;
+}
+
+const nonEmpty = (value: string | undefined): string | undefined => {
+  const trimmed = value?.trim();
+  return trimmed ? trimmed : undefined;
+};
+
+/** The profile named by `--profile` (default `default`) and its saved settings. */
+export function selectedProfile(options: GlobalOptions): { name: string; profile: Profile | undefined } {
+  const name = checkProfileName(options.profile ?? DEFAULT_PROFILE);
+  return { name, profile: readConfig().profiles[name] };
+}
+
+/** Base URL: `--base-url` > COINVENTORY_BASE_URL > the profile's > the default; checked to be http(s). */
+export function resolveBaseUrl(options: GlobalOptions, profile: Profile | undefined, env = process.env): string {
+  const url = nonEmpty(options.baseUrl) ?? nonEmpty(env.COINVENTORY_BASE_URL) ?? profile?.baseUrl ?? DEFAULT_BASE_URL;
+  return checkBaseUrl(url);
+}
+
+export function checkBaseUrl(url: string): string {
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    throw new UsageError(`Invalid base URL '${url}': give an http(s) URL such as ${DEFAULT_BASE_URL}.`);
+  }
+  if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') {
+    throw new UsageError(`Invalid base URL '${url}': only http and https are supported.`);
+  }
+  return url.replace(/\/+$/, '');
+}
+
+/**
+ * The client for a command. Key: `--api-key` > COINVENTORY_API_KEY > the profile's saved key; none is exit 3 with
+ * how to log in.
+ */
+export function openSession(options: GlobalOptions, io: IO): Session {
+  const name = checkProfileName(options.profile ?? DEFAULT_PROFILE);
+  const fromFlag = nonEmpty(options.apiKey);
+  const fromEnv = nonEmpty(io.env.COINVENTORY_API_KEY);
+  // The config file is read only when it can matter, so a key and URL given outright work whatever its state.
+  const needsProfile = !(fromFlag ?? fromEnv) || !(nonEmpty(options.baseUrl) ?? nonEmpty(io.env.COINVENTORY_BASE_URL));
+  const profile = needsProfile ? readConfig().profiles[name] : undefined;
+  const baseUrl = resolveBaseUrl(options, profile, io.env);
+  const apiKey = fromFlag ?? fromEnv ?? profile?.apiKey;
+  if (!apiKey) {
+    const flag = name === DEFAULT_PROFILE ? '' : ` --profile ${name}`;
+    throw new MissingKeyError(
+      `No API key${name === DEFAULT_PROFILE ? '' : ` for profile '${name}'`}. Run 'coinventory login${flag}', set COINVENTORY_API_KEY, or pass --api-key.`,
+    );
+  }
+  if (!fromFlag && !fromEnv) {
+    const mode = looseMode();
+    if (mode !== undefined) {
+      io.notice(
+        io.errStyle.yellow(
+          `Warning: ${configPath()} has mode ${mode.toString(8).padStart(4, '0')}; others may read your key. Run: chmod 600 ${configPath()}`,
+        ),
+      );
+    }
+  }
+  const keySource = fromFlag ? '--api-key' : fromEnv ? 'COINVENTORY_API_KEY' : `profile '${name}' (${configPath()})`;
+  return { client: createClient(apiKey, baseUrl, io), baseUrl, profile: name, keySource };
+}
+
+export function createClient(apiKey: string, baseUrl: string, io: IO): Coinventory {
+  return new Coinventory({
+    apiKey,
+    baseUrl,
+    maxRetries: MAX_RETRIES,
+    fetch: noticeRateLimits(globalThis.fetch, io),
+  });
+}
+
+/**
+ * Wraps fetch to tell the user on stderr when the API answers 429 and the SDK is about to wait and retry.
+ * Requests are sequential, so consecutive 429s belong to one call; the count resets on any other answer.
+ * The SDK waits `max(Retry-After, backoff)` and does not wait for a Retry-After above RETRY.maxRetryAfterSeconds.
+ */
+export function noticeRateLimits(fetch: Fetch, io: IO): Fetch {
+  let consecutive = 0;
+  return async (url, init) => {
+    const response = await fetch(url, init);
+    if (response.status !== 429) {
+      consecutive = 0;
+      return response;
+    }
+    consecutive += 1;
+    const header = response.headers.get('retry-after');
+    const retryAfter = header !== null && /^\d+$/.test(header.trim()) ? Number(header.trim()) : undefined;
+    const willRetry =
+      consecutive <= MAX_RETRIES && (retryAfter === undefined || retryAfter <= RETRY.maxRetryAfterSeconds);
+    if (willRetry) {
+      const backoff = Math.min(RETRY.initialDelayMs * 2 ** (consecutive - 1), RETRY.maxDelayMs) / 1000;
+      const wait = Math.ceil(Math.max(retryAfter ?? 0, backoff));
+      io.notice(io.errStyle.yellow(`Rate limited; retrying in ${wait}s… (retry ${consecutive} of ${MAX_RETRIES})`));
+    }
+    return response;
+  };
+}

@@ -1,0 +1,183 @@
+import { randomUUID } from 'node:crypto';
+import { once } from 'node:events';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { Item } from '@coinventory/sdk';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { cli, timings } from './support/cli.js';
+import { type RunningServer, startServer, stopServer } from './support/server.js';
+
+// One exit code per class of failure, each through the built binary: usage 2 (see commands.test.ts), auth 3,
+// not found 4, conflict 5, rate limited 6, server 7, network 8. The API errors come from the real server; the
+// rate limits from two more real servers with tight limits; the 5xx from a tiny local server (the real one has no
+// way to fail on demand); the network error from a closed port.
+
+const { baseUrl, keys } = inject('server');
+const env = { COINVENTORY_BASE_URL: baseUrl, COINVENTORY_API_KEY: keys.errors };
+
+let limited: RunningServer | undefined;
+let blocked: RunningServer | undefined;
+let failing: Server;
+let failingUrl: string;
+let failingHits = 0;
+let closedUrl: string;
+
+beforeAll(async () => {
+  [limited, blocked] = await Promise.all([
+    // 3 requests per 2 s: a walk of 6 pages must wait, and gets through.
+    startServer({ RATE_LIMIT_MAX_REQUESTS: '3', RATE_LIMIT_WINDOW_SECONDS: '2' }),
+    // 1 request per 10 minutes: the second request's Retry-After is too long to wait for.
+    startServer({ RATE_LIMIT_MAX_REQUESTS: '1', RATE_LIMIT_WINDOW_SECONDS: '600' }),
+  ]);
+  failing = createServer((_request, response) => {
+    failingHits += 1;
+    response.writeHead(500, { 'Content-Type': 'application/json', 'X-Request-Id': 'req_failing-1' });
+    response.end(JSON.stringify({ code: 'INTERNAL_SERVER_ERROR', message: 'Internal server error' }));
+  });
+  failing.listen(0, '127.0.0.1');
+  await once(failing, 'listening');
+  failingUrl = `http://127.0.0.1:${(failing.address() as AddressInfo).port}/v1`;
+  const closed = createServer();
+  closed.listen(0, '127.0.0.1');
+  await once(closed, 'listening');
+  closedUrl = `http://127.0.0.1:${(closed.address() as AddressInfo).port}/v1`;
+  closed.close();
+  await once(closed, 'close');
+});
+
+afterAll(async () => {
+  failing?.close();
+  await Promise.all([stopServer(limited), stopServer(blocked)]);
+});
+
+describe('authentication: exit 3', () => {
+  it('an unknown key (401)', async () => {
+    const result = await cli(['me'], {
+      env: { ...env, COINVENTORY_API_KEY: 'cvk_live_000000000000000000000000000000000000000' },
+    });
+    expect(result.code).toBe(3);
+    expect(result.stdout).toBe('');
+    expect(result.stderr).toMatch(
+      /^Error: Authorization not provided \(UNAUTHORIZED, HTTP 401\)\nRequest ID: req_\S+\nThe key is missing, unknown, expired or revoked/,
+    );
+  });
+
+  it('a read-only key trying to create (403)', async () => {
+    const result = await cli(['items', 'create', '--sku', `RO-${randomUUID()}`, '--title', 'Nope'], {
+      env: { ...env, COINVENTORY_API_KEY: keys.readOnly },
+    });
+    expect(result.code).toBe(3);
+    expect(result.stderr).toMatch(/^Error: Insufficient access \(FORBIDDEN, HTTP 403\)\nRequest ID: req_\S+\n/);
+    expect(result.stderr).toContain("'write' for changes");
+  });
+
+  it('no key at all', async () => {
+    const result = await cli(['items', 'list'], { env: { COINVENTORY_BASE_URL: baseUrl } });
+    expect(result.code).toBe(3);
+    expect(result.stderr).toContain("Run 'coinventory login'");
+  });
+});
+
+describe('refused by the API as invalid (400): exit 2, with each issue', () => {
+  it('a category that does not exist', async () => {
+    const result = await cli(
+      ['items', 'create', '--sku', `BAD-${randomUUID()}`, '--title', 'T', '--category-id', randomUUID()],
+      { env },
+    );
+    expect(result.code).toBe(2);
+    expect(result.stderr).toMatch(
+      /^Error: Invalid input data \(BAD_REQUEST, HTTP 400\)\n {2}- body\.categoryId: no category with this id in the workspace\nRequest ID: req_\S+\n$/,
+    );
+  });
+});
+
+describe('not found: exit 4; conflict: exit 5', () => {
+  it('an unknown id, for each resource', async () => {
+    const id = randomUUID();
+    for (const args of [
+      ['items', 'get', id],
+      ['items', 'update', id, '--quantity', '1'],
+      ['items', 'delete', id, '--yes'],
+      ['items', 'valuations', id],
+      ['consignments', 'get', id],
+      ['invoices', 'get', id],
+    ]) {
+      const result = await cli(args, { env });
+      expect(result.code, args.join(' ')).toBe(4);
+      expect(result.stderr).toContain('Not found (NOT_FOUND, HTTP 404)');
+    }
+  });
+
+  it('creating an item with a SKU in use', async () => {
+    const result = await cli(['items', 'create', '--sku', 'AGE-1986-W-PF69', '--title', 'Duplicate'], { env });
+    expect(result.code).toBe(5);
+    expect(result.stderr).toMatch(
+      /^Error: An item with this SKU already exists in the workspace \(CONFLICT, HTTP 409\)\nRequest ID: req_\S+\n$/,
+    );
+  });
+});
+
+describe('rate limited', () => {
+  it('waits and retries on 429, telling the user on stderr, then succeeds; pages stream meanwhile', async () => {
+    const server = limited as RunningServer;
+    const result = await cli(['items', 'list', '--all', '--limit', '10', '--json'], {
+      env: { COINVENTORY_BASE_URL: server.baseUrl, COINVENTORY_API_KEY: server.apiKey },
+    });
+    expect(result.code).toBe(0);
+    expect(result.stderr).toMatch(/^Rate limited; retrying in \d+s… \(retry 1 of 3\)$/m);
+    // The output streamed: the pages before the wait were on stdout well before the end.
+    const timing = timings.get(result);
+    expect(timing?.firstStdoutMs).toBeLessThan((timing?.exitMs ?? 0) - 1000);
+    const items = JSON.parse(result.stdout) as Item[];
+    expect(items.length).toBeGreaterThan(50);
+    expect(new Set(items.map((item) => item.id)).size).toBe(items.length);
+  });
+
+  it('exit 6 when the limit cannot be waited out within the retries', async () => {
+    const server = blocked as RunningServer;
+    const run = () =>
+      cli(['me'], { env: { COINVENTORY_BASE_URL: server.baseUrl, COINVENTORY_API_KEY: server.apiKey } });
+    expect((await run()).code).toBe(0);
+    const started = Date.now();
+    const result = await run();
+    expect(result.code).toBe(6);
+    expect(result.stderr).toMatch(
+      /^Error: Too many requests \(TOO_MANY_REQUESTS, HTTP 429\)\nRetry after \d+ s\.\nRequest ID: req_\S+\n/,
+    );
+    expect(result.stderr).not.toContain('retrying');
+    expect(Date.now() - started).toBeLessThan(10_000);
+  });
+});
+
+describe('server error: exit 7', () => {
+  it('a 5xx answer: code, message and request id; GET is retried, POST is not', async () => {
+    failingHits = 0;
+    const get = await cli(['me'], { env: { COINVENTORY_BASE_URL: failingUrl, COINVENTORY_API_KEY: 'cvk_live_x' } });
+    expect(get.code).toBe(7);
+    expect(get.stderr).toBe(
+      'Error: Internal server error (INTERNAL_SERVER_ERROR, HTTP 500)\nRequest ID: req_failing-1\n',
+    );
+    expect(failingHits).toBe(4);
+    failingHits = 0;
+    const post = await cli(['items', 'create', '--sku', 'S', '--title', 'T'], {
+      env: { COINVENTORY_BASE_URL: failingUrl, COINVENTORY_API_KEY: 'cvk_live_x' },
+    });
+    expect(post.code).toBe(7);
+    expect(failingHits).toBe(1);
+  });
+});
+
+describe('network: exit 8', () => {
+  it('nothing listening', async () => {
+    const result = await cli(['items', 'create', '--sku', 'S', '--title', 'T'], {
+      env: { COINVENTORY_BASE_URL: closedUrl, COINVENTORY_API_KEY: 'cvk_live_x' },
+    });
+    expect(result.code).toBe(8);
+    expect(result.stderr).toMatch(/^Error: Could not reach the API: Connection error: .*\nCheck --base-url/);
+  });
+
+  it('a GET is retried first, then fails the same way', async () => {
+    const result = await cli(['me'], { env: { COINVENTORY_BASE_URL: closedUrl, COINVENTORY_API_KEY: 'cvk_live_x' } });
+    expect(result.code).toBe(8);
+  });
+});
