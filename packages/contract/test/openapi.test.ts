@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { Validator } from '@seriousme/openapi-schema-validator';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { OPENAPI_DOCUMENT_VERSION, RATE_LIMIT } from '../src/constants.js';
+import { ERRORS, OPENAPI_DOCUMENT_VERSION, RATE_LIMIT } from '../src/constants.js';
 import { generateOpenApiDocument } from '../src/openapi/generate.js';
 import type { JsonSchema, OperationObject, ResponseObject } from '../src/openapi/types.js';
 import { contractRoutes } from '../src/routes.js';
@@ -133,5 +133,38 @@ describe('OpenAPI document', () => {
     expect(item.properties.description?.type).toEqual(['string', 'null']);
     expect(item.properties.valueInCents).toMatchObject({ type: 'integer', minimum: 0 });
     expect(item.properties.updatedAt?.anyOf).toContainEqual({ type: 'null' });
+  });
+
+  it('shows an example of every success body and request body, each accepted by its schema', () => {
+    for (const { key, route } of contractRoutes) {
+      const op = operationOf(route);
+      const success = op.responses['200'] as ResponseObject;
+      const example = success.content?.['application/json']?.example;
+      expect(example, `${key}: 200 example`).toBeDefined();
+      expect(() => (route.responses[200] as z.ZodTypeAny).parse(example), `${key}: 200 example`).not.toThrow();
+      if ('body' in route && route.body instanceof z.ZodType) {
+        const bodyExample = op.requestBody?.content['application/json']?.example;
+        expect(bodyExample, `${key}: body example`).toBeDefined();
+        expect(() => (route.body as z.ZodTypeAny).parse(bodyExample), `${key}: body example`).not.toThrow();
+      }
+    }
+  });
+
+  it('shows an example of every parameter, valid for that operation', () => {
+    for (const { key, route } of contractRoutes) {
+      for (const parameter of operationOf(route).parameters) {
+        expect(parameter.example, `${key}: ${parameter.name}`).toBeDefined();
+        const schema = (parameter.in === 'path' ? route.pathParams : route.query) as z.AnyZodObject;
+        const field = schema.shape[parameter.name] as z.ZodTypeAny;
+        expect(field.safeParse(String(parameter.example)).success, `${key}: ${parameter.name}`).toBe(true);
+      }
+    }
+  });
+
+  it('shows the exact code and message in every error example', () => {
+    for (const [name, response] of Object.entries(document.components.responses)) {
+      const example = response.content?.['application/json']?.example as { code: string; message: string };
+      expect(ERRORS[example.code as keyof typeof ERRORS]?.message, name).toBe(example.message);
+    }
   });
 });

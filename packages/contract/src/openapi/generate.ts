@@ -32,6 +32,7 @@ import {
 import { ApiKeySummarySchema, MeSchema, RateLimitInfoSchema } from '../schemas/me.js';
 import { OrganizationSchema } from '../schemas/organization.js';
 import { ComparableSaleSchema, ValuationListSchema, ValuationSchema } from '../schemas/valuation.js';
+import { COMPONENT_EXAMPLES, PARAMETER_EXAMPLES } from './examples.js';
 import type { JsonSchema, OpenApiDocument, OperationObject, ParameterObject, ResponseObject } from './types.js';
 
 /** Schemas published under `components.schemas`; every other use of them becomes a `$ref`. */
@@ -169,6 +170,13 @@ function errorResponse(status: number): ResponseObject {
   return response;
 }
 
+/** The published example of a component schema (see examples.ts), as a media type's `example`. */
+function exampleOf(schema: z.ZodTypeAny): { example?: unknown } {
+  const name = componentNameByDef.get(schema._def);
+  const example = name ? (COMPONENT_EXAMPLES as Record<string, unknown>)[name] : undefined;
+  return example === undefined ? {} : { example };
+}
+
 /** `/items/:id` → `/items/{id}` */
 const toOpenApiPath = (path: string) => path.replace(/:([A-Za-z0-9_]+)/g, '{$1}');
 
@@ -178,12 +186,15 @@ function parameters(schema: unknown, location: 'path' | 'query'): ParameterObjec
     // Optionality is the parameter's `required`; the schema shows the value itself.
     const value = field instanceof z.ZodOptional ? (field.unwrap() as z.ZodTypeAny) : field;
     const { description, ...valueSchema } = toJsonSchema(value);
+    // The first candidate this parameter's own schema accepts (as sent: a query string or a path segment).
+    const example = PARAMETER_EXAMPLES[name]?.find((candidate) => field.safeParse(String(candidate)).success);
     return {
       name,
       in: location,
       required: location === 'path' || !field.isOptional(),
       description: String(field.description ?? description ?? ''),
       schema: valueSchema,
+      ...(example !== undefined && { example }),
     };
   });
 }
@@ -207,7 +218,7 @@ function operation(key: string, route: (typeof contractRoutes)[number]['route'])
     op.requestBody = {
       required: true,
       description: 'JSON object; send `Content-Type: application/json`.',
-      content: { 'application/json': { schema: toJsonSchema(route.body) } },
+      content: { 'application/json': { schema: toJsonSchema(route.body), ...exampleOf(route.body) } },
     };
   }
   for (const [status, schema] of Object.entries(route.responses as AppRoute['responses'])) {
@@ -215,7 +226,9 @@ function operation(key: string, route: (typeof contractRoutes)[number]['route'])
     if (code === 200) {
       op.responses['200'] = {
         description: 'Success.',
-        content: { 'application/json': { schema: toJsonSchema(schema as z.ZodTypeAny) } },
+        content: {
+          'application/json': { schema: toJsonSchema(schema as z.ZodTypeAny), ...exampleOf(schema as z.ZodTypeAny) },
+        },
       };
     } else {
       op.responses[status] = { $ref: `#/components/responses/${ERROR_RESPONSES[code]?.name}` };

@@ -8,6 +8,7 @@ export interface ParameterObject {
   required: boolean;
   description: string;
   schema: JsonSchema;
+  example?: string | number;
 }
 
 export interface HeaderObject {
@@ -29,7 +30,11 @@ export interface OperationObject {
   tags: string[];
   security: Array<Record<string, string[]>>;
   parameters: ParameterObject[];
-  requestBody?: { required: boolean; description: string; content: Record<string, { schema: JsonSchema }> };
+  requestBody?: {
+    required: boolean;
+    description: string;
+    content: Record<string, { schema: JsonSchema; example?: unknown }>;
+  };
   responses: Record<string, ResponseObject | { $ref: string }>;
   [extension: `x-${string}`]: unknown;
 }

@@ -1,0 +1,235 @@
+import type {
+  ConsignmentList,
+  CreateItemInput,
+  DeletedItem,
+  Invoice,
+  InvoiceList,
+  Item,
+  ItemList,
+  Me,
+  UpdateItemInput,
+  ValuationList,
+} from '../types.js';
+
+// Examples published in the OpenAPI document and the docs' reference. They are typed as the contract's own
+// response types, and a test parses each one with its schema, so an example can never show a field the API
+// does not return. Values follow the demo workspace (a dealer of US coins).
+
+const item: Item = {
+  id: '48598b4b-d2c9-4717-9dce-06fa221cd81f',
+  sku: 'MOR-1921-D-63',
+  title: '1921-D Morgan Dollar NGC MS63',
+  description: 'Last-year Morgan from Denver. Bright, lightly toned obverse.',
+  category: { id: 'a2c350ac-4fea-4686-988f-4a5571a2c04c', name: 'Morgan Dollars' },
+  quantity: { available: 2, sold: 3, reserved: 0 },
+  valueInCents: 8900,
+  acquisition: {
+    priceInCents: 7100,
+    date: '2026-07-31T16:19:58.000Z',
+    from: 'GreatCollections',
+    notes: null,
+  },
+  grading: { service: 'NGC', grade: 'MS63', certificateNumber: '4478793-027', notes: null },
+  attributes: { year: 1921, mint: 'Denver', metal: 'silver', fineness: 0.9, weightGrams: 26.73, toned: false },
+  location: {
+    warehouseId: '08c64068-d708-46e9-88b3-3e2321cba8ae',
+    zoneId: '8198ea1b-6384-4b09-b8aa-24f1d9dd1470',
+    details: 'Case 2, tray B',
+  },
+  consignmentId: null,
+  isAtAuction: false,
+  images: [{ url: 'https://images.liberty-coin.example/items/MOR-1921-D-63/1.jpg', width: 1600, height: 1600 }],
+  createdAt: '2026-07-31T16:19:58.000Z',
+  updatedAt: '2026-11-02T09:12:44.000Z',
+};
+
+const createItemBody: CreateItemInput = {
+  sku: 'MOR-1921-D-63',
+  title: '1921-D Morgan Dollar NGC MS63',
+  quantity: 2,
+  valueInCents: 8900,
+  acquisitionPriceInCents: 7100,
+  acquisitionDate: '2026-07-31T16:19:58Z',
+  acquiredFrom: 'GreatCollections',
+  gradingService: 'NGC',
+  grade: 'MS63',
+  certificateNumber: '4478793-027',
+  attributes: { year: 1921, mint: 'Denver', metal: 'silver' },
+  locationDetails: 'Case 2, tray B',
+};
+
+const updateItemBody: UpdateItemInput = { quantity: 1, valueInCents: 9400, locationDetails: null };
+
+const me: Me = {
+  organization: { id: 'e6bcc96b-4261-492c-b981-7866aa71b487', name: 'Liberty Coin & Bullion', slug: 'liberty-coin' },
+  apiKey: {
+    id: 'ac788dd2-1306-4252-b428-40c4cf8e20ee',
+    name: 'Website sync',
+    expiresAt: null,
+    scopes: ['read', 'write'],
+  },
+  rateLimit: { maxRequests: 120, windowSeconds: 60 },
+};
+
+const itemList: ItemList = { items: [item], page: 1, limit: 20, hasMore: true };
+
+const deletedItem: DeletedItem = { id: item.id, deleted: true };
+
+const valuationList: ValuationList = {
+  items: [
+    {
+      id: '180bfa15-90c1-43e9-84bb-623c677049ad',
+      itemId: item.id,
+      estimateLowInCents: 8400,
+      estimateInCents: 8900,
+      estimateHighInCents: 11800,
+      confidencePercent: 91,
+      basis: 'comps',
+      priceGuideValueInCents: null,
+      meltValueInCents: null,
+      summary: '3 comparable sales near MS63 in the last five months, $84 to $118.',
+      comps: [
+        {
+          source: 'auction_archive',
+          title: '1921-D Morgan Dollar NGC MS63',
+          grade: 'MS63',
+          gradingService: 'NGC',
+          priceInCents: 8400,
+          soldAt: '2026-08-25',
+          venue: 'Heritage',
+          url: 'https://heritage.example/lots/927081',
+        },
+        {
+          source: 'marketplace_sold_listing',
+          title: '1921-D Morgan Dollar NGC MS64',
+          grade: 'MS64',
+          gradingService: 'NGC',
+          priceInCents: 11800,
+          soldAt: 'July 2026',
+          venue: 'eBay',
+          url: null,
+        },
+        {
+          source: 'auction_archive',
+          title: '1921-D Morgan Dollar PCGS MS63',
+          grade: 'MS63',
+          gradingService: 'PCGS',
+          priceInCents: 9700,
+          soldAt: 'May 2026',
+          venue: 'GreatCollections',
+          url: null,
+        },
+      ],
+      appliedAt: '2026-09-30T16:39:00.000Z',
+      createdAt: '2026-09-29T16:39:00.000Z',
+    },
+  ],
+};
+
+const consignmentList: ConsignmentList = {
+  items: [
+    {
+      id: '66554938-d071-4ea1-b0d4-0f9508991957',
+      number: 'C-2026-011',
+      name: 'Marsh collection: Morgan and Peace dollars',
+      status: 'sold',
+      paymentStatus: 'unpaid',
+      consignor: { id: '5b5b6e9f-4ef1-4445-98cf-507363856acd', name: 'Dr. Evelyn Marsh', email: 'emarsh@mail.example' },
+      commissionBps: 1500,
+      buyerPremiumBps: 2000,
+      numItems: 4,
+      numItemsSold: 4,
+      totalValueInCents: 1240000,
+      totalSoldInCents: 1315000,
+      totalCommissionInCents: 197250,
+      totalPayoutInCents: 1117750,
+      receivedAt: '2026-08-30T14:00:00.000Z',
+      soldAt: '2026-10-18T20:30:00.000Z',
+      settledAt: null,
+      createdAt: '2026-08-30T13:45:12.000Z',
+    },
+  ],
+  page: 1,
+  limit: 20,
+  hasMore: false,
+};
+
+const invoice: Invoice = {
+  id: '2bb12c9d-e553-4756-938b-7cd17618129b',
+  number: 1016,
+  status: 'partially_paid',
+  source: 'manual',
+  customer: { id: 'c0e87d62-f012-43fd-bf75-c836488183d3', name: 'Harold Jennings', email: 'hjennings@mail.example' },
+  subtotalInCents: 193500,
+  discountInCents: 0,
+  shippingInCents: 1500,
+  taxInCents: 15964,
+  totalInCents: 210964,
+  paidInCents: 100000,
+  dueInCents: 110964,
+  lines: [
+    {
+      id: '75baa4a8-95ac-498f-97d5-e3a9c421fd4d',
+      itemId: 'df52a9d7-c6b7-42df-ab64-e0f9e06bc516',
+      description: '1932 Indian Head Eagle NGC MS64',
+      quantity: 1,
+      unitPriceInCents: 189000,
+      totalPriceInCents: 189000,
+    },
+    {
+      id: '5ba6bb3a-161c-49a3-9637-ac10abd53727',
+      itemId: null,
+      description: 'Archival album with 2x2 holders',
+      quantity: 1,
+      unitPriceInCents: 4500,
+      totalPriceInCents: 4500,
+    },
+  ],
+  payments: [
+    {
+      id: 'f3b1c0de-2f4e-4a51-9a0c-6d1c2b7e9a10',
+      amountInCents: 100000,
+      method: 'wire',
+      status: 'succeeded',
+      paidAt: '2026-11-15T10:02:00.000Z',
+    },
+  ],
+  dueAt: '2026-11-28T00:00:00.000Z',
+  paidAt: null,
+  createdAt: '2026-11-14T17:41:46.000Z',
+};
+
+const invoiceList: InvoiceList = { items: [invoice], page: 1, limit: 20, hasMore: true };
+
+/** The example of each component schema, by component name. */
+export const COMPONENT_EXAMPLES = {
+  Me: me,
+  Item: item,
+  ItemList: itemList,
+  CreateItemBody: createItemBody,
+  UpdateItemBody: updateItemBody,
+  DeletedItem: deletedItem,
+  ValuationList: valuationList,
+  ConsignmentList: consignmentList,
+  Consignment: consignmentList.items[0],
+  Invoice: invoice,
+  InvoiceList: invoiceList,
+} as const;
+
+/**
+ * Example values of path and query parameters, by name; each parameter shows the first candidate its own schema
+ * accepts (`status` is an item, consignment or invoice state depending on the operation).
+ */
+export const PARAMETER_EXAMPLES: Record<string, readonly (string | number)[]> = {
+  id: [item.id],
+  q: ['morgan'],
+  status: ['in_stock', 'sold', 'paid'],
+  categoryId: ['a2c350ac-4fea-4686-988f-4a5571a2c04c'],
+  consignorId: ['5b5b6e9f-4ef1-4445-98cf-507363856acd'],
+  gradingService: ['NGC'],
+  grade: ['MS63'],
+  sku: ['MOR-1921-D-63'],
+  sort: ['value_desc', 'newest'],
+  page: [1],
+  limit: [20, 10],
+};
