@@ -6,6 +6,7 @@ import type { RatePolicy } from '../data/api-keys.js';
 import type { Sql } from '../db/types.js';
 import { ApiError, badRequest, errorBody } from '../errors.js';
 import { authMiddleware, type ContractRequest } from './auth.js';
+import { docsRouter } from './docs.js';
 import { errorHandler } from './error-handler.js';
 import { protectedResourceMetadata } from './metadata.js';
 import { METADATA_PATH, publicUrls } from './public-urls.js';
@@ -120,6 +121,7 @@ export function createApp({
     res.setHeader('Cache-Control', 'public, max-age=3600');
     res.json(protectedResourceMetadata(urls, req));
   });
+  app.use(docsRouter(urls));
 
   const api = express.Router({ caseSensitive: true, strict: false });
   api.use((_req, res, next) => {
