@@ -11,7 +11,7 @@ import {
   NotFoundError,
   PermissionDeniedError,
 } from '../src/index.js';
-import { createReadOnlyKey, type RunningServer, startServer, stopServer } from './support/server.js';
+import { createKey, type RunningServer, startServer, stopServer } from './support/server.js';
 
 // The SDK against the real server binary on loopback, on a fresh embedded database with the demo workspace.
 // Every SDK method is called; the suite stays well under the key's rate limit (120 requests a minute).
@@ -22,7 +22,11 @@ let readOnly: Coinventory;
 beforeAll(async () => {
   server = await startServer();
   client = new Coinventory({ apiKey: server.apiKey, baseUrl: server.baseUrl, maxRetries: 0 });
-  readOnly = new Coinventory({ apiKey: await createReadOnlyKey(server), baseUrl: server.baseUrl, maxRetries: 0 });
+  readOnly = new Coinventory({
+    apiKey: await createKey(server, 'sdk read-only', 'read'),
+    baseUrl: server.baseUrl,
+    maxRetries: 0,
+  });
 });
 
 afterAll(async () => {

@@ -1,0 +1,125 @@
+// The real server binary as other packages' tests use it (the SDK's, the CLI's, the docs' samples): started on a
+// fresh embedded database in a temporary directory, reached over loopback, stopped with SIGTERM.
+// Exported as `@coinventory/server/testing`; not part of the server itself.
+import { type ChildProcess, spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+/** The server's binary: this module is built beside it, as dist/testing.js. */
+export const SERVER_BIN = fileURLToPath(new URL('./main.js', import.meta.url));
+
+/** The demo workspace every fresh embedded database gets, and its owner (the creator of new keys). */
+export const DEMO_ORGANIZATION = 'liberty-coin';
+export const DEMO_OWNER = 'owner@liberty-coin.example';
+
+export interface ServerInfo {
+  /** The API's base URL, ending in /v1. */
+  baseUrl: string;
+  /** The demo workspace's read/write key, printed once on first start. */
+  apiKey: string;
+  /** The data directory of the embedded database (operator commands reach the server through it). */
+  dataDir: string;
+}
+
+export interface RunningServer extends ServerInfo {
+  child: ChildProcess;
+  /** Everything the server has written so far. */
+  output(): { stdout: string; stderr: string };
+}
+
+/** The environment of the server and of operator commands run against its data directory. */
+export const serverEnv = (dataDir: string, extra: Record<string, string> = {}): NodeJS.ProcessEnv => ({
+  PATH: process.env.PATH ?? '',
+  PORT: '0',
+  HOST: '127.0.0.1',
+  COINVENTORY_DATA_DIR: dataDir,
+  LOG_LEVEL: 'info',
+  ...extra,
+});
+
+const KEY = /\bcvk_live_[0-9A-Za-z]{38}\b/;
+
+/**
+ * Starts `coinventory-server start` on a fresh embedded database in a temporary directory, with `extra` environment
+ * (a tighter rate limit, say). Resolves once it logs "listening" (its base URL) and has printed the demo key.
+ */
+export async function startServer(extra: Record<string, string> = {}): Promise<RunningServer> {
+  if (!existsSync(SERVER_BIN)) throw new Error(`${SERVER_BIN} is missing: build @coinventory/server first`);
+  const dataDir = mkdtempSync(join(tmpdir(), 'coinventory-server-'));
+  const child = spawn(process.execPath, [SERVER_BIN, 'start'], {
+    env: serverEnv(dataDir, extra),
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let stdout = '';
+  let stderr = '';
+  const started = new Promise<{ baseUrl: string; apiKey: string }>((resolve, reject) => {
+    let baseUrl: string | undefined;
+    let apiKey: string | undefined;
+    const check = () => {
+      if (baseUrl && apiKey) resolve({ baseUrl, apiKey });
+    };
+    child.stdout?.on('data', (chunk: Buffer) => {
+      stdout += chunk.toString();
+      for (const line of stdout.split('\n')) {
+        if (line.includes('"listening"')) baseUrl = (JSON.parse(line) as { baseUrl: string }).baseUrl;
+      }
+      check();
+    });
+    child.stderr?.on('data', (chunk: Buffer) => {
+      stderr += chunk.toString();
+      apiKey = KEY.exec(stderr)?.[0];
+      check();
+    });
+    child.once('exit', (code) => reject(new Error(`server exited with ${code}:\n${stdout}\n${stderr}`)));
+  });
+  try {
+    const { baseUrl, apiKey } = await started;
+    return { baseUrl, apiKey, dataDir, child, output: () => ({ stdout, stderr }) };
+  } catch (error) {
+    rmSync(dataDir, { recursive: true, force: true });
+    throw error;
+  }
+}
+
+/** Runs an operator command (`coinventory-server <args>`) against the server's data directory. */
+export async function runOperatorCommand(
+  server: ServerInfo,
+  args: string[],
+): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  const child = spawn(process.execPath, [SERVER_BIN, ...args], {
+    env: serverEnv(server.dataDir),
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let stdout = '';
+  let stderr = '';
+  child.stdout?.on('data', (chunk: Buffer) => {
+    stdout += chunk.toString();
+  });
+  child.stderr?.on('data', (chunk: Buffer) => {
+    stderr += chunk.toString();
+  });
+  const [code] = (await once(child, 'exit')) as [number | null];
+  return { code, stdout, stderr };
+}
+
+/** Creates a key of the demo workspace through the running server's admin socket. */
+export async function createKey(server: ServerInfo, name: string, scopes: 'read' | 'read,write'): Promise<string> {
+  const args = ['key', 'create', '--org', DEMO_ORGANIZATION, '--creator', DEMO_OWNER, '--name', name];
+  const { code, stdout, stderr } = await runOperatorCommand(server, [...args, '--scopes', scopes, '--json']);
+  if (code !== 0) throw new Error(`key create exited with ${code}:\n${stdout}\n${stderr}`);
+  return (JSON.parse(stdout) as { key: string }).key;
+}
+
+/** Stops the server with SIGTERM (it finishes in-flight requests) and removes its data directory. */
+export async function stopServer(server: RunningServer | undefined): Promise<void> {
+  if (!server) return;
+  if (server.child.exitCode === null && server.child.signalCode === null) {
+    const exited = once(server.child, 'exit');
+    server.child.kill('SIGTERM');
+    await exited;
+  }
+  rmSync(server.dataDir, { recursive: true, force: true });
+}
