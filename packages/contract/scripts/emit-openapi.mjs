@@ -5,7 +5,8 @@ import { generateOpenApiDocument } from '../dist/generate-openapi.js';
 
 const dist = new URL('../dist/', import.meta.url);
 const json = `${JSON.stringify(generateOpenApiDocument(), null, 2)}\n`;
-const types = `import type { OpenApiDocument } from './generate-openapi.js';\ndeclare const openApiDocument: OpenApiDocument;\nexport default openApiDocument;\nexport { openApiDocument };\n`;
+// The object model's types come along, so a consumer can name an operation or a schema of the document.
+const types = `import type { OpenApiDocument } from './generate-openapi.js';\nexport type * from './generate-openapi.js';\ndeclare const openApiDocument: OpenApiDocument;\nexport default openApiDocument;\nexport { openApiDocument };\n`;
 
 writeFileSync(new URL('openapi.json', dist), json);
 writeFileSync(
