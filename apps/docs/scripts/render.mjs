@@ -1,0 +1,305 @@
+// Markdown for the generated reference pages. Pure functions of the OpenAPI document and of help texts, shared by
+// the generator, the site's config (its sidebar) and the tests.
+
+import { ERRORS } from '@coinventory/contract/constants';
+
+const METHOD_ORDER = ['get', 'post', 'put', 'patch', 'delete'];
+
+/** Text for a Markdown table cell: one line, pipes escaped, raw `<` kept out of HTML, lists as line breaks. */
+function cell(text) {
+  return String(text ?? '')
+    .replace(/\n- /g, '<br>• ')
+    .replace(/\n+/g, ' ')
+    .replace(/\|/g, '\\|')
+    .replace(/<(?!br>)/g, '&lt;');
+}
+
+/** Prose outside tables: raw `<` escaped outside code spans, so VitePress (Vue) never reads it as a tag. */
+function prose(text) {
+  return String(text ?? '')
+    .split(/(`[^`]*`)/)
+    .map((part) => (part.startsWith('`') ? part : part.replace(/</g, '&lt;')))
+    .join('');
+}
+
+const json = (value) => JSON.stringify(value, null, 2);
+
+/** Every operation of the document, grouped by its tag in the document's tag order. */
+export function operationsByTag(document) {
+  const operations = [];
+  for (const [path, methods] of Object.entries(document.paths)) {
+    for (const method of METHOD_ORDER) {
+      const operation = methods[method];
+      if (operation) operations.push({ ...operation, method: method.toUpperCase(), path });
+    }
+  }
+  return document.tags.map((tag) => ({
+    tag: tag.name,
+    description: tag.description,
+    operations: operations.filter((operation) => operation.tags.includes(tag.name)),
+  }));
+}
+
+export const operationLink = (operationId) => `/reference/api/${operationId}`;
+
+const refName = (ref) => ref.replace('#/components/schemas/', '').replace('#/components/responses/', '');
+
+function resolve(document, schema) {
+  return schema?.$ref ? document.components.schemas[refName(schema.$ref)] : schema;
+}
+
+/** A readable type: `string (uuid)`, `integer ≥ 0`, `one of \`a\`, \`b\``, `Item`, `array of Item`, `… or null`. */
+function typeOf(document, schema) {
+  if (!schema) return 'any';
+  if (schema.$ref) return `[${refName(schema.$ref)}](/reference/api/schemas#${refName(schema.$ref).toLowerCase()})`;
+  if (schema.anyOf) {
+    const variants = schema.anyOf.filter((variant) => variant.type !== 'null').map((v) => typeOf(document, v));
+    const nullable = schema.anyOf.some((variant) => variant.type === 'null');
+    return `${variants.join(' or ')}${nullable ? ' or null' : ''}`;
+  }
+  const types = Array.isArray(schema.type) ? schema.type : [schema.type];
+  const nullable = types.includes('null');
+  const main = types.filter((type) => type !== 'null');
+  let text;
+  if (schema.enum) text = `one of ${schema.enum.map((value) => `\`${value}\``).join(', ')}`;
+  else if (schema.const !== undefined) text = `\`${JSON.stringify(schema.const)}\``;
+  else if (main[0] === 'array') text = `array of ${typeOf(document, schema.items)}`;
+  else if (main[0] === 'object' && schema.additionalProperties && typeof schema.additionalProperties === 'object')
+    text = 'object (map)';
+  else text = main.join(' or ') || 'any';
+  if (schema.format) text += ` (${schema.format})`;
+  const bounds = [];
+  if (schema.minLength !== undefined || schema.maxLength !== undefined)
+    bounds.push(`${schema.minLength ?? 0} to ${schema.maxLength} chars`);
+  if (schema.minimum !== undefined && schema.maximum !== undefined && schema.maximum < 1e9)
+    bounds.push(`${schema.minimum} to ${schema.maximum}`);
+  else if (schema.minimum !== undefined) bounds.push(`≥ ${schema.minimum}`);
+  if (schema.maxItems !== undefined) bounds.push(`at most ${schema.maxItems}`);
+  if (bounds.length) text += `, ${bounds.join(', ')}`;
+  if (schema.default !== undefined) text += `, default \`${schema.default}\``;
+  return nullable ? `${text} or null` : text;
+}
+
+/** Rows (`field`, type, required, description) of an object schema, nested objects flattened to dotted names. */
+function fieldRows(document, schema, prefix = '') {
+  const object = resolve(document, schema);
+  const rows = [];
+  const required = new Set(object?.required ?? []);
+  for (const [name, property] of Object.entries(object?.properties ?? {})) {
+    const field = `${prefix}${name}`;
+    rows.push({
+      field,
+      type: typeOf(document, property),
+      required: required.has(name),
+      description: property.description,
+    });
+    // Inline objects (not components, which have their own section) are shown field by field.
+    const inner = property.anyOf?.find((variant) => variant.type === 'object') ?? property;
+    if (!inner.$ref && inner.type === 'object' && inner.properties)
+      rows.push(...fieldRows(document, inner, `${field}.`));
+    if (inner.type === 'array' && inner.items?.type === 'object' && inner.items.properties)
+      rows.push(...fieldRows(document, inner.items, `${field}[].`));
+  }
+  return rows;
+}
+
+function fieldTable(document, schema, { showRequired }) {
+  const rows = fieldRows(document, schema);
+  if (rows.length === 0) return '_No fields._\n';
+  const header = showRequired
+    ? '| Field | Type | Required | Description |\n|---|---|---|---|'
+    : '| Field | Type | Description |\n|---|---|---|';
+  const lines = rows.map((row) =>
+    showRequired
+      ? `| \`${row.field}\` | ${cell(row.type)} | ${row.required ? 'yes' : 'no'} | ${cell(row.description)} |`
+      : `| \`${row.field}\` | ${cell(row.type)} | ${cell(row.description)} |`,
+  );
+  return `${header}\n${lines.join('\n')}\n`;
+}
+
+function parameterTable(document, parameters) {
+  const lines = parameters.map(
+    (parameter) =>
+      `| \`${parameter.name}\` | ${cell(typeOf(document, parameter.schema))} | ${parameter.required ? 'yes' : 'no'} | ${cell(parameter.description)} | ${parameter.example === undefined ? '' : `\`${parameter.example}\``} |`,
+  );
+  return `| Name | Type | Required | Description | Example |\n|---|---|---|---|---|\n${lines.join('\n')}\n`;
+}
+
+/** The example request, as curl, with the parameters' own examples. */
+function curlExample(document, operation) {
+  const base = document.servers[0]?.url ?? '';
+  let path = operation.path;
+  const query = [];
+  for (const parameter of operation.parameters) {
+    if (parameter.in === 'path') path = path.replace(`{${parameter.name}}`, String(parameter.example));
+    else if (parameter.required || ['q', 'status', 'sort', 'limit'].includes(parameter.name))
+      query.push(`${parameter.name}=${encodeURIComponent(String(parameter.example))}`);
+  }
+  const url = `${base}${path}${query.length ? `?${query.join('&')}` : ''}`;
+  const lines = [`curl -sS${operation.method === 'GET' ? '' : ` -X ${operation.method}`} '${url}' \\`];
+  const body = operation.requestBody?.content['application/json']?.example;
+  if (body !== undefined) {
+    lines.push(`  -H "Authorization: Bearer $COINVENTORY_API_KEY" \\`);
+    lines.push(`  -H 'Content-Type: application/json' \\`);
+    lines.push(`  -d '${JSON.stringify(body)}'`);
+  } else lines.push(`  -H "Authorization: Bearer $COINVENTORY_API_KEY"`);
+  return lines.join('\n');
+}
+
+function errorRows(document, operation) {
+  return Object.entries(operation.responses)
+    .filter(([status]) => status !== '200')
+    .map(([status, response]) => {
+      const resolved = response.$ref ? document.components.responses[refName(response.$ref)] : response;
+      const example = resolved.content?.['application/json']?.example ?? {};
+      const headers = Object.keys(resolved.headers ?? {});
+      const extra = headers.length ? ` Header: ${headers.map((h) => `\`${h}\``).join(', ')}.` : '';
+      return `| ${status} | \`${example.code}\` | ${cell(example.message)} | ${cell(resolved.description + extra)} |`;
+    });
+}
+
+/** One operation's page. */
+export function renderOperation(document, operation) {
+  const scope = operation['x-required-scope'];
+  const out = [];
+  out.push(`---\noutline: [2, 3]\n---\n`);
+  out.push(`# ${operation.summary}\n`);
+  out.push(
+    `<div class="operation-line"><span class="method method-${operation.method.toLowerCase()}">${operation.method}</span> <code>${operation.path}</code></div>\n`,
+  );
+  out.push(`${prose(operation.description)}\n`);
+  out.push(
+    `| Operation id | Scope | Tag |\n|---|---|---|\n| \`${operation.operationId}\` | \`${scope}\` | ${operation.tags.join(', ')} |\n`,
+  );
+
+  out.push('## Request\n');
+  const pathParameters = operation.parameters.filter((parameter) => parameter.in === 'path');
+  const queryParameters = operation.parameters.filter((parameter) => parameter.in === 'query');
+  if (pathParameters.length) out.push(`### Path parameters\n\n${parameterTable(document, pathParameters)}`);
+  if (queryParameters.length) out.push(`### Query parameters\n\n${parameterTable(document, queryParameters)}`);
+  if (!pathParameters.length && !queryParameters.length && !operation.requestBody)
+    out.push('This operation takes no parameters and no body.\n');
+  if (operation.requestBody) {
+    const media = operation.requestBody.content['application/json'];
+    out.push(`### Body\n\n${prose(operation.requestBody.description)}\n`);
+    out.push(fieldTable(document, media.schema, { showRequired: true }));
+  }
+  out.push(`### Example request\n\n\`\`\`bash\n${curlExample(document, operation)}\n\`\`\`\n`);
+
+  out.push('## Responses\n');
+  const success = operation.responses['200'];
+  const media = success.content['application/json'];
+  const successType = media.schema.$ref ? ` (${typeOf(document, media.schema)})` : '';
+  out.push(`### 200 ${prose(success.description)}${successType}\n`);
+  out.push(fieldTable(document, media.schema, { showRequired: false }));
+  out.push(`\n#### Example response\n\n\`\`\`json\n${json(media.example)}\n\`\`\`\n`);
+  out.push(
+    `### Errors\n\nEvery error has the body \`{ code, message, issues? }\` ([Errors](/guide/errors)).\n\n| Status | Code | Message | When |\n|---|---|---|---|\n${errorRows(document, operation).join('\n')}\n`,
+  );
+  return out.join('\n');
+}
+
+/** The reference's index: base URL, authentication and every operation. */
+export function renderApiIndex(document) {
+  const out = [];
+  out.push(`# API reference\n`);
+  out.push(`${document.info.summary} OpenAPI ${document.openapi}, document version ${document.info.version}.\n`);
+  out.push(prose(document.info.description));
+  out.push(
+    `\nThe machine-readable document: [openapi.json](/openapi.json) (every server also serves it at \`GET /v1/openapi.json\`, with an interactive reference at \`/docs\`).\n`,
+  );
+  for (const { tag, description, operations } of operationsByTag(document)) {
+    out.push(`## ${tag}\n\n${prose(description)}\n`);
+    out.push('| Operation | Method and path | Scope |\n|---|---|---|');
+    for (const operation of operations)
+      out.push(
+        `| [${operation.summary}](${operationLink(operation.operationId)}) | \`${operation.method} ${operation.path}\` | \`${operation['x-required-scope']}\` |`,
+      );
+    out.push('');
+  }
+  out.push(`## Authentication\n\n${prose(document.components.securitySchemes.bearerAuth.description)}\n`);
+  out.push(`## Errors\n\n| Status | Code | Message | When |\n|---|---|---|---|`);
+  for (const response of Object.values(document.components.responses)) {
+    const example = response.content['application/json'].example;
+    out.push(
+      `| ${ERRORS[example.code].status} | \`${example.code}\` | ${cell(example.message)} | ${cell(response.description)} |`,
+    );
+  }
+  out.push('');
+  return out.join('\n');
+}
+
+/** Every component schema, with its fields and example. */
+export function renderSchemas(document) {
+  const out = [
+    '---\noutline: [2, 2]\n---\n',
+    '# Schemas\n',
+    'Every object the API sends or accepts, as the contract defines it.\n',
+  ];
+  for (const [name, schema] of Object.entries(document.components.schemas)) {
+    out.push(`## ${name}\n\n${prose(schema.description)}\n`);
+    out.push(fieldTable(document, schema, { showRequired: false }));
+  }
+  return out.join('\n');
+}
+
+/**
+ * A CLI's command tree from its help texts: `help(args)` returns the help of `args`; commands are read from the
+ * "Commands:" section (`name|alias [args]  description`), recursively. Returns every command path, root first.
+ */
+export function commandTree(help, root) {
+  const visit = (path) => {
+    const text = help(path.slice(1));
+    const commands = [{ path, help: text }];
+    for (const name of subcommands(text)) commands.push(...visit([...path, name]));
+    return commands;
+  };
+  return visit(root);
+}
+
+/** Names listed under a commander help's "Commands:" heading (aliases and `help` left out). */
+export function subcommands(helpText) {
+  const section = helpText.split(/\n\n+/).find((block) => block.startsWith('Commands:')) ?? '';
+  return section
+    .split('\n')
+    .map((line) => /^ {2}([a-z][a-z-]*)/.exec(line)?.[1])
+    .filter((name) => name !== undefined && name !== 'help');
+}
+
+export function renderCliReference(commands) {
+  const out = [
+    '---\noutline: [2, 2]\n---\n',
+    '# CLI reference\n',
+    'Every command of `coinventory`, with its help exactly as the CLI prints it (`coinventory <command> --help`). Generated from the CLI itself at build time. For a tour, read [the CLI guide](/guide/cli).\n',
+  ];
+  for (const { path, help } of commands) {
+    out.push(`## ${path.join(' ')}\n\n\`\`\`text\n${help.trimEnd()}\n\`\`\`\n`);
+  }
+  return out.join('\n');
+}
+
+/** Operator commands: `coinventory-server --help` lists them (`name [sub]  summary`); each has its own --help. */
+export function operatorCommands(helpText) {
+  const section = helpText.split(/\n\n+/).find((block) => block.startsWith('Commands:')) ?? '';
+  return section
+    .split('\n')
+    .map((line) => /^ {2}([a-z][a-z-]*(?: [a-z][a-z-]*)?)(?= {2,}\S)/.exec(line)?.[1])
+    .filter((name) => name !== undefined);
+}
+
+export function renderOperatorReference(help) {
+  const main = help([]);
+  const out = [
+    '---\noutline: [2, 2]\n---\n',
+    '# Operator commands reference\n',
+    "Every command of `coinventory-server`, the server's binary (from a clone: `node packages/server/dist/main.js`), with its help exactly as it prints it. Generated at build time. For when to use which, read [the operator guide](/guide/operator-commands).\n",
+    `## coinventory-server\n\n\`\`\`text\n${main.trimEnd()}\n\`\`\`\n`,
+  ];
+  for (const name of operatorCommands(main)) {
+    const text = help(name.split(' '));
+    // `start` and `sync-worker` are described by the main help (their options are the environment).
+    if (text === main) continue;
+    out.push(`## coinventory-server ${name}\n\n\`\`\`text\n${text.trimEnd()}\n\`\`\`\n`);
+  }
+  return out.join('\n');
+}

@@ -1,0 +1,53 @@
+/** The guides, in reading order: the sidebar, the samples test and the browser test all read this one list. */
+export interface GuideLink {
+  text: string;
+  link: string;
+}
+
+export interface GuideSection {
+  text: string;
+  items: GuideLink[];
+}
+
+export const guideSections: GuideSection[] = [
+  {
+    text: 'Getting started',
+    items: [
+      { text: 'What Coinventory is', link: '/guide/introduction' },
+      { text: 'Quickstart', link: '/guide/quickstart' },
+    ],
+  },
+  {
+    text: 'Using the API',
+    items: [
+      { text: 'Authentication', link: '/guide/authentication' },
+      { text: 'Errors', link: '/guide/errors' },
+      { text: 'Rate limits', link: '/guide/rate-limits' },
+      { text: 'Pagination', link: '/guide/pagination' },
+      { text: 'Money, dates and identifiers', link: '/guide/conventions' },
+    ],
+  },
+  {
+    text: 'Resources',
+    items: [
+      { text: 'Items', link: '/guide/items' },
+      { text: 'Valuations and comparable sales', link: '/guide/valuations' },
+      { text: 'Consignments and invoices', link: '/guide/consignments-and-invoices' },
+      { text: 'Marketplace sync', link: '/guide/marketplace-sync' },
+    ],
+  },
+  {
+    text: 'Tools',
+    items: [
+      { text: 'The SDK', link: '/guide/sdk' },
+      { text: 'The CLI', link: '/guide/cli' },
+    ],
+  },
+  {
+    text: 'Operating the server',
+    items: [
+      { text: 'Deploying the server', link: '/guide/deploying' },
+      { text: 'Operator commands', link: '/guide/operator-commands' },
+    ],
+  },
+];

@@ -1,0 +1,260 @@
+// Every code sample of the guides runs against a live server on loopback (see README: "Code samples run").
+import { type ChildProcess, spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { chmodSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { type RunningServer, SERVER_BIN, startServer, stopServer } from '@coinventory/server/testing';
+import ts from 'typescript';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { guideSections } from '../site/.vitepress/guides.js';
+import { type CodeBlock, codeBlocks, NOT_RUN, RUNNABLE } from './support/markdown.js';
+
+const DOCS = fileURLToPath(new URL('..', import.meta.url));
+const REPO = join(DOCS, '../..');
+const CLI_BIN = join(REPO, 'packages/cli/dist/coinventory.js');
+/** The address the samples are written with; the runner substitutes the live server's. */
+const WRITTEN_ORIGIN = 'http://localhost:3000';
+
+const pages = [
+  { file: 'index.md', link: '/' },
+  ...guideSections.flatMap((section) =>
+    section.items.map((item) => ({ file: `${item.link.slice(1)}.md`, link: item.link })),
+  ),
+];
+const blocksOf = (file: string) => codeBlocks(file, readFileSync(join(DOCS, 'site', file), 'utf8'));
+const samplesOf = (file: string) => blocksOf(file).filter((block) => RUNNABLE.has(block.lang));
+
+let server: RunningServer;
+let origin: string;
+let itemId: string;
+let work: string;
+let binDir: string;
+let typeErrors: string[] = [];
+
+/** A free loopback port for a sample that starts its own server. */
+async function freePort(): Promise<number> {
+  const probe = createServer();
+  probe.listen(0, '127.0.0.1');
+  await once(probe, 'listening');
+  const address = probe.address();
+  probe.close();
+  if (address === null || typeof address === 'string') throw new Error('no port');
+  return address.port;
+}
+
+function sampleEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
+  return {
+    PATH: `${binDir}:${process.env.PATH ?? ''}`,
+    HOME: join(work, 'home'),
+    TMPDIR: tmpdir(),
+    NO_COLOR: '1',
+    COINVENTORY_API_KEY: server.apiKey,
+    COINVENTORY_BASE_URL: server.baseUrl,
+    COINVENTORY_DATA_DIR: server.dataDir,
+    ITEM_ID: itemId,
+    ...extra,
+  };
+}
+
+interface Finished {
+  code: number | null;
+  signal: NodeJS.Signals | null;
+  output: string;
+}
+
+function collect(child: ChildProcess): { output: () => string; done: Promise<Finished> } {
+  let output = '';
+  child.stdout?.on('data', (chunk: Buffer) => {
+    output += chunk.toString();
+  });
+  child.stderr?.on('data', (chunk: Buffer) => {
+    output += chunk.toString();
+  });
+  const done = once(child, 'exit').then(([code, signal]) => ({
+    code: code as number | null,
+    signal: signal as NodeJS.Signals | null,
+    output,
+  }));
+  return { output: () => output, done };
+}
+
+async function runBash(block: CodeBlock, env: NodeJS.ProcessEnv): Promise<Finished> {
+  const code = block.code.replaceAll(WRITTEN_ORIGIN, origin);
+  const child = spawn('bash', ['-euo', 'pipefail', '-c', code], { cwd: REPO, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const timer = setTimeout(() => child.kill('SIGKILL'), 60_000);
+  const result = await collect(child).done;
+  clearTimeout(timer);
+  return result;
+}
+
+/** A sample that starts a server: it must answer /healthz on its own port within a minute and stop on SIGTERM. */
+async function runServerSample(block: CodeBlock): Promise<void> {
+  const port = await freePort();
+  const dataDir = mkdtempSync(join(work, 'server-sample-'));
+  const child = spawn('bash', ['-euo', 'pipefail', '-c', block.code], {
+    cwd: REPO,
+    env: sampleEnv({ PORT: String(port), COINVENTORY_DATA_DIR: dataDir }),
+    stdio: ['ignore', 'pipe', 'pipe'],
+    detached: true,
+  });
+  const { output, done } = collect(child);
+  try {
+    const deadline = Date.now() + 60_000;
+    let healthy = false;
+    while (!healthy && Date.now() < deadline && child.exitCode === null) {
+      healthy = await fetch(`http://127.0.0.1:${port}/healthz`)
+        .then((response) => response.ok)
+        .catch(() => false);
+      if (!healthy) await new Promise((resolve) => setTimeout(resolve, 250));
+    }
+    expect(healthy, `no answer on /healthz:\n${output()}`).toBe(true);
+    process.kill(-(child.pid ?? 0), 'SIGTERM');
+    const result = await done;
+    expect(result.code, `did not stop cleanly on SIGTERM:\n${result.output}`).toBe(0);
+  } finally {
+    if (child.exitCode === null && child.signalCode === null) process.kill(-(child.pid ?? 0), 'SIGKILL');
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+/** `ts` samples: type-checked together against the SDK's published types, then each run as an ES module. */
+const SAMPLES_DIR = join(DOCS, '.samples');
+const sampleFile = (block: CodeBlock) => join(SAMPLES_DIR, `${block.file.replace(/[/.]/g, '_')}_${block.line}.mts`);
+
+function typeCheck(files: string[]): string[] {
+  const program = ts.createProgram(files, {
+    strict: true,
+    noEmit: true,
+    module: ts.ModuleKind.NodeNext,
+    moduleResolution: ts.ModuleResolutionKind.NodeNext,
+    target: ts.ScriptTarget.ES2022,
+    types: ['node'],
+    skipLibCheck: true,
+    noUncheckedIndexedAccess: true,
+  });
+  return ts
+    .getPreEmitDiagnostics(program)
+    .map((d) => `${d.file?.fileName ?? ''}:${d.start ?? ''} ${ts.flattenDiagnosticMessageText(d.messageText, '\n')}`);
+}
+
+async function runTs(block: CodeBlock): Promise<Finished> {
+  const source = readFileSync(sampleFile(block), 'utf8');
+  const { outputText } = ts.transpileModule(source, {
+    compilerOptions: { module: ts.ModuleKind.ESNext, target: ts.ScriptTarget.ES2022 },
+  });
+  const file = sampleFile(block).replace(/\.mts$/, '.mjs');
+  writeFileSync(file, outputText);
+  const child = spawn(process.execPath, [file], { cwd: REPO, env: sampleEnv(), stdio: ['ignore', 'pipe', 'pipe'] });
+  const timer = setTimeout(() => child.kill('SIGKILL'), 60_000);
+  const result = await collect(child).done;
+  clearTimeout(timer);
+  return result;
+}
+
+beforeAll(async () => {
+  work = mkdtempSync(join(tmpdir(), 'coinventory-docs-samples-'));
+  mkdirSync(join(work, 'home'));
+  binDir = join(work, 'bin');
+  mkdirSync(binDir);
+  for (const [name, target] of [
+    ['coinventory', CLI_BIN],
+    ['coinventory-server', SERVER_BIN],
+  ] as const) {
+    writeFileSync(join(binDir, name), `#!/bin/sh\nexec "${process.execPath}" "${target}" "$@"\n`);
+    chmodSync(join(binDir, name), 0o755);
+  }
+  server = await startServer();
+  origin = new URL(server.baseUrl).origin;
+
+  // ITEM_ID: a demo item with valuations, found through the API as a reader would.
+  const headers = { authorization: `Bearer ${server.apiKey}` };
+  const list = (await (await fetch(`${server.baseUrl}/items?limit=100`, { headers })).json()) as {
+    items: Array<{ id: string }>;
+  };
+  for (const { id } of list.items) {
+    const valuations = (await (await fetch(`${server.baseUrl}/items/${id}/valuations`, { headers })).json()) as {
+      items: unknown[];
+    };
+    if (valuations.items.length > 1) {
+      itemId = id;
+      break;
+    }
+  }
+  expect(itemId).toBeDefined();
+
+  // Every ts sample of every page, written out and type-checked in one program.
+  rmSync(SAMPLES_DIR, { recursive: true, force: true });
+  mkdirSync(SAMPLES_DIR, { recursive: true });
+  const tsSamples = pages.flatMap(({ file }) => samplesOf(file)).filter((block) => block.lang === 'ts');
+  for (const block of tsSamples) writeFileSync(sampleFile(block), block.code);
+  typeErrors = tsSamples.length ? typeCheck(tsSamples.map(sampleFile)) : [];
+}, 120_000);
+
+afterAll(async () => {
+  await stopServer(server);
+  if (work) rmSync(work, { recursive: true, force: true });
+});
+
+describe('the guides', () => {
+  it('are all in the sidebar, and the sidebar names no missing page', () => {
+    const written = readdirSync(join(DOCS, 'site/guide'))
+      .filter((name) => name.endsWith('.md'))
+      .map((name) => `guide/${name}`)
+      .sort();
+    const listed = pages.filter(({ file }) => file.startsWith('guide/')).map(({ file }) => file);
+    expect(written).toEqual([...listed].sort());
+  });
+
+  it('write code blocks in known languages, with valid directives', () => {
+    const problems: string[] = [];
+    for (const { file } of pages) {
+      for (const block of blocksOf(file)) {
+        const where = `${block.file}:${block.line}`;
+        if (!RUNNABLE.has(block.lang) && !NOT_RUN.has(block.lang))
+          problems.push(
+            `${where}: language "${block.lang}" (samples are bash or ts; output json, text, http, ini, yaml)`,
+          );
+        if (block.directive.kind === 'invalid') problems.push(`${where}: unknown directive "${block.directive.text}"`);
+        if (block.directive.kind !== 'run' && !RUNNABLE.has(block.lang))
+          problems.push(`${where}: a directive on a ${block.lang} block, which never runs`);
+        if (block.directive.kind === 'server' && block.lang !== 'bash')
+          problems.push(`${where}: a server sample is bash`);
+      }
+    }
+    expect(problems).toEqual([]);
+  });
+
+  it('run every sample but the few marked skip, each with its reason', () => {
+    const skipped = pages
+      .flatMap(({ file }) => samplesOf(file))
+      .flatMap((block) =>
+        block.directive.kind === 'skip' ? [`${block.file}:${block.line}: ${block.directive.reason}`] : [],
+      );
+    const all = pages.flatMap(({ file }) => samplesOf(file)).length;
+    console.info(`${all - skipped.length} of ${all} samples run; not run:\n  ${skipped.join('\n  ')}`);
+    expect(skipped.length).toBeLessThanOrEqual(Math.ceil(all / 10));
+  });
+
+  it('have TypeScript samples that type-check against the SDK', () => {
+    expect(typeErrors).toEqual([]);
+  });
+});
+
+for (const { file } of pages) {
+  const samples = samplesOf(file).filter((block) => block.directive.kind !== 'skip');
+  if (samples.length === 0) continue;
+  describe(file, () => {
+    for (const block of samples) {
+      const name = `${block.lang} sample at line ${block.line}${block.directive.kind === 'server' ? ' (server)' : ''}`;
+      it(name, async () => {
+        if (block.directive.kind === 'server') return runServerSample(block);
+        const expected = block.directive.kind === 'exit' ? block.directive.code : 0;
+        const result = block.lang === 'ts' ? await runTs(block) : await runBash(block, sampleEnv());
+        expect(result.code, `exit status of\n${block.code}\n--- output ---\n${result.output}`).toBe(expected);
+      }, 90_000);
+    }
+  });
+}
