@@ -38,7 +38,10 @@ export default defineConfig({
   // A broken link fails the build: every page must be reachable and every link must land.
   ignoreDeadLinks: false,
   lastUpdated: false,
-  head: [['meta', { name: 'theme-color', content: '#8a6d1d' }]],
+  head: [
+    ['link', { rel: 'icon', type: 'image/svg+xml', href: '/favicon.svg' }],
+    ['meta', { name: 'theme-color', content: '#8a6d1d' }],
+  ],
   markdown: {
     theme: { light: 'github-light', dark: 'github-dark' },
   },

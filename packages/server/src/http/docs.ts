@@ -11,12 +11,13 @@ export const OPENAPI_PATH = `/${API_VERSION}/openapi.json`;
 /** The interactive reference (Swagger UI). */
 export const DOCS_PATH = '/docs';
 
-// Swagger UI ships as static files in swagger-ui-dist; only the two the page needs are served, from the package
+// Swagger UI ships as static files in swagger-ui-dist; only the files the page needs are served, from the package
 // itself, so the reference works offline and nothing is fetched from a CDN.
 const swaggerUiDir = dirname(createRequire(import.meta.url).resolve('swagger-ui-dist/package.json'));
 const ASSETS: Record<string, string> = {
   'swagger-ui.css': join(swaggerUiDir, 'swagger-ui.css'),
   'swagger-ui-bundle.js': join(swaggerUiDir, 'swagger-ui-bundle.js'),
+  'favicon-32x32.png': join(swaggerUiDir, 'favicon-32x32.png'),
 };
 
 // The page's own script is a file (not inline) so the Content-Security-Policy can forbid inline scripts.
@@ -42,6 +43,7 @@ const PAGE = `<!doctype html>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>Coinventory API reference</title>
+<link rel="icon" type="image/png" href="${DOCS_PATH}/assets/favicon-32x32.png">
 <link rel="stylesheet" href="${DOCS_PATH}/assets/swagger-ui.css">
 <style>body { margin: 0; } .topbar-note { font: 14px system-ui, sans-serif; padding: 10px 20px; background: #1f2933; color: #f5f7fa; } .topbar-note a { color: #9fd3ff; }</style>
 </head>
