@@ -151,7 +151,7 @@ describe.skipIf(!hasChromium)('the documentation site in Chromium', () => {
     const { page, seen } = await open('/reference/api/');
     for (const operation of operations) {
       const link = page.locator(`.vp-doc a[href*="/reference/api/${operation.operationId}"]`);
-      await expect.poll(() => link.count(), operation.operationId).toBeGreaterThan(0);
+      await expect.poll(() => link.count(), { message: operation.operationId }).toBeGreaterThan(0);
       const sidebar = page.locator(`.VPSidebar a[href*="/reference/api/${operation.operationId}"]`);
       expect(await sidebar.count(), `sidebar: ${operation.operationId}`).toBeGreaterThan(0);
     }

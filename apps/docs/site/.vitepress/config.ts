@@ -1,7 +1,7 @@
 import openApiDocument from '@coinventory/contract/openapi';
 import { type DefaultTheme, defineConfig } from 'vitepress';
 import { operationLink, operationsByTag } from '../../scripts/render.mjs';
-import { guideSections } from './guides';
+import { guideSections } from './guides.js';
 
 /** The reference part of the sidebar: the API by tag (from the OpenAPI document), then the tools. */
 const referenceSidebar: DefaultTheme.SidebarItem[] = [

@@ -1,0 +1,151 @@
+// The references say what the product is: the generated pages are current, and the hand-written SDK reference
+// names every export and every method of the published SDK.
+import { execFileSync } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { contractRoutes } from '@coinventory/contract';
+import openApiDocument from '@coinventory/contract/openapi';
+import { Coinventory } from '@coinventory/sdk';
+import { SERVER_BIN } from '@coinventory/server/testing';
+import ts from 'typescript';
+import { describe, expect, it } from 'vitest';
+import {
+  commandTree,
+  operationsByTag,
+  operatorCommands,
+  renderApiIndex,
+  renderCliReference,
+  renderOperation,
+  renderOperatorReference,
+} from '../scripts/render.mjs';
+
+const SITE = fileURLToPath(new URL('../site/', import.meta.url));
+const require = createRequire(import.meta.url);
+const read = (path: string) => readFileSync(join(SITE, path), 'utf8');
+const CLI_BIN = join(dirname(require.resolve('@coinventory/cli/package.json')), 'dist/coinventory.js');
+
+const helpOf = (bin: string) => (args: string[]) => {
+  const options = { encoding: 'utf8' as const, env: { PATH: process.env.PATH ?? '', NO_COLOR: '1', COLUMNS: '80' } };
+  try {
+    return execFileSync(process.execPath, [bin, ...args, '--help'], options);
+  } catch (error) {
+    if (args.length === 0) throw error;
+    return execFileSync(process.execPath, [bin, '--help'], options);
+  }
+};
+
+describe('the API reference', () => {
+  it('has a page for every operation of the contract, as the current document renders it', () => {
+    const documented = operationsByTag(openApiDocument).flatMap(({ operations }) => operations);
+    expect(documented.map((op) => op.operationId).sort()).toEqual(
+      contractRoutes.map(({ route }) => route.metadata.operationId).sort(),
+    );
+    for (const operation of documented) {
+      const page = read(`reference/api/${operation.operationId}.md`);
+      expect(page).toBe(renderOperation(openApiDocument, operation));
+      expect(page).toContain(`# ${operation.summary}`);
+      for (const parameter of operation.parameters) expect(page, parameter.name).toContain(`| \`${parameter.name}\` |`);
+      for (const status of Object.keys(operation.responses))
+        expect(page, status).toContain(status === '200' ? '### 200 ' : `| ${status} |`);
+    }
+    expect(read('reference/api/index.md')).toBe(renderApiIndex(openApiDocument));
+  });
+
+  it('shows every field of every request body and response, and every error code', () => {
+    for (const operation of operationsByTag(openApiDocument).flatMap(({ operations }) => operations)) {
+      const page = read(`reference/api/${operation.operationId}.md`);
+      const body = operation.requestBody?.content['application/json']?.schema;
+      const bodyFields = Object.keys((body?.properties as Record<string, unknown> | undefined) ?? {});
+      for (const field of bodyFields) expect(page, `${operation.operationId} body ${field}`).toContain(`\`${field}\``);
+      for (const [status, response] of Object.entries(operation.responses)) {
+        if (status === '200' || !('$ref' in response)) continue;
+        const shared = openApiDocument.components.responses[String(response.$ref).split('/').pop() ?? ''];
+        const code = (shared?.content?.['application/json']?.example as { code: string }).code;
+        expect(page, `${operation.operationId} ${status}`).toContain(`| ${status} | \`${code}\` |`);
+      }
+    }
+  });
+
+  it('publishes the OpenAPI document itself for download', () => {
+    expect(JSON.parse(read('public/openapi.json'))).toEqual(openApiDocument);
+  });
+});
+
+describe('the CLI reference', () => {
+  const commands = commandTree(helpOf(CLI_BIN), ['coinventory']);
+
+  it("is the CLI's own help, current", () => {
+    expect(read('reference/cli.md')).toBe(renderCliReference(commands));
+  });
+
+  it('covers every command, the ones for each API operation among them', () => {
+    const paths = commands.map((command) => command.path.join(' '));
+    for (const expected of [
+      'coinventory me',
+      'coinventory items list',
+      'coinventory items get',
+      'coinventory items create',
+      'coinventory items update',
+      'coinventory items delete',
+      'coinventory items valuations',
+      'coinventory consignments list',
+      'coinventory consignments get',
+      'coinventory invoices list',
+      'coinventory invoices get',
+      'coinventory login',
+      'coinventory logout',
+    ])
+      expect(paths).toContain(expected);
+  });
+});
+
+describe('the operator commands reference', () => {
+  it("is the server binary's own help, current, with every command", () => {
+    const help = helpOf(SERVER_BIN);
+    const page = read('reference/operator.md');
+    expect(page).toBe(renderOperatorReference(help));
+    const names = operatorCommands(help([]));
+    expect(names.length).toBeGreaterThan(15);
+    for (const name of names.filter((n) => !['start', 'sync-worker'].includes(n)))
+      expect(page, name).toContain(`## coinventory-server ${name}\n`);
+  });
+});
+
+describe('the SDK reference', () => {
+  const page = read('reference/sdk.md');
+
+  it('names every export of @coinventory/sdk', () => {
+    const typesEntry = join(dirname(require.resolve('@coinventory/sdk/package.json')), 'dist/index.d.ts');
+    expect(existsSync(typesEntry)).toBe(true);
+    const program = ts.createProgram([typesEntry], { skipLibCheck: true });
+    const checker = program.getTypeChecker();
+    const source = program.getSourceFile(typesEntry);
+    const module = source && checker.getSymbolAtLocation(source);
+    const names = module ? checker.getExportsOfModule(module).map((symbol) => symbol.name) : [];
+    expect(names.length).toBeGreaterThan(40);
+    const missing = names.filter(
+      (name) => name !== 'default' && !new RegExp(`\`[^\`]*\\b${name}\\b[^\`]*\``).test(page),
+    );
+    expect(missing).toEqual([]);
+  });
+
+  it('documents every method of every resource', () => {
+    const client = new Coinventory({
+      apiKey: 'cvk_live_documentation0000000000000000000000',
+      baseUrl: 'http://127.0.0.1:9/v1',
+    });
+    const resources = { client, items: client.items, consignments: client.consignments, invoices: client.invoices };
+    const missing: string[] = [];
+    for (const [name, resource] of Object.entries(resources)) {
+      const methods = Object.getOwnPropertyNames(Object.getPrototypeOf(resource)).filter(
+        (method) => method !== 'constructor' && !method.startsWith('_'),
+      );
+      expect(methods.length, name).toBeGreaterThan(0);
+      const prefix = name === 'client' ? 'client' : `client.${name}`;
+      for (const method of methods) if (!page.includes(`${prefix}.${method}(`)) missing.push(`${prefix}.${method}(`);
+    }
+    expect(missing).toEqual([]);
+  });
+});
