@@ -32,6 +32,7 @@ const serverBin = join(packageDir('@coinventory/server'), 'dist/main.js');
 const helpOf = (bin) => (args) => {
   const options = {
     encoding: 'utf8',
+    stdio: ['ignore', 'pipe', 'pipe'],
     env: { PATH: process.env.PATH ?? '', NO_COLOR: '1', COLUMNS: '80', HOME: process.env.HOME ?? '' },
   };
   try {

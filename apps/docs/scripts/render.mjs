@@ -238,7 +238,8 @@ export function renderSchemas(document) {
   ];
   for (const [name, schema] of Object.entries(document.components.schemas)) {
     out.push(`## ${name}\n\n${prose(schema.description)}\n`);
-    out.push(fieldTable(document, schema, { showRequired: false }));
+    out.push(fieldTable(document, schema, { showRequired: name.endsWith('Body') }));
+    for (const example of schema.examples ?? []) out.push(`\n**Example**\n\n\`\`\`json\n${json(example)}\n\`\`\`\n`);
   }
   return out.join('\n');
 }

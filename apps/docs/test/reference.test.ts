@@ -27,7 +27,11 @@ const read = (path: string) => readFileSync(join(SITE, path), 'utf8');
 const CLI_BIN = join(dirname(require.resolve('@coinventory/cli/package.json')), 'dist/coinventory.js');
 
 const helpOf = (bin: string) => (args: string[]) => {
-  const options = { encoding: 'utf8' as const, env: { PATH: process.env.PATH ?? '', NO_COLOR: '1', COLUMNS: '80' } };
+  const options = {
+    encoding: 'utf8' as const,
+    stdio: ['ignore', 'pipe', 'pipe'] as ['ignore', 'pipe', 'pipe'],
+    env: { PATH: process.env.PATH ?? '', NO_COLOR: '1', COLUMNS: '80' },
+  };
   try {
     return execFileSync(process.execPath, [bin, ...args, '--help'], options);
   } catch (error) {

@@ -150,6 +150,13 @@ describe('OpenAPI document', () => {
     }
   });
 
+  it('gives the component schemas of bodies and responses their example', () => {
+    for (const name of ['Me', 'Item', 'ItemList', 'CreateItemBody', 'UpdateItemBody', 'ValuationList', 'Invoice']) {
+      const examples = document.components.schemas[name]?.examples as unknown[] | undefined;
+      expect(examples, name).toHaveLength(1);
+    }
+  });
+
   it('shows an example of every parameter, valid for that operation', () => {
     for (const { key, route } of contractRoutes) {
       for (const parameter of operationOf(route).parameters) {

@@ -97,7 +97,12 @@ function toJsonSchema(schema: z.ZodTypeAny, self?: string): JsonSchema {
 }
 
 const componentSchemas = (): Record<string, JsonSchema> =>
-  Object.fromEntries(Object.entries(COMPONENTS).map(([name, schema]) => [name, toJsonSchema(schema, name)]));
+  Object.fromEntries(
+    Object.entries(COMPONENTS).map(([name, schema]) => {
+      const example = (COMPONENT_EXAMPLES as Record<string, unknown>)[name];
+      return [name, { ...toJsonSchema(schema, name), ...(example !== undefined && { examples: [example] }) }];
+    }),
+  );
 
 const ERROR_RESPONSES: Partial<Record<number, { name: string; code: ErrorCode; description: string }>> = {
   400: {
