@@ -6,7 +6,7 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { type RunningServer, SERVER_BIN, startServer, stopServer } from '@coinventory/server/testing';
+import { createKey, type RunningServer, SERVER_BIN, startServer, stopServer } from '@coinventory/server/testing';
 import ts from 'typescript';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { guideSections } from '../site/.vitepress/guides.js';
@@ -45,13 +45,16 @@ async function freePort(): Promise<number> {
   return address.port;
 }
 
+/** The key samples run with: each page gets its own, so one page's requests never spend another's rate limit. */
+let pageKey: string;
+
 function sampleEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
   return {
     PATH: `${binDir}:${process.env.PATH ?? ''}`,
     HOME: join(work, 'home'),
     TMPDIR: tmpdir(),
     NO_COLOR: '1',
-    COINVENTORY_API_KEY: server.apiKey,
+    COINVENTORY_API_KEY: pageKey,
     COINVENTORY_BASE_URL: server.baseUrl,
     COINVENTORY_DATA_DIR: server.dataDir,
     ITEM_ID: itemId,
@@ -247,6 +250,9 @@ for (const { file } of pages) {
   const samples = samplesOf(file).filter((block) => block.directive.kind !== 'skip');
   if (samples.length === 0) continue;
   describe(file, () => {
+    beforeAll(async () => {
+      pageKey = await createKey(server, `docs samples: ${file}`, 'read,write');
+    });
     for (const block of samples) {
       const name = `${block.lang} sample at line ${block.line}${block.directive.kind === 'server' ? ' (server)' : ''}`;
       it(name, async () => {
