@@ -263,7 +263,7 @@ export const COMMANDS = [
   }),
   spec({
     name: 'listing unlink',
-    summary: 'Unlink a listing; the marketplace is not told, and its pending sync jobs are dropped.',
+    summary: 'Unlink a listing; the marketplace is not told, and its sync jobs, pending and past, are deleted.',
     synopsis: '--org <id|slug> --listing-id <marketplace listing id>',
     example: 'coinventory-server listing unlink --org liberty-coin --listing-id mkt-100234',
     options: { org: string, 'listing-id': string },
