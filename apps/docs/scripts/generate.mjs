@@ -4,11 +4,11 @@
 // - site/reference/cli.md: every `coinventory` command's own --help;
 // - site/reference/operator.md: every `coinventory-server` command's own --help.
 // Run by `build` and `dev`; the output is not committed (see .gitignore).
-import { execFileSync } from 'node:child_process';
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { helpReader } from './help.mjs';
 import {
   commandTree,
   operationsByTag,
@@ -28,22 +28,6 @@ const packageDir = (name) => dirname(require.resolve(`${name}/package.json`));
 const cliBin = join(packageDir('@coinventory/cli'), 'dist/coinventory.js');
 const serverBin = join(packageDir('@coinventory/server'), 'dist/main.js');
 
-/** Runs a binary for its help text, as a user on an 80-column terminal without colour would see it. */
-const helpOf = (bin) => (args) => {
-  const options = {
-    encoding: 'utf8',
-    stdio: ['ignore', 'pipe', 'pipe'],
-    env: { PATH: process.env.PATH ?? '', NO_COLOR: '1', COLUMNS: '80', HOME: process.env.HOME ?? '' },
-  };
-  try {
-    return execFileSync(process.execPath, [bin, ...args, '--help'], options);
-  } catch (error) {
-    // A command without options of its own refuses `--help`; it is documented by its parent's help.
-    if (args.length === 0) throw error;
-    return execFileSync(process.execPath, [bin, '--help'], options);
-  }
-};
-
 const apiDir = join(site, 'reference/api');
 rmSync(apiDir, { recursive: true, force: true });
 mkdirSync(apiDir, { recursive: true });
@@ -60,11 +44,11 @@ writeFileSync(join(apiDir, 'index.md'), renderApiIndex(document));
 writeFileSync(join(apiDir, 'schemas.md'), renderSchemas(document));
 writeFileSync(join(site, 'public/openapi.json'), `${JSON.stringify(document, null, 2)}\n`);
 
-const cliHelp = helpOf(cliBin);
+const cliHelp = helpReader(cliBin);
 const cliCommands = commandTree(cliHelp, ['coinventory']);
 writeFileSync(join(site, 'reference/cli.md'), renderCliReference(cliCommands));
 
-const serverHelp = helpOf(serverBin);
+const serverHelp = helpReader(serverBin);
 writeFileSync(join(site, 'reference/operator.md'), renderOperatorReference(serverHelp));
 
 console.log(

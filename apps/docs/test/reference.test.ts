@@ -1,6 +1,5 @@
 // The references say what the product is: the generated pages are current, and the hand-written SDK reference
 // names every export and every method of the published SDK.
-import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
@@ -11,6 +10,7 @@ import { Coinventory } from '@coinventory/sdk';
 import { SERVER_BIN } from '@coinventory/server/testing';
 import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
+import { helpReader } from '../scripts/help.mjs';
 import {
   commandTree,
   operationsByTag,
@@ -25,20 +25,6 @@ const SITE = fileURLToPath(new URL('../site/', import.meta.url));
 const require = createRequire(import.meta.url);
 const read = (path: string) => readFileSync(join(SITE, path), 'utf8');
 const CLI_BIN = join(dirname(require.resolve('@coinventory/cli/package.json')), 'dist/coinventory.js');
-
-const helpOf = (bin: string) => (args: string[]) => {
-  const options = {
-    encoding: 'utf8' as const,
-    stdio: ['ignore', 'pipe', 'pipe'] as ['ignore', 'pipe', 'pipe'],
-    env: { PATH: process.env.PATH ?? '', NO_COLOR: '1', COLUMNS: '80' },
-  };
-  try {
-    return execFileSync(process.execPath, [bin, ...args, '--help'], options);
-  } catch (error) {
-    if (args.length === 0) throw error;
-    return execFileSync(process.execPath, [bin, '--help'], options);
-  }
-};
 
 describe('the API reference', () => {
   it('has a page for every operation of the contract, as the current document renders it', () => {
@@ -78,7 +64,7 @@ describe('the API reference', () => {
 });
 
 describe('the CLI reference', () => {
-  const commands = commandTree(helpOf(CLI_BIN), ['coinventory']);
+  const commands = commandTree(helpReader(CLI_BIN), ['coinventory']);
 
   it("is the CLI's own help, current", () => {
     expect(read('reference/cli.md')).toBe(renderCliReference(commands));
@@ -107,7 +93,7 @@ describe('the CLI reference', () => {
 
 describe('the operator commands reference', () => {
   it("is the server binary's own help, current, with every command", () => {
-    const help = helpOf(SERVER_BIN);
+    const help = helpReader(SERVER_BIN);
     const page = read('reference/operator.md');
     expect(page).toBe(renderOperatorReference(help));
     const names = operatorCommands(help([]));

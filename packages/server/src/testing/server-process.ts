@@ -84,15 +84,14 @@ export async function startServer(extra: Record<string, string> = {}): Promise<R
   }
 }
 
-/** Runs an operator command (`coinventory-server <args>`) against the server's data directory. */
-export async function runOperatorCommand(
-  server: ServerInfo,
-  args: string[],
-): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  const child = spawn(process.execPath, [SERVER_BIN, ...args], {
-    env: serverEnv(server.dataDir),
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+export interface Finished {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+/** Everything a child process writes, and its exit code, once it has exited. */
+export async function outputOf(child: ChildProcess): Promise<Finished> {
   let stdout = '';
   let stderr = '';
   child.stdout?.on('data', (chunk: Buffer) => {
@@ -103,6 +102,15 @@ export async function runOperatorCommand(
   });
   const [code] = (await once(child, 'exit')) as [number | null];
   return { code, stdout, stderr };
+}
+
+/** Runs an operator command (`coinventory-server <args>`) against the server's data directory. */
+export function runOperatorCommand(server: ServerInfo, args: string[]): Promise<Finished> {
+  const child = spawn(process.execPath, [SERVER_BIN, ...args], {
+    env: serverEnv(server.dataDir),
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  return outputOf(child);
 }
 
 /** Creates a key of the demo workspace through the running server's admin socket. */

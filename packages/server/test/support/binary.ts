@@ -4,6 +4,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { outputOf } from '../../src/testing/server-process.js';
 
 /** The built binary, run as an operator would run it. */
 const MAIN = fileURLToPath(new URL('../../dist/main.js', import.meta.url));
@@ -52,19 +53,7 @@ export async function stop(running: Running, signal: NodeJS.Signals = 'SIGTERM')
   return code;
 }
 
-export async function runToEnd(args: string[], env: Record<string, string>) {
-  const child = run(args, env);
-  let stdout = '';
-  let stderr = '';
-  child.stdout?.on('data', (chunk: Buffer) => {
-    stdout += chunk.toString();
-  });
-  child.stderr?.on('data', (chunk: Buffer) => {
-    stderr += chunk.toString();
-  });
-  const [code] = (await once(child, 'exit')) as [number | null];
-  return { code, stdout, stderr };
-}
+export const runToEnd = (args: string[], env: Record<string, string>) => outputOf(run(args, env));
 
 const dirs: string[] = [];
 /** A temporary directory, removed by removeTempDirs(). */

@@ -1,0 +1,1 @@
+export function helpReader(bin: string): (args: string[]) => string;
