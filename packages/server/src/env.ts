@@ -58,10 +58,20 @@ const EnvSchema = z
       .default(5 * 60_000),
     /** How long a worker holds a listing while delivering; must exceed MARKETPLACE_TIMEOUT_MS. */
     SYNC_LEASE_MS: z.coerce.number().int().min(1_000).default(60_000),
+    /**
+     * Server processes sharing the port (node:cluster, see cluster.ts). One process uses one core; more than one
+     * needs DATABASE_URL, since every process must see the same keys, counts and sync jobs.
+     */
+    WEB_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(1),
   })
   .refine((env) => env.SYNC_LEASE_MS > env.MARKETPLACE_TIMEOUT_MS, {
     message: 'must be longer than MARKETPLACE_TIMEOUT_MS, or a slow delivery could be sent twice at once',
     path: ['SYNC_LEASE_MS'],
+  })
+  .refine((env) => env.WEB_CONCURRENCY === 1 || env.DATABASE_URL !== undefined, {
+    message:
+      'must be 1 on the embedded database, whose files one process owns; set DATABASE_URL to run several workers',
+    path: ['WEB_CONCURRENCY'],
   });
 
 export type Env = z.infer<typeof EnvSchema>;

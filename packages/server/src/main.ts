@@ -4,6 +4,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { COMMANDS, type CommandOutput, EXIT, isAdminCommand, prepareAdminCommand } from './admin/commands.js';
 import { DataDirBusyError, type DataDirLock, lockDataDir } from './admin/data-dir-lock.js';
 import { type AdminSocket, adminSocketPath, sendAdminCommand, serveAdminSocket } from './admin/socket.js';
+import { clusterWorker, startPrimary } from './cluster.js';
 import { connectDatabase } from './db/connect.js';
 import { migrate } from './db/migrate.js';
 import { type DemoWorkspace, seedDemoWorkspace } from './demo/seed.js';
@@ -30,12 +31,20 @@ Exit codes: 0 ok, 1 failure, 2 usage or invalid input, 3 not found, 4 already ex
 Configuration (environment):
   PORT (3000), HOST (127.0.0.1), DATABASE_URL (unset: embedded database),
   COINVENTORY_DATA_DIR (.coinventory/data), LOG_LEVEL (info), STATEMENT_TIMEOUT_MS (10000),
-  DATABASE_POOL_SIZE (10), SHUTDOWN_TIMEOUT_MS (10000), RATE_LIMIT_MAX_REQUESTS (120),
-  RATE_LIMIT_WINDOW_SECONDS (60), PUBLIC_BASE_URL (unset: the address requests arrive on)`;
+  DATABASE_POOL_SIZE (10, per process), SHUTDOWN_TIMEOUT_MS (10000), RATE_LIMIT_MAX_REQUESTS (120),
+  RATE_LIMIT_WINDOW_SECONDS (60), PUBLIC_BASE_URL (unset: the address requests arrive on),
+  WEB_CONCURRENCY (1: server processes on the port; more than one needs DATABASE_URL)`;
 
 class UsageError extends Error {}
 
-async function start(env: Env, logger: Logger) {
+async function start(env: Env, rootLogger: Logger) {
+  const worker = clusterWorker();
+  if (env.WEB_CONCURRENCY > 1 && !worker) {
+    // The primary only forks and supervises; the workers below serve.
+    await startPrimary(env, rootLogger);
+    return;
+  }
+  const logger = worker ? rootLogger.child(worker) : rootLogger;
   let lock: DataDirLock | undefined;
   if (!env.DATABASE_URL) {
     mkdirSync(env.COINVENTORY_DATA_DIR, { recursive: true });
@@ -60,7 +69,8 @@ async function start(env: Env, logger: Logger) {
       adminSocket = await serveAdminSocket(adminSocketPath(env.COINVENTORY_DATA_DIR), server.database.sql, logger);
     }
     if (demo) printDemoKey(server.baseUrl, demo.slug, demo.key.key);
-    logger.info({ baseUrl: server.baseUrl, database: server.database.kind }, 'listening');
+    // In a cluster the primary says "listening" once every worker is; each worker only reports itself.
+    logger.info({ baseUrl: server.baseUrl, database: server.database.kind }, worker ? 'worker listening' : 'listening');
 
     const shutdown = (signal: string) => {
       logger.info({ signal }, 'shutting down: finishing in-flight requests');
