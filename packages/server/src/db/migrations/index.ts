@@ -1,6 +1,7 @@
 import * as initial from './0001_initial.js';
 import * as rateLimits from './0002_rate_limits.js';
 import * as marketplaceSync from './0003_marketplace_sync.js';
+import * as rateLimitWindowStart from './0004_rate_limit_window_start.js';
 
 export interface Migration {
   version: number;
@@ -13,4 +14,5 @@ export const migrations: readonly Migration[] = [
   { version: 1, ...initial },
   { version: 2, ...rateLimits },
   { version: 3, ...marketplaceSync },
+  { version: 4, ...rateLimitWindowStart },
 ];
