@@ -1,5 +1,5 @@
 import { defineConfig } from 'vitest/config';
-import { findPostgresBin } from './test/support/postgres-cluster.js';
+import { findPostgresBin } from './src/testing/postgres-cluster.js';
 
 /**
  * The suite runs twice: on the embedded database (PGlite) and on a throwaway PostgreSQL cluster started from

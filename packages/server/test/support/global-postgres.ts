@@ -1,5 +1,5 @@
 import type { TestProject } from 'vitest/node';
-import { findPostgresBin, startCluster } from './postgres-cluster.js';
+import { findPostgresBin, startCluster, THROWAWAY_SETTINGS } from '../../src/testing/postgres-cluster.js';
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -11,7 +11,7 @@ declare module 'vitest' {
 export default async function setup(project: TestProject) {
   const bin = findPostgresBin();
   if (!bin) throw new Error('PostgreSQL server binaries not found (set PG_BIN)');
-  const cluster = await startCluster(bin);
+  const cluster = await startCluster(bin, { settings: THROWAWAY_SETTINGS });
   project.provide('postgresUrl', cluster.url);
   return () => cluster.stop();
 }
