@@ -1,0 +1,62 @@
+import { join } from 'node:path';
+import { startCluster as startThrowawayCluster } from '@coinventory/server/testing';
+
+export { findPostgresBin } from '@coinventory/server/testing';
+
+/**
+ * The benchmark's own PostgreSQL cluster, from this machine's server binaries (the server's throwaway cluster, the
+ * one its tests use, started with the settings below), stopped and removed at the end.
+ */
+
+/**
+ * The tuning, stated once: modest settings a small dedicated database host would get, not benchmark tricks.
+ * Durability stays on (fsync, synchronous_commit, full_page_writes): every API request commits a write (the
+ * rate limiter), so the cost of a WAL flush is part of what is measured.
+ * @type {Readonly<Record<string, string>>}
+ */
+export const TUNING = Object.freeze({
+  shared_buffers: '2GB',
+  effective_cache_size: '12GB',
+  work_mem: '16MB',
+  maintenance_work_mem: '1GB',
+  max_connections: '200',
+  random_page_cost: '1.1',
+  effective_io_concurrency: '200',
+  // A standalone host without replicas: minimal WAL lets the bulk load and index builds skip most WAL writes.
+  wal_level: 'minimal',
+  max_wal_senders: '0',
+  max_wal_size: '16GB',
+  checkpoint_timeout: '30min',
+  // JIT compilation costs tens of milliseconds on the first expensive query of a session: an OLTP host turns it off.
+  jit: 'off',
+  // Two cores shared with the server and the load generator: parallel query would only add contention.
+  max_parallel_workers_per_gather: '0',
+  max_parallel_maintenance_workers: '1',
+});
+
+/** Settings that are not tuning: how statements are logged for the capture run. */
+const PLUMBING = {
+  logging_collector: 'on',
+  log_destination: 'csvlog',
+  log_directory: 'log',
+  log_filename: 'postgresql',
+  log_rotation_age: '0',
+  log_rotation_size: '0',
+};
+
+/**
+ * @typedef {import('@coinventory/server/testing').PostgresCluster & { csvLog: string }} Cluster
+ */
+
+/**
+ * Creates and starts the cluster with TUNING, logging statements as CSV (the capture run switches them on).
+ * @param {string} bin
+ * @returns {Promise<Cluster>}
+ */
+export async function startCluster(bin) {
+  const cluster = await startThrowawayCluster(bin, {
+    settings: { ...TUNING, ...PLUMBING },
+    prefix: 'coinventory-bench-pg-',
+  });
+  return { ...cluster, csvLog: join(cluster.dataDir, 'log', 'postgresql.csv') };
+}
