@@ -8,10 +8,36 @@ import { clusterWorker, startPrimary } from './cluster.js';
 import { connectDatabase } from './db/connect.js';
 import { migrate } from './db/migrate.js';
 import { type DemoWorkspace, seedDemoWorkspace } from './demo/seed.js';
-import { ConfigError, type Env, loadEnv } from './env.js';
+import { ConfigError, describeSettings, type Env, loadEnv } from './env.js';
 import { createLogger, type Logger } from './logger.js';
 import { startServer } from './server.js';
 import { syncWorkerFromEnv } from './sync/from-env.js';
+
+/** The environment variables, one per line with its default, wrapped under the name. */
+function configurationHelp(): string {
+  return describeSettings()
+    .map(({ name, defaultValue, description }) => {
+      const head = `  ${name}${defaultValue === undefined ? '' : ` (${defaultValue === '' ? 'empty' : defaultValue})`}`;
+      return `${head}\n${wrap(description, 6, 80)}`;
+    })
+    .join('\n');
+}
+
+/** Words of `text` on lines of at most `width` columns, each indented by `indent` spaces. */
+function wrap(text: string, indent: number, width: number): string {
+  const lines: string[] = [];
+  let line = '';
+  for (const word of text.split(' ')) {
+    if (line && indent + line.length + 1 + word.length > width) {
+      lines.push(line);
+      line = word;
+    } else {
+      line = line ? `${line} ${word}` : word;
+    }
+  }
+  if (line) lines.push(line);
+  return lines.map((l) => `${' '.repeat(indent)}${l}`).join('\n');
+}
 
 const USAGE = `Usage: coinventory-server [command] [options]
 
@@ -21,21 +47,47 @@ Commands:
   sync-worker        Run only the marketplace sync worker (for servers started with SYNC_WORKER=off).
 ${COMMANDS.map((c) => `  ${c.name.padEnd(17)}  ${c.summary}`).join('\n')}
 
-Run "coinventory-server <command> --help" for a command's options. Every command but start takes --json.
+Run "coinventory-server <command> --help" for a command's options. The admin commands take --json.
 
 Admin commands work against DATABASE_URL, or the embedded database in COINVENTORY_DATA_DIR, also while a
 server is running on it (they go through the server's admin socket).
 
 Exit codes: 0 ok, 1 failure, 2 usage or invalid input, 3 not found, 4 already exists, 5 refused by a rule.
 
-Configuration (environment):
-  PORT (3000), HOST (127.0.0.1), DATABASE_URL (unset: embedded database),
-  COINVENTORY_DATA_DIR (.coinventory/data), LOG_LEVEL (info), STATEMENT_TIMEOUT_MS (10000),
-  DATABASE_POOL_SIZE (10, per process), SHUTDOWN_TIMEOUT_MS (10000), RATE_LIMIT_MAX_REQUESTS (120),
-  RATE_LIMIT_WINDOW_SECONDS (60), PUBLIC_BASE_URL (unset: the address requests arrive on),
-  WEB_CONCURRENCY (1: server processes on the port; more than one needs DATABASE_URL)`;
+Configuration (environment variables, with their defaults):
+${configurationHelp()}`;
 
-class UsageError extends Error {}
+const START_USAGE = `Usage: coinventory-server start
+
+Starts the HTTP server; also what "coinventory-server" without a command does. It takes no options: it is
+configured by the environment (listed by "coinventory-server --help").
+
+Pending migrations are applied first. On an empty embedded database (no DATABASE_URL) it creates a demo
+workspace and prints its API key once, on stderr. It logs JSON lines on stdout, "listening" once it accepts
+requests. SIGTERM or SIGINT: it stops accepting, finishes in-flight requests (up to SHUTDOWN_TIMEOUT_MS)
+and exits 0. WEB_CONCURRENCY above 1 runs that many server processes on the port (needs DATABASE_URL).
+
+Exit codes: 0 stopped cleanly, 1 failure, 2 invalid configuration.`;
+
+const SYNC_WORKER_USAGE = `Usage: coinventory-server sync-worker
+
+Runs only the marketplace sync worker, for servers started with SYNC_WORKER=off: it delivers the queued
+listing changes to the marketplace, with the SYNC_* and MARKETPLACE_* settings (listed by
+"coinventory-server --help"). It takes no options. Run as many as you like against one DATABASE_URL: a
+listing is delivered by one worker at a time. On the embedded database it needs the data directory to
+itself, so it cannot run beside a server there. SIGTERM or SIGINT: it finishes its deliveries and exits 0.
+
+Exit codes: 0 stopped cleanly, 1 failure, 2 invalid configuration.`;
+
+class UsageError extends Error {
+  /** The usage shown after the message: the command's own when it has one. */
+  constructor(
+    message: string,
+    readonly usage = USAGE,
+  ) {
+    super(message);
+  }
+}
 
 async function start(env: Env, rootLogger: Logger) {
   const worker = clusterWorker();
@@ -202,16 +254,21 @@ async function main(argv: string[]): Promise<number | undefined> {
   }
   if (first === 'start') {
     if (rest.includes('-h') || rest.includes('--help')) {
-      process.stdout.write(`${USAGE}\n`);
+      process.stdout.write(`${START_USAGE}\n`);
       return EXIT.ok;
     }
-    if (rest.length > 0) throw new UsageError(`start takes no arguments (got "${rest.join(' ')}").`);
+    if (rest.length > 0) throw new UsageError(`start takes no arguments (got "${rest.join(' ')}").`, START_USAGE);
     const env = loadEnv();
     await start(env, createLogger(env.LOG_LEVEL));
     return undefined;
   }
   if (first === 'sync-worker') {
-    if (rest.length > 0) throw new UsageError(`sync-worker takes no arguments (got "${rest.join(' ')}").`);
+    if (rest.includes('-h') || rest.includes('--help')) {
+      process.stdout.write(`${SYNC_WORKER_USAGE}\n`);
+      return EXIT.ok;
+    }
+    if (rest.length > 0)
+      throw new UsageError(`sync-worker takes no arguments (got "${rest.join(' ')}").`, SYNC_WORKER_USAGE);
     const env = loadEnv();
     await syncWorker(env, createLogger(env.LOG_LEVEL));
     return undefined;
@@ -231,7 +288,7 @@ main(process.argv.slice(2))
     if (error instanceof ConfigError || error instanceof UsageError || error instanceof DataDirBusyError) {
       const hint =
         error instanceof UsageError
-          ? `\n\n${USAGE}`
+          ? `\n\n${error.usage}`
           : error instanceof DataDirBusyError
             ? ' Stop that process, or point COINVENTORY_DATA_DIR elsewhere.'
             : '';

@@ -14,6 +14,7 @@ import {
 import { afterAll, describe, expect, it } from 'vitest';
 import { KEY_PATTERN } from '../src/auth/keys.js';
 import { migrations } from '../src/db/migrations/index.js';
+import { describeSettings } from '../src/env.js';
 import { removeTempDirs, runToEnd, start, stop, tempDir } from './support/binary.js';
 import { client } from './support/http.js';
 
@@ -147,6 +148,20 @@ describe('coinventory-server on the embedded database', () => {
     const help = await runToEnd(['--help'], {});
     expect(help.code).toBe(0);
     expect(help.stdout).toContain('Usage: coinventory-server');
+    // Every variable env.ts reads is listed with its default, so the help cannot fall behind the configuration.
+    for (const { name, defaultValue } of describeSettings()) {
+      const line = defaultValue === undefined ? `\n  ${name}\n` : `\n  ${name} (${defaultValue})\n`;
+      expect(help.stdout, name).toContain(line);
+    }
+    for (const command of ['start', 'sync-worker']) {
+      const own = await runToEnd([command, '--help'], {});
+      expect(own.code, command).toBe(0);
+      expect(own.stdout).toMatch(new RegExp(`^Usage: coinventory-server ${command}\n`));
+      expect(own.stdout).not.toContain('Commands:');
+    }
+    const extra = await runToEnd(['sync-worker', 'now'], {});
+    expect(extra.code).toBe(2);
+    expect(extra.stderr).toContain('sync-worker takes no arguments (got "now")');
     const unknown = await runToEnd(['launch'], {});
     expect(unknown.code).toBe(2);
     expect(unknown.stderr).toContain('Unknown command "launch"');
