@@ -298,8 +298,6 @@ export function renderOperatorReference(help) {
   ];
   for (const name of operatorCommands(main)) {
     const text = help(name.split(' '));
-    // `start` and `sync-worker` are described by the main help (their options are the environment).
-    if (text === main) continue;
     out.push(`## coinventory-server ${name}\n\n\`\`\`text\n${text.trimEnd()}\n\`\`\`\n`);
   }
   return out.join('\n');

@@ -98,8 +98,17 @@ describe('the operator commands reference', () => {
     expect(page).toBe(renderOperatorReference(help));
     const names = operatorCommands(help([]));
     expect(names.length).toBeGreaterThan(15);
-    for (const name of names.filter((n) => !['start', 'sync-worker'].includes(n)))
-      expect(page, name).toContain(`## coinventory-server ${name}\n`);
+    for (const name of names) expect(page, name).toContain(`## coinventory-server ${name}\n`);
+  });
+
+  it('the deploying guide has a row for every variable the server reads, as its help lists them', () => {
+    const help = helpReader(SERVER_BIN)([]);
+    const configuration = help.slice(help.indexOf('\nConfiguration'));
+    const variables = [...configuration.matchAll(/^ {2}([A-Z][A-Z0-9_]+)\b/gm)].map((m) => m[1]);
+    expect(variables).toContain('WEB_CONCURRENCY');
+    expect(variables.length).toBeGreaterThan(20);
+    const guide = read('guide/deploying.md');
+    for (const variable of variables) expect(guide, variable).toMatch(new RegExp(`^\\| \`${variable}\` +\\|`, 'm'));
   });
 });
 
