@@ -1,5 +1,6 @@
 import { chmodSync, mkdirSync } from 'node:fs';
 import { PGlite } from '@electric-sql/pglite';
+import { btree_gin } from '@electric-sql/pglite/contrib/btree_gin';
 import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import { PGLiteSocketServer } from '@electric-sql/pglite-socket';
 
@@ -20,7 +21,7 @@ export async function startEmbeddedPostgres(dataDir: string): Promise<EmbeddedPo
     mkdirSync(dataDir, { recursive: true, mode: 0o700 });
     chmodSync(dataDir, 0o700);
   }
-  const db = await PGlite.create(inMemory ? undefined : dataDir, { extensions: { pg_trgm } });
+  const db = await PGlite.create(inMemory ? undefined : dataDir, { extensions: { btree_gin, pg_trgm } });
   const server = new PGLiteSocketServer({ db, host: '127.0.0.1', port: 0, maxConnections: 1 });
   await server.start();
   const address = server.getServerConn();

@@ -2,6 +2,7 @@ import * as initial from './0001_initial.js';
 import * as rateLimits from './0002_rate_limits.js';
 import * as marketplaceSync from './0003_marketplace_sync.js';
 import * as rateLimitWindowStart from './0004_rate_limit_window_start.js';
+import * as itemsSearchByWorkspace from './0005_items_search_by_workspace.js';
 
 export interface Migration {
   version: number;
@@ -15,4 +16,5 @@ export const migrations: readonly Migration[] = [
   { version: 2, ...rateLimits },
   { version: 3, ...marketplaceSync },
   { version: 4, ...rateLimitWindowStart },
+  { version: 5, ...itemsSearchByWorkspace },
 ];
