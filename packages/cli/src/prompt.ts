@@ -8,6 +8,8 @@ import { CliError, EXIT } from './errors.js';
 export async function readSecret(prompt: string): Promise<string> {
   const { stdin, stderr } = process;
   if (!stdin.isTTY) return (await readLine(stdin)).trim();
+  // Echo goes off before the prompt shows: a key typed or pasted the moment the prompt appears is never displayed.
+  stdin.setRawMode(true);
   stderr.write(prompt);
   return await new Promise<string>((resolve, reject) => {
     let value = '';
@@ -29,7 +31,6 @@ export async function readSecret(prompt: string): Promise<string> {
         else if (char >= ' ') value += char;
       }
     };
-    stdin.setRawMode(true);
     stdin.resume();
     stdin.on('data', onData);
   });
