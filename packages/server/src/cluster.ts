@@ -46,7 +46,36 @@ export async function startPrimary(env: Env, logger: Logger): Promise<ClusterPri
   }
 
   let stopping = false;
+  /** Workers that have listened: one stopped by SIGTERM before it did had nothing in flight to lose. */
+  const listened = new WeakSet<Worker>();
+  cluster.on('listening', (worker) => listened.add(worker));
   const fork = () => cluster.fork();
+
+  const shutdown = (reason: string, exitCode = 0) => {
+    if (stopping) return;
+    stopping = true;
+    logger.info({ reason }, 'shutting down: workers finish their in-flight requests');
+    const workers = Object.values(cluster.workers ?? {}).filter((w): w is Worker => w !== undefined);
+    let failed = exitCode !== 0;
+    let left = workers.length;
+    if (left === 0) process.exit(exitCode);
+    for (const worker of workers) {
+      worker.once('exit', (code, signal) => {
+        const stoppedUnstarted = signal === 'SIGTERM' && !listened.has(worker);
+        if (code !== 0 && !stoppedUnstarted) failed = true;
+        left -= 1;
+        if (left > 0) return;
+        logger.info('stopped');
+        process.exit(failed ? 1 : 0);
+      });
+      // The signal itself, not worker.kill(), which first cuts the worker's IPC channel: a cluster worker whose
+      // channel is cut exits at once, without finishing its in-flight requests.
+      worker.process.kill('SIGTERM');
+    }
+  };
+  // Before any worker is forked, so a signal during start-up stops the workers too instead of killing the primary.
+  process.on('SIGTERM', () => shutdown('SIGTERM'));
+  process.on('SIGINT', () => shutdown('SIGINT'));
 
   const port = await new Promise<number>((resolve, reject) => {
     const waiting = new Set<Worker>();
@@ -60,7 +89,8 @@ export async function startPrimary(env: Env, logger: Logger): Promise<ClusterPri
       resolve(listeningPort);
     };
     const onExit = (worker: Worker, code: number | null, signal: string | null) => {
-      if (!waiting.has(worker)) return;
+      // During a shutdown, shutdown() accounts for every exit and ends the process.
+      if (stopping || !waiting.has(worker)) return;
       fail(new Error(`worker ${worker.process.pid} exited during start (${signal ?? `code ${code}`})`));
     };
     function cleanup() {
@@ -71,7 +101,7 @@ export async function startPrimary(env: Env, logger: Logger): Promise<ClusterPri
     function fail(error: Error) {
       cleanup();
       stopping = true;
-      for (const worker of Object.values(cluster.workers ?? {})) worker?.kill('SIGTERM');
+      for (const worker of Object.values(cluster.workers ?? {})) worker?.process.kill('SIGTERM');
       reject(error);
     }
     cluster.on('listening', onListening);
@@ -93,28 +123,6 @@ export async function startPrimary(env: Env, logger: Logger): Promise<ClusterPri
     }
     fork();
   });
-
-  const shutdown = (reason: string, exitCode = 0) => {
-    if (stopping) return;
-    stopping = true;
-    logger.info({ reason }, 'shutting down: workers finish their in-flight requests');
-    const workers = Object.values(cluster.workers ?? {}).filter((w): w is Worker => w !== undefined);
-    let failed = exitCode !== 0;
-    let left = workers.length;
-    if (left === 0) process.exit(exitCode);
-    for (const worker of workers) {
-      worker.once('exit', (code) => {
-        if (code !== 0) failed = true;
-        left -= 1;
-        if (left > 0) return;
-        logger.info('stopped');
-        process.exit(failed ? 1 : 0);
-      });
-      worker.kill('SIGTERM');
-    }
-  };
-  process.once('SIGTERM', () => shutdown('SIGTERM'));
-  process.once('SIGINT', () => shutdown('SIGINT'));
 
   const baseUrl = baseUrlOf(env.HOST, port);
   logger.info({ baseUrl, database: 'postgres', workers: env.WEB_CONCURRENCY }, 'listening');

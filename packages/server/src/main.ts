@@ -124,7 +124,12 @@ async function start(env: Env, rootLogger: Logger) {
     // In a cluster the primary says "listening" once every worker is; each worker only reports itself.
     logger.info({ baseUrl: server.baseUrl, database: server.database.kind }, worker ? 'worker listening' : 'listening');
 
+    let stopping = false;
     const shutdown = (signal: string) => {
+      // A second signal while draining changes nothing: a process group's SIGTERM (Ctrl-C, systemd) reaches a
+      // cluster's worker and then its primary passes it on too.
+      if (stopping) return;
+      stopping = true;
       logger.info({ signal }, 'shutting down: finishing in-flight requests');
       (async () => {
         await adminSocket?.close();
@@ -140,8 +145,8 @@ async function start(env: Env, rootLogger: Logger) {
           process.exit(1);
         });
     };
-    process.once('SIGTERM', () => shutdown('SIGTERM'));
-    process.once('SIGINT', () => shutdown('SIGINT'));
+    process.on('SIGTERM', () => shutdown('SIGTERM'));
+    process.on('SIGINT', () => shutdown('SIGINT'));
   } catch (error) {
     await adminSocket?.close();
     lock?.release();

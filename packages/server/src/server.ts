@@ -63,8 +63,11 @@ export async function startServer({ env, logger, beforeListen }: StartOptions): 
     closing ??= (async () => {
       const closed = new Promise<void>((resolve) => server.close(() => resolve()));
       server.closeIdleConnections();
+      // A connection whose request finishes during the drain goes idle too: close it then, not at keepAliveTimeout.
+      const sweep = setInterval(() => server.closeIdleConnections(), 50);
       const timer = setTimeout(() => server.closeAllConnections(), env.SHUTDOWN_TIMEOUT_MS);
       await closed;
+      clearInterval(sweep);
       clearTimeout(timer);
       await worker?.stop();
       await database.close();

@@ -1,9 +1,10 @@
 import { randomBytes } from 'node:crypto';
+import { once } from 'node:events';
 import { request } from 'node:http';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { createSql } from '../src/db/connect.js';
 import type { Sql } from '../src/db/types.js';
-import { type Running, removeTempDirs, start, stop } from './support/binary.js';
+import { type Running, removeTempDirs, run, start, stop } from './support/binary.js';
 import { createWorkspace, type TestWorkspace } from './support/workspace.js';
 
 /**
@@ -122,5 +123,68 @@ describe('WEB_CONCURRENCY=2', () => {
       }
     });
     expect(alive).toEqual([]);
+  });
+});
+
+describe('WEB_CONCURRENCY=2 shutting down', () => {
+  it('finishes a request in flight when SIGTERM comes, then exits 0', async () => {
+    const running = await start({ DATABASE_URL: databaseUrl, WEB_CONCURRENCY: '2' });
+    const key = (await createWorkspace(sql)).key;
+    const body = JSON.stringify({ sku: `DRAIN-${randomBytes(4).toString('hex')}`, title: 'In flight at SIGTERM' });
+    // The request is sent in two parts, SIGTERM between them: a worker is holding it open when the signal comes.
+    const answered = new Promise<number>((resolve, reject) => {
+      const req = request(`${running.baseUrl}/items`, {
+        method: 'POST',
+        headers: {
+          authorization: `Bearer ${key}`,
+          'content-type': 'application/json',
+          'content-length': Buffer.byteLength(body),
+        },
+      });
+      req.on('response', (res) => {
+        res.resume();
+        resolve(res.statusCode ?? 0);
+      });
+      req.on('error', reject);
+      req.write(body.slice(0, 10));
+      setTimeout(() => {
+        running.child.kill('SIGTERM');
+        setTimeout(() => req.end(body.slice(10)), 500);
+      }, 300);
+    });
+    const exited = once(running.child, 'exit');
+    expect(await answered, running.stdout()).toBe(200);
+    const [code, signal] = (await exited) as [number | null, NodeJS.Signals | null];
+    expect({ code, signal }, running.stdout()).toEqual({ code: 0, signal: null });
+  });
+
+  // What Ctrl-C in a terminal and systemd's default KillMode=control-group do: the signal reaches the primary and
+  // each worker, and the primary passes it on to the workers as well.
+  it('exits 0 when SIGTERM reaches every process at once', async () => {
+    const group = await start({ DATABASE_URL: databaseUrl, WEB_CONCURRENCY: '2' });
+    await eventually(() => linesOf(group).filter((l) => l.msg === 'worker listening').length === 2, 'two workers');
+    const workers = linesOf(group)
+      .filter((l) => l.msg === 'worker listening')
+      .map((l) => l.pid ?? 0);
+    const exited = once(group.child, 'exit');
+    for (const pid of [group.child.pid ?? 0, ...workers]) process.kill(pid, 'SIGTERM');
+    const [code, signal] = (await exited) as [number | null, NodeJS.Signals | null];
+    expect({ code, signal }, group.stdout()).toEqual({ code: 0, signal: null });
+  });
+
+  it('exits 0 on SIGTERM during start-up, as soon as the first worker listens', async () => {
+    const child = run(['start'], { DATABASE_URL: databaseUrl, WEB_CONCURRENCY: '2' });
+    let stdout = '';
+    const firstWorker = new Promise<void>((resolve) => {
+      child.stdout?.on('data', (chunk: Buffer) => {
+        stdout += chunk.toString();
+        if (stdout.includes('"worker listening"')) resolve();
+      });
+    });
+    const exited = once(child, 'exit');
+    await firstWorker;
+    child.kill('SIGTERM');
+    const [code, signal] = (await exited) as [number | null, NodeJS.Signals | null];
+    expect({ code, signal }, stdout).toEqual({ code: 0, signal: null });
   });
 });

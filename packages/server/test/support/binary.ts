@@ -16,7 +16,8 @@ export interface Running {
   stderr: () => string;
 }
 
-function run(args: string[], env: Record<string, string>): ChildProcess {
+/** Spawns the binary with these arguments and environment, without waiting for anything. */
+export function run(args: string[], env: Record<string, string>): ChildProcess {
   return spawn(process.execPath, [MAIN, ...args], {
     env: { PATH: process.env.PATH ?? '', HOST: '127.0.0.1', PORT: '0', LOG_LEVEL: 'info', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
