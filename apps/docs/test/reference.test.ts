@@ -4,7 +4,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { contractRoutes } from '@coinventory/contract';
+import { contractRoutes, ERRORS } from '@coinventory/contract';
 import openApiDocument from '@coinventory/contract/openapi';
 import { Coinventory } from '@coinventory/sdk';
 import { SERVER_BIN } from '@coinventory/server/testing';
@@ -52,7 +52,7 @@ describe('the API reference', () => {
       for (const [status, response] of Object.entries(operation.responses)) {
         if (status === '200' || !('$ref' in response)) continue;
         const shared = openApiDocument.components.responses[String(response.$ref).split('/').pop() ?? ''];
-        const code = (shared?.content?.['application/json']?.example as { code: string }).code;
+        const code = (shared?.content?.['application/json']?.example as { code: string } | undefined)?.code;
         expect(page, `${operation.operationId} ${status}`).toContain(`| ${status} | \`${code}\` |`);
       }
     }
@@ -117,6 +117,22 @@ describe('the operator commands reference', () => {
   });
 });
 
+describe('the errors guide', () => {
+  it('has one row per error code: its status, code and exact message, as the contract defines them', () => {
+    const page = read('guide/errors.md');
+    const table = page.slice(page.indexOf('## Every error code'));
+    const rows = [...table.matchAll(/^\| (\d{3}) +\| `([A-Z_]+)` +\| `([^`]+)` +\|/gm)].map(
+      ([, status, code, message]) => ({
+        status: Number(status),
+        code,
+        message,
+      }),
+    );
+    const expected = Object.entries(ERRORS).map(([code, { status, message }]) => ({ status, code, message }));
+    expect(rows).toEqual(expected);
+  });
+});
+
 describe('the SDK reference', () => {
   const page = read('reference/sdk.md');
 
@@ -129,10 +145,16 @@ describe('the SDK reference', () => {
     const module = source && checker.getSymbolAtLocation(source);
     const names = module ? checker.getExportsOfModule(module).map((symbol) => symbol.name) : [];
     expect(names.length).toBeGreaterThan(40);
-    const missing = names.filter(
-      (name) => name !== 'default' && !new RegExp(`\`[^\`]*\\b${name}\\b[^\`]*\``).test(page),
+    // The Exports table's first column is the list: exactly the package's exports, none missing and none stale.
+    const section = page.slice(
+      page.indexOf('\n## Exports\n'),
+      page.indexOf('\n## ', page.indexOf('\n## Exports\n') + 1),
     );
-    expect(missing).toEqual([]);
+    const listed = section
+      .split('\n')
+      .filter((line) => line.startsWith('| `'))
+      .flatMap((line) => [...(line.split('|')[1] ?? '').matchAll(/`([A-Za-z_$][\w$]*)`/g)].map((match) => match[1]));
+    expect([...new Set(listed)].sort()).toEqual([...names].sort());
   });
 
   it('documents every method of every resource', () => {

@@ -6,11 +6,22 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { createKey, type RunningServer, SERVER_BIN, startServer, stopServer } from '@coinventory/server/testing';
+import {
+  createKey,
+  findPostgresBin,
+  type PostgresCluster,
+  type RunningServer,
+  SERVER_BIN,
+  startCluster,
+  startServer,
+  stopServer,
+  THROWAWAY_SETTINGS,
+} from '@coinventory/server/testing';
 import ts from 'typescript';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { guideSections } from '../site/.vitepress/guides.js';
-import { type CodeBlock, codeBlocks, NOT_RUN, RUNNABLE } from './support/markdown.js';
+import { type CodeBlock, codeBlocks, isPlainRun, NOT_RUN, RUNNABLE } from './support/markdown.js';
+import { type RecordingProxy, startRecordingProxy } from './support/recording-proxy.js';
 
 const DOCS = fileURLToPath(new URL('..', import.meta.url));
 const REPO = join(DOCS, '../..');
@@ -28,7 +39,10 @@ const blocksOf = (file: string) => codeBlocks(file, readFileSync(join(DOCS, 'sit
 const samplesOf = (file: string) => blocksOf(file).filter((block) => RUNNABLE.has(block.lang));
 
 let server: RunningServer;
+/** Samples reach the server through this proxy, which records every answer's status. */
+let proxy: RecordingProxy;
 let origin: string;
+let baseUrl: string;
 let itemId: string;
 let work: string;
 let binDir: string;
@@ -55,7 +69,7 @@ function sampleEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
     TMPDIR: tmpdir(),
     NO_COLOR: '1',
     COINVENTORY_API_KEY: pageKey,
-    COINVENTORY_BASE_URL: server.baseUrl,
+    COINVENTORY_BASE_URL: baseUrl,
     COINVENTORY_DATA_DIR: server.dataDir,
     ITEM_ID: itemId,
     ...extra,
@@ -93,11 +107,26 @@ async function runBash(block: CodeBlock, env: NodeJS.ProcessEnv): Promise<Finish
   return result;
 }
 
+/** The PostgreSQL server `server; postgres` samples run on: a throwaway cluster, started by the first of them. */
+let cluster: PostgresCluster | undefined;
+const POSTGRES_BIN = findPostgresBin();
+/** Without PostgreSQL's binaries those samples are skipped, except under CI, where they must run (as the server's). */
+const postgresMissing = POSTGRES_BIN === null && !process.env.CI;
+const WRITTEN_DATABASE_URL = /postgres:\/\/[^\s"']+/g;
+
+async function clusterUrl(): Promise<string> {
+  if (!POSTGRES_BIN) throw new Error('PostgreSQL server binaries not found (/usr/lib/postgresql/*/bin or PG_BIN)');
+  cluster ??= await startCluster(POSTGRES_BIN, { settings: THROWAWAY_SETTINGS, prefix: 'coinventory-docs-pg-' });
+  return cluster.url;
+}
+
 /** A sample that starts a server: it must answer /healthz on its own port within a minute and stop on SIGTERM. */
-async function runServerSample(block: CodeBlock): Promise<void> {
+async function runServerSample(block: CodeBlock, postgres: boolean): Promise<void> {
   const port = await freePort();
   const dataDir = mkdtempSync(join(work, 'server-sample-'));
-  const child = spawn('bash', ['-euo', 'pipefail', '-c', block.code], {
+  const code = postgres ? block.code.replaceAll(WRITTEN_DATABASE_URL, await clusterUrl()) : block.code;
+  if (postgres) expect(code, 'a postgres sample names its database with a postgres:// URL').not.toBe(block.code);
+  const child = spawn('bash', ['-euo', 'pipefail', '-c', code], {
     cwd: REPO,
     env: sampleEnv({ PORT: String(port), COINVENTORY_DATA_DIR: dataDir }),
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -170,7 +199,9 @@ beforeAll(async () => {
     chmodSync(join(binDir, name), 0o755);
   }
   server = await startServer();
-  origin = new URL(server.baseUrl).origin;
+  proxy = await startRecordingProxy(new URL(server.baseUrl).origin);
+  origin = proxy.origin;
+  baseUrl = `${origin}${new URL(server.baseUrl).pathname}`;
 
   // ITEM_ID: a demo item with valuations, found through the API as a reader would.
   const headers = { authorization: `Bearer ${server.apiKey}` };
@@ -197,7 +228,9 @@ beforeAll(async () => {
 }, 120_000);
 
 afterAll(async () => {
+  await proxy?.close();
   await stopServer(server);
+  cluster?.stop();
   if (work) rmSync(work, { recursive: true, force: true });
 });
 
@@ -221,7 +254,7 @@ describe('the guides', () => {
             `${where}: language "${block.lang}" (samples are bash or ts; output json, text, http, ini, yaml)`,
           );
         if (block.directive.kind === 'invalid') problems.push(`${where}: unknown directive "${block.directive.text}"`);
-        if (block.directive.kind !== 'run' && !RUNNABLE.has(block.lang))
+        if (!isPlainRun(block.directive) && !RUNNABLE.has(block.lang))
           problems.push(`${where}: a directive on a ${block.lang} block, which never runs`);
         if (block.directive.kind === 'server' && block.lang !== 'bash')
           problems.push(`${where}: a server sample is bash`);
@@ -255,11 +288,28 @@ for (const { file } of pages) {
     });
     for (const block of samples) {
       const name = `${block.lang} sample at line ${block.line}${block.directive.kind === 'server' ? ' (server)' : ''}`;
-      it(name, async () => {
-        if (block.directive.kind === 'server') return runServerSample(block);
-        const expected = block.directive.kind === 'exit' ? block.directive.code : 0;
+      it(name, async (context) => {
+        const { directive } = block;
+        if (directive.kind === 'server' && directive.postgres && postgresMissing) {
+          console.warn(`${block.file}:${block.line}: skipped, no PostgreSQL server binaries on this machine`);
+          return context.skip();
+        }
+        if (directive.kind === 'server') return runServerSample(block, directive.postgres);
+        if (directive.kind !== 'run')
+          throw new Error(`${block.file}:${block.line}: cannot run a ${directive.kind} sample`);
+        proxy.take();
         const result = block.lang === 'ts' ? await runTs(block) : await runBash(block, sampleEnv());
-        expect(result.code, `exit status of\n${block.code}\n--- output ---\n${result.output}`).toBe(expected);
+        const exchanges = proxy.take();
+        const shown = `\n${block.code}\n--- output ---\n${result.output}\n--- HTTP ---\n${exchanges
+          .map(({ method, path, status }) => `${status} ${method} ${path}`)
+          .join('\n')}`;
+        expect(result.code, `exit status of${shown}`).toBe(directive.exit);
+        // Exit 0 is not enough: `curl -sS` exits 0 on a 401 or a 500. Every error answer must be one the page shows.
+        const errors = exchanges.filter(({ status }) => status >= 400);
+        const unexpected = errors.filter(({ status }) => !directive.http.includes(status));
+        expect(unexpected, `error answers not declared with <!-- sample: http … -->:${shown}`).toEqual([]);
+        const missing = directive.http.filter((status) => !errors.some((exchange) => exchange.status === status));
+        expect(missing, `declared error answers never received:${shown}`).toEqual([]);
       }, 90_000);
     }
   });

@@ -9,9 +9,13 @@ export interface CodeBlock {
 }
 
 export type Directive =
-  | { kind: 'run' }
-  | { kind: 'exit'; code: number }
-  | { kind: 'server' }
+  /**
+   * Runs and must exit with `exit` (0 unless `exit N` is written). Every HTTP answer it receives must be below 400
+   * unless its status is listed after `http` (`http 401 404`), and each listed status must be received at least once.
+   */
+  | { kind: 'run'; exit: number; http: number[] }
+  /** Starts a server (`server`); with `server; postgres`, on a PostgreSQL server whose URL replaces the written one. */
+  | { kind: 'server'; postgres: boolean }
   | { kind: 'skip'; reason: string }
   | { kind: 'invalid'; text: string };
 
@@ -21,15 +25,27 @@ export const NOT_RUN = new Set(['json', 'text', 'http', 'ini', 'yaml']);
 
 const DIRECTIVE = /^<!--\s*sample:\s*(.*?)\s*-->$/;
 
+/** `exit N`, `http S [S…]` or both, separated by `;`; or `server` (`server; postgres`); or `skip (reason)`. */
 function parseDirective(text: string | undefined): Directive {
-  if (text === undefined) return { kind: 'run' };
-  const exit = /^exit (\d+)$/.exec(text);
-  if (exit) return { kind: 'exit', code: Number(exit[1]) };
-  if (text === 'server') return { kind: 'server' };
+  if (text === undefined) return { kind: 'run', exit: 0, http: [] };
+  if (text === 'server') return { kind: 'server', postgres: false };
+  if (text === 'server; postgres') return { kind: 'server', postgres: true };
   const skip = /^skip \((.+)\)$/.exec(text);
   if (skip?.[1]?.trim()) return { kind: 'skip', reason: skip[1].trim() };
-  return { kind: 'invalid', text };
+  const run: Directive = { kind: 'run', exit: 0, http: [] };
+  for (const part of text.split(';').map((piece) => piece.trim())) {
+    const exit = /^exit (\d+)$/.exec(part);
+    const http = /^http((?: [45]\d\d)+)$/.exec(part);
+    if (exit) run.exit = Number(exit[1]);
+    else if (http?.[1]) run.http = http[1].trim().split(' ').map(Number);
+    else return { kind: 'invalid', text };
+  }
+  return run;
 }
+
+/** Whether a directive was written at all (a plain run is the same as none). */
+export const isPlainRun = (directive: Directive): boolean =>
+  directive.kind === 'run' && directive.exit === 0 && directive.http.length === 0;
 
 /** Every fenced block of a Markdown page (``` fences; VitePress's `{1,3}` and `[title]` info is ignored). */
 export function codeBlocks(file: string, markdown: string): CodeBlock[] {
