@@ -1,7 +1,16 @@
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { startCluster as startThrowawayCluster } from '@coinventory/server/testing';
+import {
+  findPostgresBin as newestPostgresBin,
+  startCluster as startThrowawayCluster,
+} from '@coinventory/server/testing';
 
-export { findPostgresBin } from '@coinventory/server/testing';
+/** The benchmark's figures are PostgreSQL 15's: its binaries when the machine has them (PG_BIN still decides). */
+export function findPostgresBin() {
+  const fifteen = '/usr/lib/postgresql/15/bin';
+  if (!process.env.PG_BIN && existsSync(join(fifteen, 'initdb'))) return fifteen;
+  return newestPostgresBin();
+}
 
 /**
  * The benchmark's own PostgreSQL cluster, from this machine's server binaries (the server's throwaway cluster, the

@@ -5,7 +5,7 @@
 
 /**
  * @typedef {{ rps: number, p50Ms: number, p99Ms: number, errors: number, rssMaxMB?: number }} Figures
- * @typedef {{ tps: number, p50Ms: number, p99Ms: number, errors: number }} DbFigures
+ * @typedef {{ tps: number, p50Ms: number, p99Ms: number, errors: number, sessions?: number }} DbFigures
  * @typedef {{ name: string, label: string, kind: string, server: Figures, dbFloor: DbFigures, httpFloor: Figures }} ScenarioRow
  */
 
@@ -143,7 +143,7 @@ export function markdownReport(report) {
     const { ratio, floor } = ratioOf(row);
     lines.push(
       `| ${row.label} | ${int(row.server.rps)} | ${ms(row.server.p50Ms)} | ${ms(row.server.p99Ms)} | ${row.server.errors} | ` +
-        `${int(row.dbFloor.tps)} (${ms(row.dbFloor.p50Ms)})${row.dbFloor.errors ? ` ⚠ ${row.dbFloor.errors} errors` : ''} | ` +
+        `${int(row.dbFloor.tps)} (${ms(row.dbFloor.p50Ms)}${row.dbFloor.sessions ? `; ${row.dbFloor.sessions} sessions` : ''})${row.dbFloor.errors ? ` ⚠ ${row.dbFloor.errors} errors` : ''} | ` +
         `${int(row.httpFloor.rps)} | ${pct(ratio)} of ${floor} | ${row.server.rssMaxMB ?? ''} |`,
     );
   }
