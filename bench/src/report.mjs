@@ -130,8 +130,8 @@ export function markdownReport(report) {
     `### Benchmark ${report.date.slice(0, 10)}${report.quick ? ' (--quick: a tenth of the data, not the benchmark)' : ''}`,
     '',
     `${m.cpu}, ${m.cores} cores, ${m.memoryGiB} GiB, Linux ${m.kernel} (${m.os}). Node ${v.node}, ${v.postgres}, ` +
-      `commit ${v.commit}. ${s.connections} HTTP connections (the server's pool and pgbench: ${s.dbSessions} database ` +
-      `sessions), ${s.warmupSeconds} s warm-up and ${s.durationSeconds} s per run; load generator, server and ` +
+      `commit ${v.commit}. ${s.connections} HTTP connections (the server's pool: ${s.dbSessions} database sessions; ` +
+      `the database floor: pgbench at ${s.dbSessions} and at ${s.connections} sessions, the faster), ${s.warmupSeconds} s warm-up and ${s.durationSeconds} s per run; load generator, server and ` +
       'PostgreSQL share the cores. ' +
       `Seeded ${int(report.seed.rows.items ?? 0)} items (the measured workspace: ${int(report.seed.workspaces.measured)}) ` +
       `in ${report.seed.seconds} s; whole run ${int(report.wallSeconds)} s.`,
