@@ -13,11 +13,6 @@ export function findPostgresBin() {
 }
 
 /**
- * The benchmark's own PostgreSQL cluster, from this machine's server binaries (the server's throwaway cluster, the
- * one its tests use, started with the settings below), stopped and removed at the end.
- */
-
-/**
  * The tuning, stated once: modest settings a small dedicated database host would get, not benchmark tricks.
  * Durability stays on (fsync, synchronous_commit, full_page_writes): every API request commits a write (the
  * rate limiter), so the cost of a WAL flush is part of what is measured.
@@ -58,7 +53,8 @@ const PLUMBING = {
  */
 
 /**
- * Creates and starts the cluster with TUNING, logging statements as CSV (the capture run switches them on).
+ * Creates and starts the benchmark's own cluster: the server's throwaway cluster (the one its tests use) with TUNING,
+ * logging statements as CSV (the capture run switches them on); the caller stops and removes it.
  * @param {string} bin
  * @returns {Promise<Cluster>}
  */

@@ -31,21 +31,46 @@ import { freePort, log, seconds, sleep } from './util.mjs';
  * 5. A markdown table on stdout, everything in bench/results/latest.json.
  */
 
-const { values: args } = parseArgs({
-  options: {
-    // The scenario to profile with node --cpu-prof (default: the slowest); --no-profile skips the profile.
-    profile: { type: 'string' },
-    'no-profile': { type: 'boolean', default: false },
-    quick: { type: 'boolean', default: false },
-    connections: { type: 'string', default: '32' },
-    duration: { type: 'string', default: '6' },
-    warmup: { type: 'string', default: '2' },
-    output: { type: 'string' },
-    // Another build of the server to measure (its dist/main.js), e.g. a checkout of an earlier commit.
-    main: { type: 'string' },
-  },
-  allowPositionals: false,
-});
+const USAGE = `usage: pnpm bench [--] [--quick] [--connections=N] [--duration=S] [--warmup=S]
+                  [--profile=<scenario> | --no-profile] [--output=<file.json>] [--main=<dist/main.js>]
+(bench/README.md says what each option does)`;
+
+/** The options, read leniently about one thing: `pnpm bench -- --quick` hands the script its `--` too. */
+function readArgs() {
+  const argv = process.argv.slice(2);
+  try {
+    const { values } = parseArgs({
+      args: argv[0] === '--' ? argv.slice(1) : argv,
+      options: {
+        // The scenario to profile with node --cpu-prof (default: the slowest); --no-profile skips the profile.
+        profile: { type: 'string' },
+        'no-profile': { type: 'boolean', default: false },
+        quick: { type: 'boolean', default: false },
+        connections: { type: 'string', default: '32' },
+        duration: { type: 'string', default: '6' },
+        warmup: { type: 'string', default: '2' },
+        output: { type: 'string' },
+        // Another build of the server to measure (its dist/main.js), e.g. a checkout of an earlier commit.
+        main: { type: 'string' },
+      },
+      allowPositionals: false,
+    });
+    for (const name of /** @type {const} */ (['connections', 'duration', 'warmup'])) {
+      const value = values[name];
+      const min = name === 'warmup' ? 0 : 1;
+      if (!/^\d+$/.test(value) || Number(value) < min) {
+        throw new Error(`--${name} must be a whole number${min ? ' of at least 1' : ''}, not "${value}"`);
+      }
+    }
+    // Checked now rather than after ten minutes of measuring.
+    if (values.profile !== undefined) scenario(values.profile);
+    return values;
+  } catch (error) {
+    console.error(`bench: ${error instanceof Error ? error.message : String(error)}\n${USAGE}`);
+    process.exit(2);
+  }
+}
+const args = readArgs();
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const MAIN = args.main ?? join(ROOT, 'packages/server/dist/main.js');

@@ -239,7 +239,10 @@ export function scenario(name) {
   const page = /^items-page-(\d+)$/.exec(name);
   if (page) return pageScenario(Number(page[1]));
   const found = byName[name];
-  if (!found) throw new Error(`unknown scenario ${name}`);
+  if (!found) {
+    const known = [...Object.keys(byName), 'mixed', 'items-page-<n>'];
+    throw new Error(`unknown scenario "${name}": one of ${known.join(', ')}`);
+  }
   return found;
 }
 
