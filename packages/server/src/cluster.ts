@@ -36,17 +36,12 @@ function baseUrlOf(host: string, port: number): string {
  * MAX_RESTARTS_PER_MINUTE; a worker that dies before it listens fails the start.
  */
 export async function startPrimary(env: Env, logger: Logger): Promise<ClusterPrimary> {
-  // Once, here, rather than in every worker at the same moment (they would queue on the migration lock).
-  const database = await connectDatabase({ url: env.DATABASE_URL, dataDir: '', poolSize: 1, statementTimeoutMs: 0 });
-  try {
-    const migrations = await migrate(database.sql);
-    for (const { version, name } of migrations.applied) logger.info({ version, name }, 'migration applied');
-  } finally {
-    await database.close();
-  }
-
   let stopping = false;
-  /** Workers that have listened: one stopped by SIGTERM before it did had nothing in flight to lose. */
+  let migrating = true;
+  /**
+   * Workers that have listened. A worker takes its signals before it starts listening, so one that SIGTERM ended
+   * before it listened was still loading, with nothing in flight to lose.
+   */
   const listened = new WeakSet<Worker>();
   cluster.on('listening', (worker) => listened.add(worker));
   const fork = () => cluster.fork();
@@ -58,11 +53,15 @@ export async function startPrimary(env: Env, logger: Logger): Promise<ClusterPri
     const workers = Object.values(cluster.workers ?? {}).filter((w): w is Worker => w !== undefined);
     let failed = exitCode !== 0;
     let left = workers.length;
-    if (left === 0) process.exit(exitCode);
+    // Nothing forked yet: exit now, or after the migration, which is left to commit or roll back on its own.
+    if (left === 0 && !migrating) process.exit(exitCode);
     for (const worker of workers) {
       worker.once('exit', (code, signal) => {
         const stoppedUnstarted = signal === 'SIGTERM' && !listened.has(worker);
-        if (code !== 0 && !stoppedUnstarted) failed = true;
+        if (code !== 0 && !stoppedUnstarted) {
+          failed = true;
+          logger.error({ pid: worker.process.pid, code, signal }, 'a worker did not stop cleanly');
+        }
         left -= 1;
         if (left > 0) return;
         logger.info('stopped');
@@ -73,16 +72,31 @@ export async function startPrimary(env: Env, logger: Logger): Promise<ClusterPri
       worker.process.kill('SIGTERM');
     }
   };
-  // Before any worker is forked, so a signal during start-up stops the workers too instead of killing the primary.
+  // Before anything starts, so a signal during start-up stops the workers too instead of killing the primary.
   process.on('SIGTERM', () => shutdown('SIGTERM'));
   process.on('SIGINT', () => shutdown('SIGINT'));
+
+  // Once, here, rather than in every worker at the same moment (they would queue on the migration lock).
+  const database = await connectDatabase({ url: env.DATABASE_URL, dataDir: '', poolSize: 1, statementTimeoutMs: 0 });
+  try {
+    const migrations = await migrate(database.sql);
+    for (const { version, name } of migrations.applied) logger.info({ version, name }, 'migration applied');
+  } finally {
+    await database.close();
+    migrating = false;
+  }
+  if (stopping) {
+    logger.info('stopped');
+    process.exit(0);
+  }
 
   const port = await new Promise<number>((resolve, reject) => {
     const waiting = new Set<Worker>();
     let listeningPort = 0;
     const timer = setTimeout(() => fail(new Error('workers did not start listening in time')), START_TIMEOUT_MS);
     const onListening = (worker: Worker, address: { port: number }) => {
-      if (!waiting.delete(worker)) return;
+      // Stopping already: shutdown() ends the process, and "listening" would be a false report.
+      if (stopping || !waiting.delete(worker)) return;
       listeningPort = address.port;
       if (waiting.size > 0) return;
       cleanup();

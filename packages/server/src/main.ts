@@ -97,6 +97,16 @@ async function start(env: Env, rootLogger: Logger) {
     return;
   }
   const logger = worker ? rootLogger.child(worker) : rootLogger;
+  // Installed before anything starts: a signal that comes while the server is still starting (a cluster's primary
+  // passes one on the moment it gets it) stops the server once it has started, rather than killing it outright.
+  let requested: string | undefined;
+  let stop = (signal: string) => {
+    if (requested) return;
+    requested = signal;
+    logger.info({ signal }, 'stopping as soon as the server has started');
+  };
+  process.on('SIGTERM', () => stop('SIGTERM'));
+  process.on('SIGINT', () => stop('SIGINT'));
   let lock: DataDirLock | undefined;
   if (!env.DATABASE_URL) {
     mkdirSync(env.COINVENTORY_DATA_DIR, { recursive: true });
@@ -125,7 +135,7 @@ async function start(env: Env, rootLogger: Logger) {
     logger.info({ baseUrl: server.baseUrl, database: server.database.kind }, worker ? 'worker listening' : 'listening');
 
     let stopping = false;
-    const shutdown = (signal: string) => {
+    stop = (signal: string) => {
       // A second signal while draining changes nothing: a process group's SIGTERM (Ctrl-C, systemd) reaches a
       // cluster's worker and then its primary passes it on too.
       if (stopping) return;
@@ -145,8 +155,7 @@ async function start(env: Env, rootLogger: Logger) {
           process.exit(1);
         });
     };
-    process.on('SIGTERM', () => shutdown('SIGTERM'));
-    process.on('SIGINT', () => shutdown('SIGINT'));
+    if (requested) stop(requested);
   } catch (error) {
     await adminSocket?.close();
     lock?.release();

@@ -181,10 +181,11 @@ describe('WEB_CONCURRENCY=2 shutting down', () => {
         if (stdout.includes('"worker listening"')) resolve();
       });
     });
-    const exited = once(child, 'exit');
+    // 'close', not 'exit': the workers' last lines are read too, so a failure shows them.
+    const closed = once(child, 'close');
     await firstWorker;
     child.kill('SIGTERM');
-    const [code, signal] = (await exited) as [number | null, NodeJS.Signals | null];
+    const [code, signal] = (await closed) as [number | null, NodeJS.Signals | null];
     expect({ code, signal }, stdout).toEqual({ code: 0, signal: null });
   });
 });
