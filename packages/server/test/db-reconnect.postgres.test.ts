@@ -1,7 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { createSql } from '../src/db/connect.js';
+import { createSql, MAX_RECONNECT_DELAY_S } from '../src/db/connect.js';
 import type { Sql } from '../src/db/types.js';
+import { startTcpProxy, type TcpProxy } from './support/tcp-proxy.js';
 
 /** A query's outcome, or 'no answer' if it has not settled by the deadline (the bug these tests hold off). */
 async function settle(query: Promise<unknown>, deadlineMs: number): Promise<unknown> {
@@ -18,6 +19,9 @@ async function settle(query: Promise<unknown>, deadlineMs: number): Promise<unkn
 
 const codeOf = (outcome: unknown) =>
   outcome instanceof Error && 'code' in outcome ? String(outcome.code) : `not an error: ${String(outcome)}`;
+
+/** Longest a query may wait while the database is away: the reconnect delay's cap, plus room for a loaded machine. */
+const PROMPT_MS = MAX_RECONNECT_DELAY_S * 1000 + 2_000;
 
 describe("the server's pool when the database goes away and comes back", () => {
   let admin: Sql;
@@ -82,5 +86,34 @@ describe("the server's pool when the database goes away and comes back", () => {
 
     await admin`ALTER DATABASE ${admin(name)} WITH ALLOW_CONNECTIONS true`;
     expect(await settle(pool`SELECT 1 AS one`, 10_000)).toEqual([{ one: 1 }]);
+  });
+
+  describe("with the database's port refusing connections", () => {
+    let proxy: TcpProxy;
+    beforeAll(async () => {
+      proxy = await startTcpProxy({ host: clusterUrl.hostname, port: Number(clusterUrl.port) });
+    });
+    afterAll(() => proxy.close());
+
+    it('every query is refused within about a second, however long it lasts, and the pool is back within a second of the database', async () => {
+      const pool = poolOn(await createDatabase(), proxy.port);
+      expect(await pool`SELECT 1 AS one`).toEqual([{ one: 1 }]);
+      await proxy.down();
+
+      // Each refusal lengthens the pool's reconnect delay; postgres.js's own would pass 10 s by the eighth.
+      for (let attempt = 1; attempt <= 10; attempt++) {
+        const started = performance.now();
+        const outcome = await settle(pool`SELECT 1`, 10_000);
+        const waited = performance.now() - started;
+        expect(outcome, `attempt ${attempt}`).toBeInstanceOf(Error);
+        expect(waited, `attempt ${attempt} waited ${Math.round(waited)} ms`).toBeLessThan(PROMPT_MS);
+      }
+
+      await proxy.up();
+      const started = performance.now();
+      expect(await settle(pool`SELECT 1 AS one`, 10_000)).toEqual([{ one: 1 }]);
+      const waited = performance.now() - started;
+      expect(waited, `back after ${Math.round(waited)} ms`).toBeLessThan(PROMPT_MS);
+    });
   });
 });

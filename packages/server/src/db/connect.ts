@@ -26,9 +26,24 @@ const BIGINT_AS_NUMBER = {
   parse: (value: string) => Number(value),
 };
 
+/**
+ * Seconds a pool connection waits before it reconnects, given the pool's count of connection errors since its last
+ * successful connect. postgres.js grows this to 20 s, and a query handed to a waiting connection waits with it: with
+ * the database's port refusing connections, requests hung until the request deadline, and once the database was back
+ * a connection stayed away for up to 20 s more (measured: 17 s to serve 8 queries). Capped at 1 s, a request fails or
+ * succeeds within about a second, and each connection still tries at most about once a second while the database is
+ * down. The jitter keeps many processes from retrying in step.
+ */
+export const MAX_RECONNECT_DELAY_S = 1;
+
+export function reconnectDelaySeconds(retries: number): number {
+  return (0.5 + Math.random() / 2) * Math.min(3 ** retries / 100, MAX_RECONNECT_DELAY_S);
+}
+
 export function createSql(url: string, options: { max: number; statementTimeoutMs: number }): Sql {
   return postgres(url, {
     max: options.max,
+    backoff: reconnectDelaySeconds,
     onnotice: () => {},
     types: { bigint: BIGINT_AS_NUMBER },
     connection: {
