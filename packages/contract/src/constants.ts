@@ -12,6 +12,12 @@ export const DEFAULT_BASE_URL = 'http://localhost:3000/v1' as const;
 /** Requests one key may make per window. */
 export const RATE_LIMIT = { maxRequests: 120, windowSeconds: 60 } as const;
 
+/**
+ * A request id a caller may choose by sending `X-Request-Id`: short and plain, so it is safe to log and echo.
+ * Anything else is ignored, and the server makes one up.
+ */
+export const CALLER_REQUEST_ID_PATTERN = /^[A-Za-z0-9._:-]{1,128}$/;
+
 /** Largest JSON request body the API accepts, in bytes (1 MiB). */
 export const MAX_BODY_BYTES = 1024 * 1024;
 

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { Validator } from '@seriousme/openapi-schema-validator';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { ERRORS, OPENAPI_DOCUMENT_VERSION, RATE_LIMIT } from '../src/constants.js';
+import { CALLER_REQUEST_ID_PATTERN, ERRORS, OPENAPI_DOCUMENT_VERSION, RATE_LIMIT } from '../src/constants.js';
 import { generateOpenApiDocument } from '../src/openapi/generate.js';
 import type { JsonSchema, OperationObject, ResponseObject } from '../src/openapi/types.js';
 import { contractRoutes } from '../src/routes.js';
@@ -77,6 +77,7 @@ describe('OpenAPI document', () => {
       const expected = [
         ...shapeKeys(route.pathParams).map((name) => `path:${name}`),
         ...shapeKeys(route.query).map((name) => `query:${name}`),
+        'header:X-Request-Id',
       ];
       expect(op.parameters.map((p) => `${p.in}:${p.name}`)).toEqual(expected);
       for (const parameter of op.parameters) {
@@ -104,6 +105,35 @@ describe('OpenAPI document', () => {
     const tooMany = responses.TooManyRequests as ResponseObject;
     expect(tooMany.headers?.['Retry-After']).toMatchObject({ required: true, schema: { type: 'integer' } });
     expect(tooMany.description).toContain(String(RATE_LIMIT.maxRequests));
+  });
+
+  it('describes the headers of every response: the request id and rate limit policy always, the rest by status', () => {
+    const resolve = (response: ResponseObject | { $ref: string }): ResponseObject => {
+      if (!('$ref' in response)) return response;
+      const found = document.components.responses[response.$ref.replace('#/components/responses/', '')];
+      if (!found) throw new Error(`dangling ${response.$ref}`);
+      return found;
+    };
+    for (const { key, route } of contractRoutes) {
+      for (const [status, response] of Object.entries(operationOf(route).responses)) {
+        const headers = resolve(response).headers ?? {};
+        const label = `${key} ${status}`;
+        expect(headers['X-Request-Id']?.required, label).toBe(true);
+        expect(headers['RateLimit-Policy']).toMatchObject({
+          required: true,
+          example: `"default";q=${RATE_LIMIT.maxRequests};w=${RATE_LIMIT.windowSeconds}`,
+        });
+        // Counted requests report the key's standing; a 401 never does (the key is unknown).
+        if (status === '401') expect(headers.RateLimit, label).toBeUndefined();
+        else expect(headers.RateLimit?.required, label).toBe(!['403', '500'].includes(status));
+        expect(headers['WWW-Authenticate']?.required ?? false, label).toBe(status === '401' || status === '403');
+        expect(headers['Retry-After']?.required ?? false, label).toBe(status === '429');
+        for (const [name, header] of Object.entries(headers)) {
+          expect(header.description.length, `${label} ${name}`).toBeGreaterThan(20);
+          expect(header.example, `${label} ${name}`).toBeDefined();
+        }
+      }
+    }
   });
 
   it('describes every field of every schema', () => {
@@ -161,6 +191,10 @@ describe('OpenAPI document', () => {
     for (const { key, route } of contractRoutes) {
       for (const parameter of operationOf(route).parameters) {
         expect(parameter.example, `${key}: ${parameter.name}`).toBeDefined();
+        if (parameter.in === 'header') {
+          expect(String(parameter.example)).toMatch(CALLER_REQUEST_ID_PATTERN);
+          continue;
+        }
         const schema = (parameter.in === 'path' ? route.pathParams : route.query) as z.AnyZodObject;
         const field = schema.shape[parameter.name] as z.ZodTypeAny;
         expect(field.safeParse(String(parameter.example)).success, `${key}: ${parameter.name}`).toBe(true);

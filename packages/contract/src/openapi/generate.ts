@@ -2,6 +2,7 @@ import type { AppRoute } from '@ts-rest/core';
 import { z } from 'zod';
 import { ignoreOverride, type Options, zodToJsonSchema } from 'zod-to-json-schema';
 import {
+  CALLER_REQUEST_ID_PATTERN,
   DEFAULT_BASE_URL,
   ERRORS,
   type ErrorCode,
@@ -33,7 +34,14 @@ import { ApiKeySummarySchema, MeSchema, RateLimitInfoSchema } from '../schemas/m
 import { OrganizationSchema } from '../schemas/organization.js';
 import { ComparableSaleSchema, ValuationListSchema, ValuationSchema } from '../schemas/valuation.js';
 import { COMPONENT_EXAMPLES, PARAMETER_EXAMPLES } from './examples.js';
-import type { JsonSchema, OpenApiDocument, OperationObject, ParameterObject, ResponseObject } from './types.js';
+import type {
+  HeaderObject,
+  JsonSchema,
+  OpenApiDocument,
+  OperationObject,
+  ParameterObject,
+  ResponseObject,
+} from './types.js';
 
 /** Schemas published under `components.schemas`; every other use of them becomes a `$ref`. */
 const COMPONENTS: Record<string, z.ZodTypeAny> = {
@@ -154,26 +162,97 @@ const ERROR_RESPONSES: Partial<Record<number, { name: string; code: ErrorCode; d
   },
 };
 
+/**
+ * Whether a response to an API operation carries `RateLimit`: the server sends it once the key is verified and the
+ * request counted. Never on a 401; on a 403 only for a missing scope (not for a key that may not call at all); on a
+ * 500 only if the failure came after the count (not when the database cannot be reached).
+ */
+const RATE_LIMIT_SENT: Partial<Record<number, 'always' | 'sometimes'>> = {
+  200: 'always',
+  400: 'always',
+  403: 'sometimes',
+  404: 'always',
+  409: 'always',
+  413: 'always',
+  415: 'always',
+  429: 'always',
+  500: 'sometimes',
+};
+
+/** The response headers the server sends with `status` on every API operation. */
+function responseHeaders(status: number): Record<string, HeaderObject> {
+  const headers: Record<string, HeaderObject> = {
+    'X-Request-Id': {
+      description:
+        "Identifies the request in the server's logs: the caller's own `X-Request-Id` if it sent a valid one, otherwise `req_` and a UUID. Quote it when asking for support.",
+      required: true,
+      schema: { type: 'string' },
+      example: 'req_9367a14e-3f64-426a-b140-c661c5e51606',
+    },
+    'RateLimit-Policy': {
+      description:
+        'The rate limit every key is held to (IETF draft RateLimit header fields): `q` requests per `w` seconds.',
+      required: true,
+      schema: { type: 'string' },
+      example: `"default";q=${RATE_LIMIT.maxRequests};w=${RATE_LIMIT.windowSeconds}`,
+    },
+  };
+  const rateLimit = RATE_LIMIT_SENT[status];
+  if (rateLimit) {
+    headers.RateLimit = {
+      description:
+        'Where the key stands: `r` requests it may still make in the window, and `t` seconds until the count next goes down.' +
+        (rateLimit === 'sometimes' ? ' Sent only once the key was verified and this request counted.' : ''),
+      required: rateLimit === 'always',
+      schema: { type: 'string' },
+      example: `"default";r=${RATE_LIMIT.maxRequests - 1};t=${RATE_LIMIT.windowSeconds}`,
+    };
+  }
+  if (status === 401 || status === 403) {
+    headers['WWW-Authenticate'] = {
+      description:
+        'A Bearer challenge (RFC 6750) whose `error` says why (none when no key was sent), pointing at the protected-resource metadata (RFC 9728) in `resource_metadata`.',
+      required: true,
+      schema: { type: 'string' },
+      example:
+        status === 401
+          ? 'Bearer error="invalid_token", error_description="The API key is unknown, expired or revoked", resource_metadata="https://api.example.com/.well-known/oauth-protected-resource/v1"'
+          : 'Bearer error="insufficient_scope", error_description="The API key lacks the write scope", scope="write", resource_metadata="https://api.example.com/.well-known/oauth-protected-resource/v1"',
+    };
+  }
+  if (status === 429) {
+    headers['Retry-After'] = {
+      description: 'Whole seconds to wait before one more request with this key would be admitted (at least 1).',
+      required: true,
+      schema: { type: 'integer', minimum: 1 },
+      example: '12',
+    };
+  }
+  return headers;
+}
+
 function errorResponse(status: number): ResponseObject {
   const entry = ERROR_RESPONSES[status];
   if (!entry) throw new Error(`No error response is described for status ${status}`);
   const example: Record<string, unknown> = { code: entry.code, message: ERRORS[entry.code].message };
   if (status === 400) example.issues = [{ message: 'body.sku: String must contain at most 100 character(s)' }];
-  const response: ResponseObject = {
+  return {
     description: entry.description,
+    headers: responseHeaders(status),
     content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' }, example } },
   };
-  if (status === 429) {
-    response.headers = {
-      'Retry-After': {
-        description: 'Whole seconds to wait before one more request with this key would be admitted (at least 1).',
-        required: true,
-        schema: { type: 'integer', minimum: 1 },
-      },
-    };
-  }
-  return response;
 }
+
+/** `X-Request-Id` as a request header: the caller's own id for the request, echoed back and logged. */
+const REQUEST_ID_PARAMETER: ParameterObject = {
+  name: 'X-Request-Id',
+  in: 'header',
+  required: false,
+  description:
+    "Your own id for this request, to find it in the server's logs; echoed back in the response's `X-Request-Id`. Up to 128 letters, digits and `._:-`; anything else is ignored and the server makes one up.",
+  schema: { type: 'string', pattern: CALLER_REQUEST_ID_PATTERN.source },
+  example: 'order-sync-42',
+};
 
 /** The published example of a component schema (see examples.ts), as a media type's `example`. */
 function exampleOf(schema: z.ZodTypeAny): { example?: unknown } {
@@ -216,7 +295,7 @@ function operation(key: string, route: (typeof contractRoutes)[number]['route'])
     security: [{ bearerAuth: [scope] }],
     'x-required-scope': scope,
     'x-contract-route': key,
-    parameters: [...parameters(route.pathParams, 'path'), ...parameters(route.query, 'query')],
+    parameters: [...parameters(route.pathParams, 'path'), ...parameters(route.query, 'query'), REQUEST_ID_PARAMETER],
     responses: {},
   };
   if ('body' in route && route.body instanceof z.ZodType) {
@@ -231,6 +310,7 @@ function operation(key: string, route: (typeof contractRoutes)[number]['route'])
     if (code === 200) {
       op.responses['200'] = {
         description: 'Success.',
+        headers: responseHeaders(200),
         content: {
           'application/json': { schema: toJsonSchema(schema as z.ZodTypeAny), ...exampleOf(schema as z.ZodTypeAny) },
         },

@@ -15,6 +15,7 @@ export interface HeaderObject {
   description: string;
   required?: boolean;
   schema: JsonSchema;
+  example?: string;
 }
 
 export interface ResponseObject {

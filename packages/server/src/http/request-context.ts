@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { CALLER_REQUEST_ID_PATTERN } from '@coinventory/contract';
 import type { NextFunction, Request, Response } from 'express';
 import type { Logger } from 'pino';
 import type { AuthContext } from '../services/auth.js';
@@ -18,14 +19,11 @@ export function authOf(res: Response): AuthContext {
   return auth;
 }
 
-// A caller may pass its own request id (for correlating with its logs) if it is short and plain.
-const CALLER_REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
-
 /** Gives every request an id, echoed as X-Request-Id, and logs one line when the response is sent. */
 export function requestContext(logger: Logger) {
   return (req: Request, res: Response, next: NextFunction) => {
     const incoming = req.get('x-request-id');
-    const requestId = incoming && CALLER_REQUEST_ID.test(incoming) ? incoming : `req_${randomUUID()}`;
+    const requestId = incoming && CALLER_REQUEST_ID_PATTERN.test(incoming) ? incoming : `req_${randomUUID()}`;
     localsOf(res).requestId = requestId;
     res.setHeader('X-Request-Id', requestId);
     const started = process.hrtime.bigint();
