@@ -146,14 +146,24 @@ function curlExample(document, operation) {
   return lines.join('\n');
 }
 
-function errorRows(document, operation) {
+/** A response's headers table: name, whether it is always sent, what it says, an example. */
+function headerTable(headers) {
+  const lines = Object.entries(headers).map(
+    ([name, header]) =>
+      `| \`${name}\` | ${header.required ? 'always' : 'sometimes'} | ${cell(header.description)} | ${header.example === undefined ? '' : `\`${cell(header.example)}\``} |`,
+  );
+  return `| Header | Sent | Description | Example |\n|---|---|---|---|\n${lines.join('\n')}\n`;
+}
+
+/** One row per error status; its When cell names the headers that status adds to those of a success. */
+function errorRows(document, operation, successHeaders) {
   return Object.entries(operation.responses)
     .filter(([status]) => status !== '200')
     .map(([status, response]) => {
       const resolved = response.$ref ? document.components.responses[refName(response.$ref)] : response;
       const example = resolved.content?.['application/json']?.example ?? {};
-      const headers = Object.keys(resolved.headers ?? {});
-      const extra = headers.length ? ` Header: ${headers.map((h) => `\`${h}\``).join(', ')}.` : '';
+      const added = Object.keys(resolved.headers ?? {}).filter((name) => !(name in successHeaders));
+      const extra = added.length ? ` Header: ${added.map((h) => `\`${h}\``).join(', ')}.` : '';
       return `| ${status} | \`${example.code}\` | ${cell(example.message)} | ${cell(resolved.description + extra)} |`;
     });
 }
@@ -175,10 +185,15 @@ export function renderOperation(document, operation) {
   out.push('## Request\n');
   const pathParameters = operation.parameters.filter((parameter) => parameter.in === 'path');
   const queryParameters = operation.parameters.filter((parameter) => parameter.in === 'query');
+  const headerParameters = operation.parameters.filter((parameter) => parameter.in === 'header');
   if (pathParameters.length) out.push(`### Path parameters\n\n${parameterTable(document, pathParameters)}`);
   if (queryParameters.length) out.push(`### Query parameters\n\n${parameterTable(document, queryParameters)}`);
   if (!pathParameters.length && !queryParameters.length && !operation.requestBody)
-    out.push('This operation takes no parameters and no body.\n');
+    out.push('This operation takes no path or query parameters and no body.\n');
+  if (headerParameters.length)
+    out.push(
+      `### Headers\n\nBesides \`Authorization: Bearer <API key>\`:\n\n${parameterTable(document, headerParameters)}`,
+    );
   if (operation.requestBody) {
     const media = operation.requestBody.content['application/json'];
     out.push(`### Body\n\n${prose(operation.requestBody.description)}\n`);
@@ -193,8 +208,13 @@ export function renderOperation(document, operation) {
   out.push(`### 200 ${prose(success.description)}${successType}\n`);
   out.push(fieldTable(document, media.schema, { showRequired: false }));
   out.push(`\n#### Example response\n\n\`\`\`json\n${json(media.example)}\n\`\`\`\n`);
+  const successHeaders = success.headers ?? {};
+  if (Object.keys(successHeaders).length)
+    out.push(
+      `#### Response headers\n\nSee [Rate limits](/guide/rate-limits) for the \`RateLimit\` fields.\n\n${headerTable(successHeaders)}`,
+    );
   out.push(
-    `### Errors\n\nEvery error has the body \`{ code, message, issues? }\` ([Errors](/guide/errors)).\n\n| Status | Code | Message | When |\n|---|---|---|---|\n${errorRows(document, operation).join('\n')}\n`,
+    `### Errors\n\nEvery error has the body \`{ code, message, issues? }\` ([Errors](/guide/errors)) and carries \`X-Request-Id\` and \`RateLimit-Policy\`; \`RateLimit\` too once the request was counted against a key that may call (so never with a \`401\`).\n\n| Status | Code | Message | When |\n|---|---|---|---|\n${errorRows(document, operation, successHeaders).join('\n')}\n`,
   );
   return out.join('\n');
 }

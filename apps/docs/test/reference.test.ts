@@ -37,6 +37,11 @@ describe('the API reference', () => {
       expect(page).toBe(renderOperation(openApiDocument, operation));
       expect(page).toContain(`# ${operation.summary}`);
       for (const parameter of operation.parameters) expect(page, parameter.name).toContain(`| \`${parameter.name}\` |`);
+      const success = operation.responses['200'];
+      const successHeaders = success && !('$ref' in success) ? (success.headers ?? {}) : {};
+      expect(Object.keys(successHeaders)).toContain('X-Request-Id');
+      for (const header of Object.keys(successHeaders))
+        expect(page, `response header ${header}`).toContain(`| \`${header}\` | always |`);
       for (const status of Object.keys(operation.responses))
         expect(page, status).toContain(status === '200' ? '### 200 ' : `| ${status} |`);
     }
