@@ -3,7 +3,8 @@ import { Validator } from '@seriousme/openapi-schema-validator';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { CALLER_REQUEST_ID_PATTERN, ERRORS, OPENAPI_DOCUMENT_VERSION, RATE_LIMIT } from '../src/constants.js';
-import { generateOpenApiDocument } from '../src/openapi/generate.js';
+import { COMPONENT_EXAMPLES } from '../src/openapi/examples.js';
+import { COMPONENTS, generateOpenApiDocument } from '../src/openapi/generate.js';
 import type { JsonSchema, OperationObject, ResponseObject } from '../src/openapi/types.js';
 import { contractRoutes } from '../src/routes.js';
 
@@ -180,10 +181,13 @@ describe('OpenAPI document', () => {
     }
   });
 
-  it('gives the component schemas of bodies and responses their example', () => {
-    for (const name of ['Me', 'Item', 'ItemList', 'CreateItemBody', 'UpdateItemBody', 'ValuationList', 'Invoice']) {
+  it('gives every component schema one example, which its own schema accepts', () => {
+    expect(Object.keys(COMPONENT_EXAMPLES).sort()).toEqual(Object.keys(COMPONENTS).sort());
+    for (const [name, schema] of Object.entries(COMPONENTS)) {
       const examples = document.components.schemas[name]?.examples as unknown[] | undefined;
       expect(examples, name).toHaveLength(1);
+      const parsed = schema.safeParse(examples?.[0]);
+      expect(parsed.success, `${name}: ${parsed.error?.message}`).toBe(true);
     }
   });
 

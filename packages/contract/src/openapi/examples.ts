@@ -1,7 +1,9 @@
+import { ERRORS, LIMITS } from '../constants.js';
 import type {
   ConsignmentList,
   CreateItemInput,
   DeletedItem,
+  ErrorBody,
   Invoice,
   InvoiceList,
   Item,
@@ -201,17 +203,51 @@ const invoice: Invoice = {
 
 const invoiceList: InvoiceList = { items: [invoice], page: 1, limit: 20, hasMore: true };
 
+/** The error body of a request that failed validation. */
+export const VALIDATION_ERROR_EXAMPLE: ErrorBody = {
+  code: 'BAD_REQUEST',
+  message: ERRORS.BAD_REQUEST.message,
+  issues: [{ message: `body.sku: String must contain at most ${LIMITS.sku.max} character(s)` }],
+};
+
+/** A list's first entry: the examples of the nested schemas are the ones their parents show. */
+function first<T>(entries: readonly T[] | undefined): T {
+  const [head] = entries ?? [];
+  if (head === undefined) throw new Error('an example list is empty');
+  return head;
+}
+
+function present<T>(value: T | null): T {
+  if (value === null) throw new Error('an example field is null');
+  return value;
+}
+
+const consignment = first(consignmentList.items);
+const valuation = first(valuationList.items);
+
 /** The example of each component schema, by component name. */
 export const COMPONENT_EXAMPLES = {
+  Error: VALIDATION_ERROR_EXAMPLE,
+  ErrorIssue: first(VALIDATION_ERROR_EXAMPLE.issues),
+  Organization: me.organization,
+  ApiKeySummary: me.apiKey,
+  RateLimitInfo: me.rateLimit,
   Me: me,
   Item: item,
+  ItemImage: first(item.images),
   ItemList: itemList,
   CreateItemBody: createItemBody,
   UpdateItemBody: updateItemBody,
   DeletedItem: deletedItem,
+  Valuation: valuation,
+  ComparableSale: first(valuation.comps),
   ValuationList: valuationList,
+  Consignor: present(consignment.consignor),
+  Consignment: consignment,
   ConsignmentList: consignmentList,
-  Consignment: consignmentList.items[0],
+  InvoiceCustomer: invoice.customer,
+  InvoiceLine: first(invoice.lines),
+  InvoicePayment: first(invoice.payments),
   Invoice: invoice,
   InvoiceList: invoiceList,
 } as const;

@@ -33,7 +33,7 @@ import {
 import { ApiKeySummarySchema, MeSchema, RateLimitInfoSchema } from '../schemas/me.js';
 import { OrganizationSchema } from '../schemas/organization.js';
 import { ComparableSaleSchema, ValuationListSchema, ValuationSchema } from '../schemas/valuation.js';
-import { COMPONENT_EXAMPLES, PARAMETER_EXAMPLES } from './examples.js';
+import { COMPONENT_EXAMPLES, PARAMETER_EXAMPLES, VALIDATION_ERROR_EXAMPLE } from './examples.js';
 import type {
   HeaderObject,
   JsonSchema,
@@ -44,7 +44,7 @@ import type {
 } from './types.js';
 
 /** Schemas published under `components.schemas`; every other use of them becomes a `$ref`. */
-const COMPONENTS: Record<string, z.ZodTypeAny> = {
+export const COMPONENTS: Record<string, z.ZodTypeAny> = {
   Error: ErrorBodySchema,
   ErrorIssue: ErrorIssueSchema,
   Organization: OrganizationSchema,
@@ -235,7 +235,7 @@ function errorResponse(status: number): ResponseObject {
   const entry = ERROR_RESPONSES[status];
   if (!entry) throw new Error(`No error response is described for status ${status}`);
   const example: Record<string, unknown> = { code: entry.code, message: ERRORS[entry.code].message };
-  if (status === 400) example.issues = [{ message: 'body.sku: String must contain at most 100 character(s)' }];
+  if (status === 400) example.issues = VALIDATION_ERROR_EXAMPLE.issues;
   return {
     description: entry.description,
     headers: responseHeaders(status),
