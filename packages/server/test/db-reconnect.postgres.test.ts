@@ -93,7 +93,7 @@ describe("the server's pool when the database goes away and comes back", () => {
     beforeAll(async () => {
       proxy = await startTcpProxy({ host: clusterUrl.hostname, port: Number(clusterUrl.port) });
     });
-    afterAll(() => proxy.close());
+    afterAll(() => proxy.down());
 
     it('every query is refused within about a second, however long it lasts, and the pool is back within a second of the database', async () => {
       const pool = poolOn(await createDatabase(), proxy.port);

@@ -248,8 +248,7 @@ const REQUEST_ID_PARAMETER: ParameterObject = {
   name: 'X-Request-Id',
   in: 'header',
   required: false,
-  description:
-    "Your own id for this request, to find it in the server's logs; echoed back in the response's `X-Request-Id`. Up to 128 letters, digits and `._:-`; anything else is ignored and the server makes one up.",
+  description: `Your own id for this request, to find it in the server's logs; echoed back in the response's \`X-Request-Id\`. A value that does not match \`${CALLER_REQUEST_ID_PATTERN.source}\` is ignored, and the server makes one up.`,
   schema: { type: 'string', pattern: CALLER_REQUEST_ID_PATTERN.source },
   example: 'order-sync-42',
 };

@@ -7,11 +7,10 @@ import { connect, createServer, type Server, type Socket } from 'node:net';
  */
 export interface TcpProxy {
   port: number;
-  /** Resets every open connection and closes the port: connecting fails with ECONNREFUSED. */
+  /** Resets every open connection and closes the port: connecting fails with ECONNREFUSED. Also the cleanup. */
   down(): Promise<void>;
   /** Listens again on the same port, forwarding to the target. */
   up(): Promise<void>;
-  close(): Promise<void>;
 }
 
 export async function startTcpProxy(target: { host: string; port: number }): Promise<TcpProxy> {
@@ -59,6 +58,5 @@ export async function startTcpProxy(target: { host: string; port: number }): Pro
     },
     up,
     down,
-    close: down,
   };
 }
