@@ -3,7 +3,7 @@ import type { Sql } from './types.js';
 
 // Any fixed number: every process that migrates takes the same lock, so two starting at once apply each
 // migration exactly once.
-const MIGRATION_LOCK = 7_402_113;
+export const MIGRATION_LOCK = 7_402_113;
 
 export interface MigrationResult {
   applied: Array<{ version: number; name: string }>;
@@ -12,13 +12,18 @@ export interface MigrationResult {
 
 /** Applies every migration not yet recorded in schema_migrations, each in its own transaction. */
 export async function migrate(sql: Sql, migrations: readonly Migration[] = allMigrations): Promise<MigrationResult> {
-  await sql`
-    CREATE TABLE IF NOT EXISTS schema_migrations (
-      version integer PRIMARY KEY,
-      name text NOT NULL,
-      applied_at timestamptz NOT NULL DEFAULT now()
-    )
-  `;
+  // Under the lock too: two processes creating the table at once both pass IF NOT EXISTS, and the second fails on
+  // the catalog's unique index (pg_type_typname_nsp_index) when the first commits.
+  await sql.begin(async (tx) => {
+    await tx`SELECT pg_advisory_xact_lock(${MIGRATION_LOCK})`;
+    await tx`
+      CREATE TABLE IF NOT EXISTS schema_migrations (
+        version integer PRIMARY KEY,
+        name text NOT NULL,
+        applied_at timestamptz NOT NULL DEFAULT now()
+      )
+    `;
+  });
   const applied: MigrationResult['applied'] = [];
   for (const migration of migrations) {
     const done = await sql.begin(async (tx) => {
