@@ -40,8 +40,9 @@ export function reconnectDelaySeconds(retries: number): number {
   return (0.5 + Math.random() / 2) * Math.min(3 ** retries / 100, MAX_RECONNECT_DELAY_S);
 }
 
-export function createSql(url: string, options: { max: number; statementTimeoutMs: number }): Sql {
-  return postgres(url, {
+/** What every pool shares, wherever it connects. */
+function poolOptions(options: { max: number; statementTimeoutMs: number }) {
+  return {
     max: options.max,
     backoff: reconnectDelaySeconds,
     onnotice: () => {},
@@ -50,6 +51,27 @@ export function createSql(url: string, options: { max: number; statementTimeoutM
       application_name: 'coinventory-server',
       ...(options.statementTimeoutMs > 0 ? { statement_timeout: options.statementTimeoutMs } : {}),
     },
+  };
+}
+
+export function createSql(url: string, options: { max: number; statementTimeoutMs: number }): Sql {
+  return postgres(url, poolOptions(options)) as unknown as Sql;
+}
+
+/**
+ * The pool on the embedded database: its one connection, on the database's Unix socket. PGlite is one PostgreSQL
+ * session, so transactions never interleave, and the socket server takes one client. The connection is kept for
+ * the process's life: postgres.js otherwise replaces it after 30 to 60 minutes (max_lifetime), a needless
+ * reconnect that would briefly leave the socket's one slot free.
+ */
+export function createEmbeddedSql(socketPath: string): Sql {
+  return postgres({
+    ...poolOptions({ max: 1, statementTimeoutMs: 0 }),
+    path: socketPath,
+    user: 'postgres',
+    database: 'postgres',
+    max_lifetime: null,
+    idle_timeout: 0,
   }) as unknown as Sql;
 }
 
@@ -59,8 +81,7 @@ export async function connectDatabase(options: DatabaseOptions): Promise<Databas
     return { sql, kind: 'postgres', close: () => sql.end({ timeout: 5 }) };
   }
   const embedded = await startEmbeddedPostgres(options.dataDir);
-  // PGlite is one PostgreSQL session: one connection, so transactions never interleave.
-  const sql = createSql(embedded.url, { max: 1, statementTimeoutMs: 0 });
+  const sql = createEmbeddedSql(embedded.socketPath);
   return {
     sql,
     kind: 'embedded',

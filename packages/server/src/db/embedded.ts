@@ -1,18 +1,35 @@
-import { chmodSync, mkdirSync } from 'node:fs';
+import { chmodSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import { btree_gin } from '@electric-sql/pglite/contrib/btree_gin';
 import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import { PGLiteSocketServer } from '@electric-sql/pglite-socket';
 
 export interface EmbeddedPostgres {
-  /** A postgres:// URL reaching the embedded database on loopback. */
-  url: string;
+  /** The Unix socket the embedded database is served on (postgres.js's `path` option). */
+  socketPath: string;
   stop(): Promise<void>;
 }
 
+/** The socket's name in the data directory, beside admin.sock. */
+export const EMBEDDED_SOCKET_NAME = 'postgres.sock';
+
 /**
- * Starts PGlite (PostgreSQL in WebAssembly) on `dataDir` and serves it on a loopback port, so the server
- * talks to it through postgres.js exactly as it talks to a real PostgreSQL.
+ * Longest socket path that fits a sockaddr_un (108 bytes on Linux, 104 on macOS, both counting the final NUL).
+ * Past it listen() fails, so a deeper data directory gets its socket in a private temporary directory instead.
+ */
+const MAX_SOCKET_PATH_BYTES = 103;
+
+/**
+ * Starts PGlite (PostgreSQL in WebAssembly) on `dataDir` and serves it on a Unix socket, so the server talks to it
+ * through postgres.js exactly as it talks to a real PostgreSQL.
+ *
+ * Never on a TCP port: the embedded database has no password, and a loopback port is open to every local user
+ * (one connected in the moment postgres.js replaced its connection and read every workspace's rows). The socket is
+ * in the data directory (mode 0700) and itself mode 0600, so only the server's OS user can connect, as with
+ * admin.sock. A `memory://` database, or a data directory too deep for a socket path, gets a private temporary
+ * directory (mode 0700) instead, removed on stop.
  */
 export async function startEmbeddedPostgres(dataDir: string): Promise<EmbeddedPostgres> {
   const inMemory = dataDir.startsWith('memory://');
@@ -21,15 +38,41 @@ export async function startEmbeddedPostgres(dataDir: string): Promise<EmbeddedPo
     mkdirSync(dataDir, { recursive: true, mode: 0o700 });
     chmodSync(dataDir, 0o700);
   }
-  const db = await PGlite.create(inMemory ? undefined : dataDir, { extensions: { btree_gin, pg_trgm } });
-  const server = new PGLiteSocketServer({ db, host: '127.0.0.1', port: 0, maxConnections: 1 });
-  await server.start();
-  const address = server.getServerConn();
-  return {
-    url: `postgres://postgres@${address}/postgres`,
-    stop: async () => {
-      await server.stop();
-      await db.close();
-    },
+  const inDataDir = inMemory ? undefined : join(resolve(dataDir), EMBEDDED_SOCKET_NAME);
+  const privateDir =
+    inDataDir && Buffer.byteLength(inDataDir) <= MAX_SOCKET_PATH_BYTES
+      ? undefined
+      : mkdtempSync(join(tmpdir(), 'coinventory-db-'));
+  const socketPath = privateDir ? join(privateDir, EMBEDDED_SOCKET_NAME) : (inDataDir as string);
+  const removePrivateDir = () => {
+    if (privateDir) rmSync(privateDir, { recursive: true, force: true });
   };
+
+  let db: PGlite | undefined;
+  try {
+    db = await PGlite.create(inMemory ? undefined : dataDir, { extensions: { btree_gin, pg_trgm } });
+    // Whoever opens the data directory holds its lock (data-dir-lock.ts): a socket left here is a dead process's.
+    rmSync(socketPath, { force: true });
+    // One connection: PGlite is one PostgreSQL session, and a second client could interleave with a transaction.
+    const server = new PGLiteSocketServer({ db, path: socketPath, maxConnections: 1 });
+    await server.start();
+    chmodSync(socketPath, 0o600);
+    const opened = db;
+    return {
+      socketPath,
+      stop: async () => {
+        try {
+          await server.stop();
+          await opened.close();
+        } finally {
+          if (!privateDir) rmSync(socketPath, { force: true });
+          removePrivateDir();
+        }
+      },
+    };
+  } catch (error) {
+    await db?.close().catch(() => {});
+    removePrivateDir();
+    throw error;
+  }
 }
