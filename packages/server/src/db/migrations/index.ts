@@ -3,6 +3,7 @@ import * as rateLimits from './0002_rate_limits.js';
 import * as marketplaceSync from './0003_marketplace_sync.js';
 import * as rateLimitWindowStart from './0004_rate_limit_window_start.js';
 import * as itemsSearchByWorkspace from './0005_items_search_by_workspace.js';
+import * as rateLimitMixedPolicies from './0006_rate_limit_mixed_policies.js';
 
 export interface Migration {
   version: number;
@@ -17,4 +18,5 @@ export const migrations: readonly Migration[] = [
   { version: 3, ...marketplaceSync },
   { version: 4, ...rateLimitWindowStart },
   { version: 5, ...itemsSearchByWorkspace },
+  { version: 6, ...rateLimitMixedPolicies },
 ];
