@@ -119,6 +119,7 @@ export const ERRORS = {
   PAYLOAD_TOO_LARGE: { status: 413, message: 'Request body exceeds 1 MiB' },
   UNSUPPORTED_MEDIA_TYPE: { status: 415, message: 'Request body must be sent as application/json' },
   TOO_MANY_REQUESTS: { status: 429, message: 'Too many requests' },
+  REQUEST_HEADER_FIELDS_TOO_LARGE: { status: 431, message: 'Request header fields too large' },
   INTERNAL_SERVER_ERROR: { status: 500, message: 'Internal server error' },
 } as const;
 

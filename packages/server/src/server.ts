@@ -5,6 +5,7 @@ import { connectDatabase, type Database } from './db/connect.js';
 import { migrate } from './db/migrate.js';
 import type { Env } from './env.js';
 import { createApp } from './http/app.js';
+import { answerClientErrors } from './http/client-errors.js';
 import type { Logger } from './logger.js';
 import { syncWorkerFromEnv } from './sync/from-env.js';
 
@@ -50,6 +51,7 @@ export async function startServer({ env, logger, beforeListen }: StartOptions): 
     publicBaseUrl: env.PUBLIC_BASE_URL,
   });
   const server: Server = createServer(app);
+  answerClientErrors(server, logger);
   // Keep-alive connections outlive requests; idle ones are closed on shutdown rather than waited for.
   server.keepAliveTimeout = 5_000;
   server.listen(env.PORT, env.HOST);

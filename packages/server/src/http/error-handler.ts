@@ -25,27 +25,57 @@ export function validationIssues(error: RequestValidationError): string[] {
   ];
 }
 
-/** body-parser's errors carry a `type`; these are the ones a client causes. */
-function clientErrorOf(error: unknown): ApiError | null {
+const incompleteBody = () => new ApiError('BAD_REQUEST', ['body: the request body was incomplete']);
+
+/** A framework error the client caused, as the API answers it; with why, when the client's connection failed. */
+interface ClientError {
+  error: ApiError;
+  lostConnection?: string;
+}
+
+/**
+ * What the client did wrong, for errors raised by express, body-parser, raw-body or send; null for the server's own
+ * failures. body-parser's errors carry a `type`; the others are marked as the client's the http-errors way: a 4xx
+ * `status` with `expose` set.
+ */
+function clientErrorOf(error: unknown, req: Request): ClientError | null {
   // Express could not decode a path parameter (`/items/%E0%A4%A`): the request line itself is malformed.
   if (error instanceof URIError && 'status' in error && error.status === 400) {
-    return new ApiError('BAD_REQUEST', ['path: malformed percent-encoding']);
+    return { error: new ApiError('BAD_REQUEST', ['path: malformed percent-encoding']) };
   }
-  if (typeof error !== 'object' || error === null || !('type' in error)) return null;
-  switch (error.type) {
+  if (typeof error !== 'object' || error === null) return null;
+  switch ('type' in error ? error.type : undefined) {
     case 'entity.parse.failed':
-      return new ApiError('BAD_REQUEST', ['body: not valid JSON']);
+      return { error: new ApiError('BAD_REQUEST', ['body: not valid JSON']) };
     case 'entity.too.large':
-      return new ApiError('PAYLOAD_TOO_LARGE');
+      return { error: new ApiError('PAYLOAD_TOO_LARGE') };
     case 'encoding.unsupported':
     case 'charset.unsupported':
-      return new ApiError('UNSUPPORTED_MEDIA_TYPE');
-    case 'request.aborted':
+      return { error: new ApiError('UNSUPPORTED_MEDIA_TYPE') };
     case 'request.size.invalid':
-      return new ApiError('BAD_REQUEST', ['body: the request body was incomplete']);
-    default:
-      return null;
+      return { error: incompleteBody() };
+    case 'request.aborted':
+      return { error: incompleteBody(), lostConnection: 'request aborted' };
+    case 'stream.not.readable':
+      // raw-body (with a 500) found the request already destroyed: its connection failed (malformed chunking, a
+      // reset) before the body was read. A live request whose stream is unreadable would be our own bug.
+      return req.destroyed ? { error: incompleteBody(), lostConnection: 'connection closed' } : null;
   }
+  const status = 'status' in error ? error.status : undefined;
+  const exposed = 'expose' in error && error.expose === true;
+  if (typeof status !== 'number' || status < 400 || status > 499 || !exposed) return null;
+  const code = 'code' in error ? error.code : undefined;
+  // zlib's errors (Z_DATA_ERROR, Z_BUF_ERROR), passed on by body-parser, which inflates only gzip and deflate.
+  if (typeof code === 'string' && code.startsWith('Z_')) {
+    const encoding = (req.get('content-encoding') ?? '').toLowerCase();
+    return { error: new ApiError('BAD_REQUEST', [`body: could not be decoded (Content-Encoding ${encoding})`]) };
+  }
+  if (code === 'ECONNRESET' || code === 'ECONNABORTED') return { error: incompleteBody(), lostConnection: code };
+  if (status === 404) return { error: new ApiError('NOT_FOUND') };
+  if (status === 413) return { error: new ApiError('PAYLOAD_TOO_LARGE') };
+  if (status === 415) return { error: new ApiError('UNSUPPORTED_MEDIA_TYPE') };
+  // Any other client error (a static file's failed precondition, an unsatisfiable range) is still the client's.
+  return { error: new ApiError('BAD_REQUEST') };
 }
 
 /**
@@ -53,7 +83,7 @@ function clientErrorOf(error: unknown): ApiError | null {
  * everything else, which is logged with the request id and answered with a bare 500.
  */
 export function errorHandler(logger: Logger) {
-  return (error: unknown, _req: Request, res: Response, _next: NextFunction) => {
+  return (error: unknown, req: Request, res: Response, _next: NextFunction) => {
     // Already answered (the request deadline fired first): nothing more can be said to this caller.
     if (res.headersSent) {
       logger.warn({ err: error, requestId: localsOf(res).requestId }, 'error after the response was sent');
@@ -63,9 +93,15 @@ export function errorHandler(logger: Logger) {
     if (error instanceof ApiError) apiError = error;
     else if (error instanceof RequestValidationError) apiError = new ApiError('BAD_REQUEST', validationIssues(error));
     else {
-      const clientError = clientErrorOf(error);
-      if (clientError) apiError = clientError;
-      else {
+      const clientError = clientErrorOf(error, req);
+      if (clientError) {
+        apiError = clientError.error;
+        // The client's failure, not ours; its answer reaches it only if the connection still stands.
+        if (clientError.lostConnection) {
+          const { requestId } = localsOf(res);
+          logger.warn({ requestId, reason: clientError.lostConnection }, 'request body could not be read');
+        }
+      } else {
         logger.error({ err: error, requestId: localsOf(res).requestId }, 'unhandled error');
         apiError = new ApiError('INTERNAL_SERVER_ERROR');
       }

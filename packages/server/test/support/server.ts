@@ -1,10 +1,11 @@
 import { once } from 'node:events';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import pino from 'pino';
+import pino, { type Logger } from 'pino';
 import type { RatePolicy } from '../../src/data/api-keys.js';
 import type { Database } from '../../src/db/connect.js';
 import { createApp } from '../../src/http/app.js';
+import { answerClientErrors } from '../../src/http/client-errors.js';
 import { createTestDatabase } from './database.js';
 
 export interface TestServer {
@@ -21,14 +22,17 @@ export interface TestServerOptions {
   /** The rate limit; the API's own (120 per 60 s) unless a suite that is not about it needs more requests. */
   policy?: RatePolicy;
   publicBaseUrl?: string;
+  /** Where the server logs (silent unless TEST_LOG_LEVEL says otherwise); suites that assert on logs pass theirs. */
+  logger?: Logger;
 }
 
 export async function startTestServer(options: TestServerOptions = {}): Promise<TestServer> {
   const database = await createTestDatabase(options);
-  const logger = pino({ level: process.env.TEST_LOG_LEVEL ?? 'silent' });
+  const logger = options.logger ?? pino({ level: process.env.TEST_LOG_LEVEL ?? 'silent' });
   const server = createServer(
     createApp({ sql: database.sql, logger, policy: options.policy, publicBaseUrl: options.publicBaseUrl }),
   );
+  answerClientErrors(server, logger);
   server.listen(0, '127.0.0.1');
   await once(server, 'listening');
   const { port } = server.address() as AddressInfo;

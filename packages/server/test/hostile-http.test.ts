@@ -1,0 +1,136 @@
+import { deflateSync, gzipSync } from 'node:zlib';
+import { ERRORS, type ErrorCode } from '@coinventory/contract';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { capturingLogger, exchange, expectErrorResponse, head, WARN_LEVEL } from './support/raw-http.js';
+import { uniqueSku } from './support/routes.js';
+import { startTestServer, type TestServer } from './support/server.js';
+import { createWorkspace, type TestWorkspace } from './support/workspace.js';
+
+/**
+ * Malformed HTTP, sent as raw bytes: whatever a client gets wrong (the body's encoding, the chunking, the header
+ * block), it is answered with a 4xx and the contract's JSON error body, never a 500, an empty body or an
+ * error-level log line.
+ */
+
+const capture = capturingLogger();
+let server: TestServer;
+let workspace: TestWorkspace;
+let port: number;
+
+beforeAll(async () => {
+  server = await startTestServer({ logger: capture.logger, policy: { maxRequests: 100_000, windowSeconds: 60 } });
+  workspace = await createWorkspace(server.database.sql);
+  port = Number(new URL(server.origin).port);
+});
+afterAll(() => server?.close());
+
+describe('request bodies that cannot be decoded', () => {
+  const post = (encoding: string, body: Buffer) =>
+    exchange(port, [
+      head('POST /v1/items HTTP/1.1', [
+        ['Host', 'localhost'],
+        ['Authorization', `Bearer ${workspace.key}`],
+        ['Content-Type', 'application/json'],
+        ['Content-Encoding', encoding],
+        ['Content-Length', String(body.length)],
+      ]),
+      body,
+    ]);
+  const valid = () => Buffer.from(JSON.stringify({ sku: uniqueSku('ENC'), title: 'Encoded' }));
+
+  it('a well-formed gzip or deflate body is read', async () => {
+    expect((await post('gzip', gzipSync(valid()))).status).toBe(200);
+    expect((await post('deflate', deflateSync(valid()))).status).toBe(200);
+  });
+
+  it.each([
+    ['gzip', () => Buffer.from('this is not gzip at all')],
+    ['gzip', () => gzipSync(valid()).subarray(0, 20)],
+    ['gzip', () => Buffer.concat([gzipSync(valid()).subarray(0, 12), Buffer.alloc(40, 0xff)])],
+    ['deflate', () => Buffer.from('this is not deflate either')],
+    ['deflate', () => deflateSync(valid()).subarray(0, 8)],
+  ])('a corrupt %s body → 400 with the contract body, and nothing is created', async (encoding, body) => {
+    const before = await server.database.sql`SELECT count(*)::int AS n FROM items`;
+    const response = await post(encoding, body());
+    expectErrorResponse(response, 'BAD_REQUEST');
+    expect(response.body).toEqual({
+      code: 'BAD_REQUEST',
+      message: ERRORS.BAD_REQUEST.message,
+      issues: [{ message: `body: could not be decoded (Content-Encoding ${encoding})` }],
+    });
+    expect(await server.database.sql`SELECT count(*)::int AS n FROM items`).toEqual(before);
+    expect(capture.errors()).toEqual([]);
+  });
+
+  it.each(['x-gzip', 'br', 'identity, gzip'])(
+    'a body in an encoding the server does not read (%s) → 415',
+    async (encoding) => {
+      expectErrorResponse(await post(encoding, Buffer.from('garbage')), 'UNSUPPORTED_MEDIA_TYPE');
+      expect(capture.errors()).toEqual([]);
+    },
+  );
+});
+
+describe('requests Node refuses before the app sees them', () => {
+  const key = () => `Bearer ${workspace.key}`;
+
+  it.each<[string, () => string, ErrorCode]>([
+    [
+      'two different Content-Length headers',
+      () =>
+        `POST /v1/items HTTP/1.1\r\nHost: localhost\r\nAuthorization: ${key()}\r\nContent-Type: application/json\r\n` +
+        'Content-Length: 2\r\nContent-Length: 3\r\n\r\n{}',
+      'BAD_REQUEST',
+    ],
+    [
+      'Content-Length beside Transfer-Encoding: chunked',
+      () =>
+        `POST /v1/items HTTP/1.1\r\nHost: localhost\r\nAuthorization: ${key()}\r\nContent-Type: application/json\r\n` +
+        'Content-Length: 2\r\nTransfer-Encoding: chunked\r\n\r\n2\r\n{}\r\n0\r\n\r\n',
+      'BAD_REQUEST',
+    ],
+    [
+      'a NUL in a header value',
+      () => `GET /v1/me HTTP/1.1\r\nHost: localhost\r\nX-Note: a\u0000b\r\n\r\n`,
+      'BAD_REQUEST',
+    ],
+    ['a header name with a space', () => 'GET /v1/me HTTP/1.1\r\nHost: localhost\r\nX Note: a\r\n\r\n', 'BAD_REQUEST'],
+    ['a malformed request line', () => 'GET /v1/me HTTP/9.Z\r\nHost: localhost\r\n\r\n', 'BAD_REQUEST'],
+    ['a method with a bad character', () => 'G@T /v1/me HTTP/1.1\r\nHost: localhost\r\n\r\n', 'BAD_REQUEST'],
+    [
+      'a header block over 16 KB',
+      () => `GET /v1/me HTTP/1.1\r\nHost: localhost\r\nX-Padding: ${'a'.repeat(17 * 1024)}\r\n\r\n`,
+      'REQUEST_HEADER_FIELDS_TOO_LARGE',
+    ],
+  ])('%s → %s as JSON', async (_name, request, code) => {
+    const response = await exchange(port, [request()]);
+    expectErrorResponse(response, code);
+    expect(response.headers.connection).toBe('close');
+    expect(Number(response.headers['content-length'])).toBe(Buffer.byteLength(response.text));
+    expect(capture.errors()).toEqual([]);
+  });
+
+  const chunkedHead = () =>
+    head('POST /v1/items HTTP/1.1', [
+      ['Host', 'localhost'],
+      ['Authorization', `Bearer ${workspace.key}`],
+      ['Content-Type', 'application/json'],
+      ['Transfer-Encoding', 'chunked'],
+    ]);
+
+  it('bad chunking in the first packet, with a valid key → 400 as JSON, logged at warn, not error', async () => {
+    const response = await exchange(port, [`${chunkedHead()}zz\r\n{}\r\n0\r\n\r\n`]);
+    expectErrorResponse(response, 'BAD_REQUEST');
+    // The app still works on the request whose connection is gone (it reads the key first): it must not call the
+    // body it can no longer read a server failure.
+    expect((await capture.waitFor('request body could not be read')).level).toBe(WARN_LEVEL);
+    expect(capture.errors()).toEqual([]);
+  });
+
+  it('bad chunking after the request reached the app → 400 as JSON, logged at warn, not error', async () => {
+    const response = await exchange(port, [chunkedHead(), '2\r\n{}\r\n', 'zz\r\n\r\n'], { pauseMs: 150 });
+    expectErrorResponse(response, 'BAD_REQUEST');
+    expect((await capture.waitFor('request body could not be read')).level).toBe(WARN_LEVEL);
+    expect(capture.errors()).toEqual([]);
+  });
+});
