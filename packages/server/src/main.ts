@@ -10,7 +10,7 @@ import { migrate } from './db/migrate.js';
 import { type DemoWorkspace, seedDemoWorkspace } from './demo/seed.js';
 import { ConfigError, describeSettings, type Env, loadEnv } from './env.js';
 import { createLogger, type Logger } from './logger.js';
-import { startServer } from './server.js';
+import { ListenError, startServer } from './server.js';
 import { syncWorkerFromEnv } from './sync/from-env.js';
 
 /** The environment variables, one per line with its default, wrapped under the name. */
@@ -62,10 +62,12 @@ const START_USAGE = `Usage: coinventory-server start
 Starts the HTTP server; also what "coinventory-server" without a command does. It takes no options: it is
 configured by the environment (listed by "coinventory-server --help").
 
-Pending migrations are applied first. On an empty embedded database (no DATABASE_URL) it creates a demo
-workspace and prints its API key once, on stderr. It logs JSON lines on stdout, "listening" once it accepts
-requests. SIGTERM or SIGINT: it stops accepting, finishes in-flight requests (up to SHUTDOWN_TIMEOUT_MS)
-and exits 0. WEB_CONCURRENCY above 1 runs that many server processes on the port (needs DATABASE_URL).
+It takes its port (PORT on HOST) first: if that fails (in use, not permitted) it says so in one line and
+exits 1 before opening the database. Pending migrations are applied next. On an empty embedded database (no
+DATABASE_URL) it creates a demo workspace and prints its API key once, on stderr. It logs JSON lines on
+stdout, "listening" once it serves requests (any sent before wait until then). SIGTERM or SIGINT: it stops
+accepting, finishes in-flight requests (up to SHUTDOWN_TIMEOUT_MS) and exits 0. WEB_CONCURRENCY above 1 runs
+that many server processes on the port (needs DATABASE_URL).
 
 Exit codes: 0 stopped cleanly, 1 failure, 2 invalid configuration.`;
 
@@ -118,7 +120,7 @@ async function start(env: Env, rootLogger: Logger) {
     const server = await startServer({
       env,
       logger,
-      beforeListen: async (database) => {
+      beforeServing: async (database) => {
         // Only a brand-new embedded database gets the demo workspace; a real PostgreSQL is the operator's.
         if (database.kind !== 'embedded') return;
         const [existing] = await database.sql`SELECT 1 FROM organizations LIMIT 1`;
@@ -299,6 +301,11 @@ main(process.argv.slice(2))
     if (code !== undefined) process.exitCode = code;
   })
   .catch((error: unknown) => {
+    // A port in use or refused: one line naming the setting, no stack trace (nothing was created).
+    if (error instanceof ListenError) {
+      process.stderr.write(`coinventory-server: ${error.message}\n`);
+      process.exit(EXIT.failure);
+    }
     if (error instanceof ConfigError || error instanceof UsageError || error instanceof DataDirBusyError) {
       const hint =
         error instanceof UsageError

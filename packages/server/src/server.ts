@@ -1,5 +1,6 @@
+import cluster from 'node:cluster';
 import { once } from 'node:events';
-import { createServer, type Server } from 'node:http';
+import { createServer, type IncomingMessage, type RequestListener, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { connectDatabase, type Database } from './db/connect.js';
 import { migrate } from './db/migrate.js';
@@ -21,25 +22,81 @@ export interface RunningServer {
 export interface StartOptions {
   env: Env;
   logger: Logger;
-  /** Runs after migrations, before the server listens (the entry point seeds the demo workspace here). */
-  beforeListen?: (database: Database) => Promise<void>;
+  /** Runs after migrations, before any request is served (the entry point seeds the demo workspace here). */
+  beforeServing?: (database: Database) => Promise<void>;
 }
 
-export async function startServer({ env, logger, beforeListen }: StartOptions): Promise<RunningServer> {
-  const database = await connectDatabase({
-    url: env.DATABASE_URL,
-    dataDir: env.COINVENTORY_DATA_DIR,
-    poolSize: env.DATABASE_POOL_SIZE,
-    statementTimeoutMs: env.STATEMENT_TIMEOUT_MS,
-  });
+/** The port could not be listened on; the message names the setting to change. */
+export class ListenError extends Error {
+  override name = 'ListenError';
+}
+
+function listenError(error: unknown, env: Env): unknown {
+  const code = (error as NodeJS.ErrnoException).code;
+  const where = `PORT=${env.PORT}, HOST=${env.HOST}`;
+  if (code === 'EADDRINUSE')
+    return new ListenError(`Port ${env.PORT} is already in use (${where}). Stop what uses it, or set PORT.`);
+  if (code === 'EACCES')
+    return new ListenError(
+      `Not permitted to listen on port ${env.PORT} (${where}); ports below 1024 usually need privileges. Set PORT.`,
+    );
+  if (code === 'EADDRNOTAVAIL' || code === 'ENOTFOUND' || code === 'EAI_AGAIN')
+    return new ListenError(`Cannot listen on HOST=${env.HOST}: not an address of this machine (${where}). Set HOST.`);
+  return error;
+}
+
+async function listen(server: Server, env: Env): Promise<void> {
+  server.listen(env.PORT, env.HOST);
   try {
-    const migrations = await migrate(database.sql);
-    for (const { version, name } of migrations.applied) logger.info({ version, name }, 'migration applied');
-    await beforeListen?.(database);
+    await once(server, 'listening');
   } catch (error) {
-    await database.close();
+    throw listenError(error, env);
+  }
+}
+
+/** Requests that come before the app is ready wait, and go to the app once it is: none is served half-started. */
+function holdRequests(server: Server): (app: RequestListener) => void {
+  const waiting: Array<[IncomingMessage, ServerResponse]> = [];
+  const hold = (req: IncomingMessage, res: ServerResponse) => {
+    waiting.push([req, res]);
+  };
+  server.on('request', hold);
+  return (app) => {
+    server.off('request', hold);
+    server.on('request', app);
+    for (const [req, res] of waiting.splice(0)) app(req, res);
+  };
+}
+
+export async function startServer({ env, logger, beforeServing }: StartOptions): Promise<RunningServer> {
+  const server: Server = createServer();
+  answerClientErrors(server, logger);
+  // Keep-alive connections outlive requests; idle ones are closed on shutdown rather than waited for.
+  server.keepAliveTimeout = 5_000;
+  // The port first: when it is taken, the start fails before the database is opened or the demo workspace created
+  // (whose key, printed only on the start that creates it, was lost with the start). A cluster's workers listen
+  // last, as before: their primary counts a worker as started once it listens, and they never create the demo.
+  const listenFirst = !cluster.isWorker;
+  const serve = holdRequests(server);
+  if (listenFirst) await listen(server, env);
+  let opened: Database | undefined;
+  try {
+    opened = await connectDatabase({
+      url: env.DATABASE_URL,
+      dataDir: env.COINVENTORY_DATA_DIR,
+      poolSize: env.DATABASE_POOL_SIZE,
+      statementTimeoutMs: env.STATEMENT_TIMEOUT_MS,
+    });
+    const migrations = await migrate(opened.sql);
+    for (const { version, name } of migrations.applied) logger.info({ version, name }, 'migration applied');
+    await beforeServing?.(opened);
+  } catch (error) {
+    await opened?.close();
+    server.closeAllConnections();
+    server.close();
     throw error;
   }
+  const database = opened;
 
   const worker = env.SYNC_WORKER === 'on' ? syncWorkerFromEnv(env, database.sql, logger) : undefined;
   const app = createApp({
@@ -50,12 +107,8 @@ export async function startServer({ env, logger, beforeListen }: StartOptions): 
     policy: { maxRequests: env.RATE_LIMIT_MAX_REQUESTS, windowSeconds: env.RATE_LIMIT_WINDOW_SECONDS },
     publicBaseUrl: env.PUBLIC_BASE_URL,
   });
-  const server: Server = createServer(app);
-  answerClientErrors(server, logger);
-  // Keep-alive connections outlive requests; idle ones are closed on shutdown rather than waited for.
-  server.keepAliveTimeout = 5_000;
-  server.listen(env.PORT, env.HOST);
-  await once(server, 'listening');
+  serve(app);
+  if (!listenFirst) await listen(server, env);
   const { port } = server.address() as AddressInfo;
   const host = env.HOST.includes(':') ? `[${env.HOST}]` : env.HOST;
   const baseUrl = `http://${host === '0.0.0.0' || host === '[::]' ? 'localhost' : host}:${port}/v1`;
