@@ -126,7 +126,7 @@ describe('OpenAPI document', () => {
         });
         // Counted requests report the key's standing; a 401 never does (the key is unknown).
         if (status === '401') expect(headers.RateLimit, label).toBeUndefined();
-        else expect(headers.RateLimit?.required, label).toBe(!['403', '500'].includes(status));
+        else expect(headers.RateLimit?.required, label).toBe(!['403', '429', '500'].includes(status));
         expect(headers['WWW-Authenticate']?.required ?? false, label).toBe(status === '401' || status === '403');
         expect(headers['Retry-After']?.required ?? false, label).toBe(status === '429');
         for (const [name, header] of Object.entries(headers)) {

@@ -62,6 +62,15 @@ const EnvShape = z.object({
     .max(86_400)
     .default(RATE_LIMIT.windowSeconds)
     .describe("The rate limit's sliding window."),
+  AUTH_FAILURE_LIMIT: z.coerce
+    .number()
+    .int()
+    .min(0)
+    .max(10_000)
+    .default(20)
+    .describe(
+      'Failed key lookups (unknown, expired or revoked key) one client address may make per 10 s; then its requests with keys this process has not recently verified are answered 429 without a lookup (0: off).',
+    ),
   PUBLIC_BASE_URL: z
     .string()
     .url()

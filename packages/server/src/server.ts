@@ -2,6 +2,7 @@ import cluster from 'node:cluster';
 import { once } from 'node:events';
 import { createServer, type IncomingMessage, type RequestListener, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { FailedAuthLimiter } from './auth/failed-auth-limiter.js';
 import { connectDatabase, type Database } from './db/connect.js';
 import { migrate } from './db/migrate.js';
 import type { Env } from './env.js';
@@ -106,6 +107,7 @@ export async function startServer({ env, logger, beforeServing }: StartOptions):
     requestTimeoutMs: env.REQUEST_TIMEOUT_MS,
     policy: { maxRequests: env.RATE_LIMIT_MAX_REQUESTS, windowSeconds: env.RATE_LIMIT_WINDOW_SECONDS },
     publicBaseUrl: env.PUBLIC_BASE_URL,
+    failedAuth: env.AUTH_FAILURE_LIMIT > 0 ? new FailedAuthLimiter({ limit: env.AUTH_FAILURE_LIMIT }) : undefined,
   });
   serve(app);
   if (!listenFirst) await listen(server, env);

@@ -153,7 +153,7 @@ const ERROR_RESPONSES: Partial<Record<number, { name: string; code: ErrorCode; d
   429: {
     name: 'TooManyRequests',
     code: 'TOO_MANY_REQUESTS',
-    description: `More than ${RATE_LIMIT.maxRequests} requests in ${RATE_LIMIT.windowSeconds} seconds with this key. Wait the number of seconds in \`Retry-After\`.`,
+    description: `More than ${RATE_LIMIT.maxRequests} requests in ${RATE_LIMIT.windowSeconds} seconds with this key; or too many failed authentications from this address, and a key the server has not recently verified. Wait the number of seconds in \`Retry-After\`.`,
   },
   500: {
     name: 'InternalServerError',
@@ -165,7 +165,8 @@ const ERROR_RESPONSES: Partial<Record<number, { name: string; code: ErrorCode; d
 /**
  * Whether a response to an API operation carries `RateLimit`: the server sends it once the key is verified and the
  * request counted. Never on a 401; on a 403 only for a missing scope (not for a key that may not call at all); on a
- * 500 only if the failure came after the count (not when the database cannot be reached).
+ * 500 only if the failure came after the count (not when the database cannot be reached); on a 429 only for a key over
+ * its limit (not for an address refused for failed authentications, whose key is not looked up).
  */
 const RATE_LIMIT_SENT: Partial<Record<number, 'always' | 'sometimes'>> = {
   200: 'always',
@@ -175,7 +176,7 @@ const RATE_LIMIT_SENT: Partial<Record<number, 'always' | 'sometimes'>> = {
   409: 'always',
   413: 'always',
   415: 'always',
-  429: 'always',
+  429: 'sometimes',
   500: 'sometimes',
 };
 
@@ -222,7 +223,8 @@ function responseHeaders(status: number): Record<string, HeaderObject> {
   }
   if (status === 429) {
     headers['Retry-After'] = {
-      description: 'Whole seconds to wait before one more request with this key would be admitted (at least 1).',
+      description:
+        'Whole seconds to wait before one more request with this key (or, refused for failed authentications, from this address) would be admitted (at least 1).',
       required: true,
       schema: { type: 'integer', minimum: 1 },
       example: '12',

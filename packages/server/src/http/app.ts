@@ -2,6 +2,7 @@ import { API_VERSION, contract, contractRoutes, ERRORS, MAX_BODY_BYTES, RATE_LIM
 import { createExpressEndpoints } from '@ts-rest/express';
 import express, { type NextFunction, type Request, type Response } from 'express';
 import type { Logger } from 'pino';
+import type { FailedAuthLimiter } from '../auth/failed-auth-limiter.js';
 import type { RatePolicy } from '../data/api-keys.js';
 import type { Sql } from '../db/types.js';
 import { ApiError, badRequest, errorBody } from '../errors.js';
@@ -24,6 +25,8 @@ export interface AppDependencies {
   onSyncQueued?: () => void;
   /** Longest a request may take before it is answered with a 500 (longer than the statement timeout). */
   requestTimeoutMs?: number;
+  /** Refuses addresses that keep failing to authenticate before their keys are looked up; absent, none is. */
+  failedAuth?: FailedAuthLimiter | undefined;
 }
 
 /** Methods each contract path answers, for 405's Allow header (HEAD comes with GET). */
@@ -92,6 +95,7 @@ export function createApp({
   publicBaseUrl,
   onSyncQueued = () => {},
   requestTimeoutMs = 12_000,
+  failedAuth,
 }: AppDependencies): express.Express {
   const urls = publicUrls(publicBaseUrl);
   const app = express();
@@ -135,7 +139,7 @@ export function createApp({
     // Authentication first: a caller without a valid key learns nothing about its request (not even that the
     // body is malformed), and no body is read for it.
     globalMiddleware: [
-      authMiddleware({ sql, logger, policy, urls }),
+      authMiddleware({ sql, logger, policy, urls, failedAuth }),
       refuseUnexpectedQuery,
       requireJsonBody,
       parseJsonBody,

@@ -23,19 +23,25 @@ export type Authentication =
   /** A permitted key, counted against its rate limit: `rate.admitted` says whether this request may proceed. */
   | { kind: 'authenticated'; context: AuthContext; rate: RateDecision };
 
+/** What a well-formed key resolves to: anything but a missing one. */
+export type KeyAuthentication = Exclude<Authentication, { kind: 'missing' }>;
+
 const BEARER = /^Bearer +([^\s]+) *$/i;
 
-/** Resolves the Authorization header to a caller and counts the request, in one database round trip. */
-export async function authenticate(
-  sql: Queryable,
-  authorization: string | undefined,
-  policy: RatePolicy,
-): Promise<Authentication> {
+/** What the Authorization header holds, read without the database. */
+export type BearerKey = { kind: 'missing' } | { kind: 'invalid' } | { kind: 'key'; hash: Buffer };
+
+export function readBearerKey(authorization: string | undefined): BearerKey {
   if (authorization === undefined || authorization === '') return { kind: 'missing' };
   const key = BEARER.exec(authorization)?.[1];
   // A malformed or mistyped key is refused before any database work.
   if (key === undefined || !isWellFormedKey(key)) return { kind: 'invalid' };
-  const grant = await findKeyGrantAndCount(sql, hashKey(key), {
+  return { kind: 'key', hash: hashKey(key) };
+}
+
+/** Resolves a well-formed key (by its hash) to a caller and counts the request, in one database round trip. */
+export async function authenticateKey(sql: Queryable, keyHash: Buffer, policy: RatePolicy): Promise<KeyAuthentication> {
+  const grant = await findKeyGrantAndCount(sql, keyHash, {
     apiPlans: API_PLANS,
     creatorRoles: KEY_CREATOR_ROLES,
     policy,
