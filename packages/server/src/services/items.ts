@@ -59,20 +59,33 @@ export async function getItem(sql: Queryable, organizationId: string, id: string
   return item;
 }
 
-export async function createItem(sql: Queryable, organizationId: string, body: CreateItemBody): Promise<Item> {
-  const location = await locate(sql, organizationId, {
-    ...(body.warehouseId !== undefined && { warehouseId: body.warehouseId }),
-    ...(body.zoneId !== undefined && { zoneId: body.zoneId }),
+/**
+ * Adds an item and answers with the row it wrote, read in the same transaction: a deadline that passes before the
+ * commit rolls the insert back, so its 500 never hides a created item.
+ */
+export async function createItem(sql: Sql, organizationId: string, body: CreateItemBody): Promise<Item> {
+  return sql.begin(async (tx) => {
+    const location = await locate(tx, organizationId, {
+      ...(body.warehouseId !== undefined && { warehouseId: body.warehouseId }),
+      ...(body.zoneId !== undefined && { zoneId: body.zoneId }),
+    });
+    const columns = {
+      ...items.columnsOf(tx, body),
+      quantity_available: body.quantity ?? LIMITS.quantity.default,
+      value_in_cents: body.valueInCents ?? LIMITS.valueInCents.default,
+      warehouse_id: location.warehouseId,
+      zone_id: location.zoneId,
+    };
+    const id = await items.insertItem(tx, organizationId, columns).catch(translateWriteError);
+    return writtenItem(tx, organizationId, id);
   });
-  const columns = {
-    ...items.columnsOf(sql, body),
-    quantity_available: body.quantity ?? LIMITS.quantity.default,
-    value_in_cents: body.valueInCents ?? LIMITS.valueInCents.default,
-    warehouse_id: location.warehouseId,
-    zone_id: location.zoneId,
-  };
-  const id = await items.insertItem(sql, organizationId, columns).catch(translateWriteError);
-  return getItem(sql, organizationId, id);
+}
+
+/** The item as the transaction that wrote it sees it: what a write answers with (never another request's row). */
+async function writtenItem(tx: Queryable, organizationId: string, id: string): Promise<Item> {
+  const item = await items.findItem(tx, organizationId, id);
+  if (!item) throw new Error(`item ${id} vanished inside the transaction that wrote it`);
+  return item;
 }
 
 /** Called after a commit that queued marketplace sync jobs, so the worker delivers them without waiting. */
@@ -82,6 +95,7 @@ const noSyncNotifier: SyncNotifier = () => {};
 /**
  * Changes only the fields sent. A changed quantity queues a sync job for each linked listing in the same
  * transaction (the outbox), so the marketplace hears of every committed quantity and of no rolled-back one.
+ * The answer is the row this transaction wrote.
  */
 export async function updateItem(
   sql: Sql,
@@ -90,25 +104,29 @@ export async function updateItem(
   body: UpdateItemBody,
   notifySync: SyncNotifier = noSyncNotifier,
 ): Promise<Item> {
-  const columns = items.columnsOf(sql, body);
-  if (body.warehouseId !== undefined || body.zoneId !== undefined) {
-    // A new warehouse without a zone moves the item to that warehouse's first zone; a zone alone implies its warehouse.
-    const location = await locate(sql, organizationId, {
-      ...(body.warehouseId !== undefined && { warehouseId: body.warehouseId }),
-      ...(body.zoneId !== undefined && { zoneId: body.zoneId }),
-    });
-    columns.warehouse_id = location.warehouseId;
-    columns.zone_id = location.zoneId;
-  }
-  const queued = await sql.begin(async (tx) => {
+  const { item, queued } = await sql.begin(async (tx) => {
+    // One lock order for every transaction that changes an item, so none deadlock: the item's row, then its listings.
     const before = await items.lockItem(tx, organizationId, id);
     if (!before) throw notFound();
+    const columns = items.columnsOf(tx, body);
+    if (body.warehouseId !== undefined || body.zoneId !== undefined) {
+      // A new warehouse without a zone moves the item to that warehouse's first zone; a zone alone implies its warehouse.
+      const location = await locate(tx, organizationId, {
+        ...(body.warehouseId !== undefined && { warehouseId: body.warehouseId }),
+        ...(body.zoneId !== undefined && { zoneId: body.zoneId }),
+      });
+      columns.warehouse_id = location.warehouseId;
+      columns.zone_id = location.zoneId;
+    }
     await items.updateItem(tx, organizationId, id, columns).catch(translateWriteError);
-    if (body.quantity === undefined || body.quantity === before.available) return 0;
-    return enqueueForItem(tx, organizationId, id, { kind: 'set_quantity', quantity: body.quantity });
+    const queued =
+      body.quantity === undefined || body.quantity === before.available
+        ? 0
+        : await enqueueForItem(tx, organizationId, id, { kind: 'set_quantity', quantity: body.quantity });
+    return { item: await writtenItem(tx, organizationId, id), queued };
   });
   if (queued > 0) notifySync();
-  return getItem(sql, organizationId, id);
+  return item;
 }
 
 /** Deletes the item and, in the same transaction, queues the removal of every listing made from it. */
@@ -119,9 +137,11 @@ export async function deleteItem(
   notifySync: SyncNotifier = noSyncNotifier,
 ): Promise<DeletedItem> {
   const queued = await sql.begin(async (tx) => {
-    // Queued first: the listing rows outlive the item, but their link to it does not.
+    // The item's row first, then its listings, as in updateItem: a PATCH and a DELETE of one item never deadlock.
+    if (!(await items.lockItem(tx, organizationId, id))) throw notFound();
+    // Queued before the delete: the listing rows outlive the item, but their link to it does not.
     const count = await enqueueForItem(tx, organizationId, id, { kind: 'delete_listing' });
-    if (!(await items.deleteItem(tx, organizationId, id))) throw notFound();
+    await items.deleteItem(tx, organizationId, id);
     return count;
   });
   if (queued > 0) notifySync();
