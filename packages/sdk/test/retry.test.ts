@@ -146,6 +146,32 @@ describe('which failures are retried', () => {
     expect(times).toEqual([0, 3000]);
   });
 
+  it.each(['POST', 'PATCH'])(
+    '%s is retried on the server saying it did nothing (503 SERVICE_UNAVAILABLE, 408 REQUEST_TIMEOUT)',
+    async (method) => {
+      const [verb, path, call] = calls[method] ?? expect.fail();
+      const refused =
+        (code: number, errorCode: string, headers: Record<string, string> = {}): Answer =>
+        () =>
+          HttpResponse.json(errorBody(errorCode, 'refused'), { status: code, headers });
+      const times = serve(verb, path, [
+        refused(503, 'SERVICE_UNAVAILABLE', { 'Retry-After': '2' }),
+        refused(408, 'REQUEST_TIMEOUT'),
+        ok,
+      ]);
+      const { error } = await settle(call(makeClient()));
+      expect(error).toBeUndefined();
+      expect(times).toEqual([0, 2000, 3000]);
+    },
+  );
+
+  it.each(['POST', 'PATCH'])('%s is not retried on a 503 that does not say nothing was done', async (method) => {
+    const [verb, path, call] = calls[method] ?? expect.fail();
+    const times = serve(verb, path, [status(503, { 'Retry-After': '1' }), ok]);
+    expect((await settle(call(makeClient()))).error).toBeInstanceOf(InternalServerError);
+    expect(times).toHaveLength(1);
+  });
+
   it('waits the backoff when it is longer than Retry-After, or when there is none', async () => {
     const times = serve('get', '/items/it-1', [status(429, { 'Retry-After': '0' }), status(429), ok]);
     await settle(makeClient().items.get('it-1'));

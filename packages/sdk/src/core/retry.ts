@@ -1,11 +1,12 @@
-import { APIConnectionError, APIError, APIUserAbortError, RateLimitError } from './errors.js';
+import { APIConnectionError, APIError, APIUserAbortError, parseRetryAfter, RateLimitError } from './errors.js';
 
 /**
  * The retry rule, in one place.
  *
- * - **429** is retried for every method: the server refused the request before doing anything.
- *   The wait is `max(Retry-After, backoff)`; a `Retry-After` above {@link RETRY.maxRetryAfterSeconds} is not waited
- *   for, the {@link RateLimitError} is thrown at once.
+ * - **429**, and **503 `SERVICE_UNAVAILABLE`** or **408 `REQUEST_TIMEOUT`** from the Coinventory server (the error
+ *   body's `code` says so), are retried for every method: the server refused the request before doing anything
+ *   lasting. The wait is `max(Retry-After, backoff)`; a `Retry-After` above {@link RETRY.maxRetryAfterSeconds} is
+ *   not waited for, the error is thrown at once.
  * - **500, 502, 503, 504, connection errors and timeouts** are retried for GET and DELETE only. Both are idempotent:
  *   a DELETE that reached the server before the connection failed answers 404 when retried, and the SDK surfaces
  *   that as a `NotFoundError`. POST and PATCH are not retried on these, because the API has no idempotency keys and
@@ -25,6 +26,11 @@ export const RETRY = Object.freeze({
   statuses: Object.freeze([500, 502, 503, 504]) as readonly number[],
   /** Methods retried on those statuses, connection errors and timeouts. 429 is retried for every method. */
   idempotentMethods: Object.freeze(['GET', 'DELETE']) as readonly string[],
+  /**
+   * Error codes with which the server says it did nothing (it was too busy or shutting down, or the body came too
+   * slowly): retried for every method, like 429.
+   */
+  notAppliedCodes: Object.freeze(['SERVICE_UNAVAILABLE', 'REQUEST_TIMEOUT']) as readonly string[],
 } as const);
 
 /** The exponential backoff before retry number `retry` (0-based), in milliseconds, with jitter. */
@@ -46,10 +52,13 @@ export function retryDelayMs(
 ): number | undefined {
   if (retry >= maxRetries || error instanceof APIUserAbortError) return undefined;
   const backoff = backoffMs(retry, random);
-  if (error instanceof RateLimitError) {
-    if (error.retryAfter === undefined) return backoff;
-    if (error.retryAfter > RETRY.maxRetryAfterSeconds) return undefined;
-    return Math.max(error.retryAfter * 1000, backoff);
+  const refused =
+    error instanceof RateLimitError || (error instanceof APIError && RETRY.notAppliedCodes.includes(error.code ?? ''));
+  if (refused) {
+    const retryAfter = parseRetryAfter(error.headers.get('retry-after'));
+    if (retryAfter === undefined) return backoff;
+    if (retryAfter > RETRY.maxRetryAfterSeconds) return undefined;
+    return Math.max(retryAfter * 1000, backoff);
   }
   if (!RETRY.idempotentMethods.includes(method)) return undefined;
   if (error instanceof APIConnectionError) return backoff;
