@@ -115,12 +115,14 @@ export const ERRORS = {
   FORBIDDEN: { status: 403, message: 'Insufficient access' },
   NOT_FOUND: { status: 404, message: 'Not found' },
   METHOD_NOT_ALLOWED: { status: 405, message: 'Method not allowed' },
+  REQUEST_TIMEOUT: { status: 408, message: 'Request not received in time' },
   CONFLICT: { status: 409, message: 'An item with this SKU already exists in the workspace' },
   PAYLOAD_TOO_LARGE: { status: 413, message: 'Request body exceeds 1 MiB' },
   UNSUPPORTED_MEDIA_TYPE: { status: 415, message: 'Request body must be sent as application/json' },
   TOO_MANY_REQUESTS: { status: 429, message: 'Too many requests' },
   REQUEST_HEADER_FIELDS_TOO_LARGE: { status: 431, message: 'Request header fields too large' },
   INTERNAL_SERVER_ERROR: { status: 500, message: 'Internal server error' },
+  SERVICE_UNAVAILABLE: { status: 503, message: 'Server busy; retry after the Retry-After delay' },
 } as const;
 
 export type ErrorCode = keyof typeof ERRORS;

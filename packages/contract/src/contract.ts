@@ -32,17 +32,18 @@ const meta = (metadata: RouteMetadata) => metadata;
 
 const IdParams = z.object({ id: uuid.describe('Resource id (UUID).') }).strict();
 
-// Every route can fail authentication, authorization, the rate limit or the server.
+// Every route can fail authentication, authorization, the rate limit or the server, or find the server too busy.
 const always = {
   401: ErrorBodySchema,
   403: ErrorBodySchema,
   429: ErrorBodySchema,
   500: ErrorBodySchema,
+  503: ErrorBodySchema,
 } as const;
 const validated = { ...always, 400: ErrorBodySchema } as const;
 const byId = { ...validated, 404: ErrorBodySchema } as const;
-// Requests with a JSON body can also be too large or sent with the wrong media type.
-const withBody = { 413: ErrorBodySchema, 415: ErrorBodySchema } as const;
+// Requests with a JSON body can also be too slow to arrive, too large or sent with the wrong media type.
+const withBody = { 408: ErrorBodySchema, 413: ErrorBodySchema, 415: ErrorBodySchema } as const;
 
 export const contract = c.router(
   {

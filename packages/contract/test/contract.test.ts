@@ -88,14 +88,14 @@ describe('contract', () => {
       Object.keys(route.responses)
         .map(Number)
         .sort((a, b) => a - b);
-    expect(statuses(routes.me)).toEqual([200, 400, 401, 403, 429, 500]);
+    expect(statuses(routes.me)).toEqual([200, 400, 401, 403, 429, 500, 503]);
     for (const route of [routes.list, routes.consignments, routes.invoices])
-      expect(statuses(route)).toEqual([200, 400, 401, 403, 429, 500]);
+      expect(statuses(route)).toEqual([200, 400, 401, 403, 429, 500, 503]);
     for (const route of [routes.get, routes.remove, routes.valuations, routes.consignment, routes.invoice]) {
-      expect(statuses(route)).toEqual([200, 400, 401, 403, 404, 429, 500]);
+      expect(statuses(route)).toEqual([200, 400, 401, 403, 404, 429, 500, 503]);
     }
-    expect(statuses(routes.create)).toEqual([200, 400, 401, 403, 409, 413, 415, 429, 500]);
-    expect(statuses(routes.update)).toEqual([200, 400, 401, 403, 404, 409, 413, 415, 429, 500]);
+    expect(statuses(routes.create)).toEqual([200, 400, 401, 403, 408, 409, 413, 415, 429, 500, 503]);
+    expect(statuses(routes.update)).toEqual([200, 400, 401, 403, 404, 408, 409, 413, 415, 429, 500, 503]);
     for (const { route } of contractRoutes) {
       for (const [status, schema] of Object.entries(route.responses)) {
         if (status !== '200') expect(schema).toBe(ErrorBodySchema);

@@ -34,7 +34,26 @@ const EnvShape = z.object({
     .int()
     .min(100)
     .default(12_000)
-    .describe('Longest a request may take before it is answered with a 500; keep it above STATEMENT_TIMEOUT_MS.'),
+    .describe(
+      'Longest a request may take: then its statements are cancelled, its transaction rolled back, and it is answered 500. Keep it above STATEMENT_TIMEOUT_MS.',
+    ),
+  REQUEST_BODY_TIMEOUT_MS: z.coerce
+    .number()
+    .int()
+    .min(100)
+    .default(10_000)
+    .describe(
+      'Longest a request body may take to arrive (REQUEST_TIMEOUT_MS if that is shorter): then it is answered 408 and nothing runs.',
+    ),
+  REQUEST_QUEUE_LIMIT: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(100_000)
+    .default(256)
+    .describe(
+      'Requests one server process holds at once (running, or waiting for a database connection); more are answered 503 at once, with Retry-After: 1.',
+    ),
   DATABASE_POOL_SIZE: z.coerce
     .number()
     .int()

@@ -8,6 +8,7 @@ import { migrate } from './db/migrate.js';
 import type { Env } from './env.js';
 import { createApp } from './http/app.js';
 import { answerClientErrors } from './http/client-errors.js';
+import { InFlightRequests } from './http/request-lifecycle.js';
 import type { Logger } from './logger.js';
 import { syncWorkerFromEnv } from './sync/from-env.js';
 
@@ -69,6 +70,9 @@ function holdRequests(server: Server): (app: RequestListener) => void {
   };
 }
 
+/** After the shutdown timeout, how long a request whose COMMIT is on the wire has to answer before its socket closes. */
+const CUT_OFF_GRACE_MS = 2_000;
+
 export async function startServer({ env, logger, beforeServing }: StartOptions): Promise<RunningServer> {
   const server: Server = createServer();
   answerClientErrors(server, logger);
@@ -100,11 +104,15 @@ export async function startServer({ env, logger, beforeServing }: StartOptions):
   const database = opened;
 
   const worker = env.SYNC_WORKER === 'on' ? syncWorkerFromEnv(env, database.sql, logger) : undefined;
+  const inFlight = new InFlightRequests(logger, env.REQUEST_QUEUE_LIMIT);
   const app = createApp({
     sql: database.sql,
     logger,
     onSyncQueued: () => worker?.kick(),
     requestTimeoutMs: env.REQUEST_TIMEOUT_MS,
+    requestBodyTimeoutMs: env.REQUEST_BODY_TIMEOUT_MS,
+    inFlight,
+    cancelStatements: database.kind === 'postgres',
     policy: { maxRequests: env.RATE_LIMIT_MAX_REQUESTS, windowSeconds: env.RATE_LIMIT_WINDOW_SECONDS },
     publicBaseUrl: env.PUBLIC_BASE_URL,
     failedAuth: env.AUTH_FAILURE_LIMIT > 0 ? new FailedAuthLimiter({ limit: env.AUTH_FAILURE_LIMIT }) : undefined,
@@ -119,10 +127,16 @@ export async function startServer({ env, logger, beforeServing }: StartOptions):
   const close = () => {
     closing ??= (async () => {
       const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+      // Every response from now on says Connection: close, so no keep-alive client sends into a closing socket.
+      inFlight.startDraining();
       server.closeIdleConnections();
       // A connection whose request finishes during the drain goes idle too: close it then, not at keepAliveTimeout.
       const sweep = setInterval(() => server.closeIdleConnections(), 50);
-      const timer = setTimeout(() => server.closeAllConnections(), env.SHUTDOWN_TIMEOUT_MS);
+      // At the timeout, what still runs is rolled back and answered 503 (logged), never committed behind a reset
+      // socket; a request whose COMMIT is on the wire gets a moment to answer, then every connection is closed.
+      const timer = setTimeout(() => {
+        inFlight.cutOff(CUT_OFF_GRACE_MS).finally(() => server.closeAllConnections());
+      }, env.SHUTDOWN_TIMEOUT_MS);
       await closed;
       clearInterval(sweep);
       clearTimeout(timer);

@@ -135,6 +135,12 @@ const ERROR_RESPONSES: Partial<Record<number, { name: string; code: ErrorCode; d
     code: 'NOT_FOUND',
     description: 'The resource does not exist, or belongs to another organization.',
   },
+  408: {
+    name: 'RequestTimeout',
+    code: 'REQUEST_TIMEOUT',
+    description:
+      "The request body did not arrive in full within the server's body timeout. Nothing was done; the connection is closed.",
+  },
   409: {
     name: 'Conflict',
     code: 'CONFLICT',
@@ -158,7 +164,14 @@ const ERROR_RESPONSES: Partial<Record<number, { name: string; code: ErrorCode; d
   500: {
     name: 'InternalServerError',
     code: 'INTERNAL_SERVER_ERROR',
-    description: 'The server failed. The request may be retried.',
+    description:
+      'The server failed, or did not finish within its request deadline. Nothing was changed: the request may be retried.',
+  },
+  503: {
+    name: 'ServiceUnavailable',
+    code: 'SERVICE_UNAVAILABLE',
+    description:
+      'The server is busy (too many requests waiting in this server process) or shutting down, and refused the request before doing anything. Retry it after `Retry-After` seconds, whatever its method.',
   },
 };
 
@@ -176,8 +189,10 @@ const RATE_LIMIT_SENT: Partial<Record<number, 'always' | 'sometimes'>> = {
   409: 'always',
   413: 'always',
   415: 'always',
+  408: 'sometimes',
   429: 'sometimes',
   500: 'sometimes',
+  503: 'sometimes',
 };
 
 /** The response headers the server sends with `status` on every API operation. */
@@ -219,6 +234,14 @@ function responseHeaders(status: number): Record<string, HeaderObject> {
         status === 401
           ? 'Bearer error="invalid_token", error_description="The API key is unknown, expired or revoked", resource_metadata="https://api.example.com/.well-known/oauth-protected-resource/v1"'
           : 'Bearer error="insufficient_scope", error_description="The API key lacks the write scope", scope="write", resource_metadata="https://api.example.com/.well-known/oauth-protected-resource/v1"',
+    };
+  }
+  if (status === 503) {
+    headers['Retry-After'] = {
+      description: 'Whole seconds to wait before retrying.',
+      required: true,
+      schema: { type: 'integer', minimum: 1 },
+      example: '1',
     };
   }
   if (status === 429) {

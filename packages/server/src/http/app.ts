@@ -1,17 +1,18 @@
-import { API_VERSION, contract, contractRoutes, ERRORS, MAX_BODY_BYTES, RATE_LIMIT } from '@coinventory/contract';
+import { API_VERSION, contract, contractRoutes, MAX_BODY_BYTES, RATE_LIMIT } from '@coinventory/contract';
 import { createExpressEndpoints } from '@ts-rest/express';
 import express, { type NextFunction, type Request, type Response } from 'express';
 import type { Logger } from 'pino';
 import type { FailedAuthLimiter } from '../auth/failed-auth-limiter.js';
 import type { RatePolicy } from '../data/api-keys.js';
 import type { Sql } from '../db/types.js';
-import { ApiError, badRequest, errorBody } from '../errors.js';
-import { authMiddleware, type ContractRequest } from './auth.js';
+import { ApiError, badRequest } from '../errors.js';
+import { authMiddleware, type ContractRequest, rateLimitPolicyHeader } from './auth.js';
 import { docsRouter } from './docs.js';
 import { errorHandler } from './error-handler.js';
 import { protectedResourceMetadata } from './metadata.js';
 import { METADATA_PATH, publicUrls } from './public-urls.js';
-import { localsOf, requestContext } from './request-context.js';
+import { requestContext } from './request-context.js';
+import { BODY_METHODS, InFlightRequests, requestLifecycle } from './request-lifecycle.js';
 import { createRouter } from './routes/index.js';
 
 export interface AppDependencies {
@@ -23,10 +24,29 @@ export interface AppDependencies {
   publicBaseUrl?: string | undefined;
   /** Told when an item change queued marketplace sync jobs (the in-process worker's kick). */
   onSyncQueued?: () => void;
-  /** Longest a request may take before it is answered with a 500 (longer than the statement timeout). */
+  /** Longest a request may take before its work is rolled back and it is answered 500. */
   requestTimeoutMs?: number;
+  /** Longest a request body may take to arrive before it is answered 408 (shorter than the request timeout). */
+  requestBodyTimeoutMs?: number;
+  /** The process's in-flight requests (the server passes its own, to drain them on shutdown). */
+  inFlight?: InFlightRequests;
+  /** Requests held at once when `inFlight` is not given; beyond it they are answered 503 at once. */
+  queueLimit?: number;
+  /** Whether a given-up request's running statements are cancelled (PostgreSQL: yes; embedded: no). */
+  cancelStatements?: boolean;
   /** Refuses addresses that keep failing to authenticate before their keys are looked up; absent, none is. */
   failedAuth?: FailedAuthLimiter | undefined;
+}
+
+/**
+ * Beyond the queue limit a request is refused before it costs anything (no key lookup, no pool slot): 503 with
+ * Retry-After, which the SDK retries whatever the method, since nothing was done.
+ */
+function shedWhenBusy(inFlight: InFlightRequests) {
+  return (_req: Request, _res: Response, next: NextFunction) => {
+    if (inFlight.size <= inFlight.queueLimit) return next();
+    next(new ApiError('SERVICE_UNAVAILABLE', undefined, { 'Retry-After': '1' }));
+  };
 }
 
 /** Methods each contract path answers, for 405's Allow header (HEAD comes with GET). */
@@ -41,9 +61,6 @@ function allowedMethodsByPath(): Map<string, string[]> {
   return byPath;
 }
 
-/** Methods whose routes take a JSON body; a body sent with any other method is ignored. */
-const BODY_METHODS: ReadonlySet<string> = new Set(['POST', 'PATCH']);
-
 /** A request that carries a body must say it is JSON; others are refused rather than silently read as empty. */
 function requireJsonBody(req: Request, _res: Response, next: NextFunction) {
   if (!BODY_METHODS.has(req.method)) return next();
@@ -55,26 +72,6 @@ function requireJsonBody(req: Request, _res: Response, next: NextFunction) {
 const jsonParser = express.json({ limit: MAX_BODY_BYTES, strict: true, type: 'application/json' });
 const parseJsonBody = (req: Request, res: Response, next: NextFunction) =>
   BODY_METHODS.has(req.method) ? jsonParser(req, res, next) : next();
-
-/**
- * Every request is answered within `ms`: if the database stops answering (a stranded query, a connection that
- * never completes), the caller gets the 500 the spec allows instead of waiting forever. Fail closed, never silent.
- */
-function requestDeadline(ms: number, logger: Logger) {
-  return (req: Request, res: Response, next: NextFunction) => {
-    const timer = setTimeout(() => {
-      if (res.headersSent) return;
-      logger.error(
-        { requestId: localsOf(res).requestId, path: req.originalUrl.split('?')[0], ms },
-        'request deadline passed',
-      );
-      res.status(ERRORS.INTERNAL_SERVER_ERROR.status).json(errorBody('INTERNAL_SERVER_ERROR'));
-    }, ms);
-    res.on('finish', () => clearTimeout(timer));
-    res.on('close', () => clearTimeout(timer));
-    next();
-  };
-}
 
 /**
  * Routes without query parameters refuse any, as routes with them refuse unknown ones: a mistyped parameter
@@ -95,6 +92,10 @@ export function createApp({
   publicBaseUrl,
   onSyncQueued = () => {},
   requestTimeoutMs = 12_000,
+  requestBodyTimeoutMs = Math.min(10_000, requestTimeoutMs),
+  queueLimit = 256,
+  inFlight = new InFlightRequests(logger, queueLimit),
+  cancelStatements = true,
   failedAuth,
 }: AppDependencies): express.Express {
   const urls = publicUrls(publicBaseUrl);
@@ -104,7 +105,15 @@ export function createApp({
   app.set('query parser', 'simple');
   app.set('etag', false);
   app.use(requestContext(logger));
-  app.use(requestDeadline(requestTimeoutMs, logger));
+  app.use(
+    requestLifecycle({
+      sql,
+      inFlight,
+      requestTimeoutMs,
+      bodyTimeoutMs: requestBodyTimeoutMs,
+      cancelStatements,
+    }),
+  );
 
   app.get('/healthz', (_req, res) => {
     res.setHeader('Cache-Control', 'no-store');
@@ -130,9 +139,11 @@ export function createApp({
   const api = express.Router({ caseSensitive: true, strict: false });
   api.use((_req, res, next) => {
     res.setHeader('Cache-Control', 'no-store');
+    res.setHeader('RateLimit-Policy', rateLimitPolicyHeader(policy));
     next();
   });
-  createExpressEndpoints(contract, createRouter(sql, policy, onSyncQueued), api, {
+  api.use(shedWhenBusy(inFlight));
+  createExpressEndpoints(contract, createRouter(policy, onSyncQueued), api, {
     logInitialization: false,
     jsonQuery: false,
     responseValidation: false,

@@ -28,10 +28,6 @@ function rawErrorResponse(code: ErrorCode, requestId: string): string {
   ].join('\r\n');
 }
 
-// The contract has no code for a request whose headers or body never arrived in time (Node's requestTimeout and
-// headersTimeout); the status says it, as Node's own answer does.
-const REQUEST_TIMEOUT_RESPONSE = 'HTTP/1.1 408 Request Timeout\r\nContent-Length: 0\r\nConnection: close\r\n\r\n';
-
 /** How long a refused connection stays open for its client to read the answer and close. */
 const LINGER_MS = 2_000;
 
@@ -54,7 +50,8 @@ export function answerClientErrors(server: Server, logger: Logger): void {
     const requestId = `req_${randomUUID()}`;
     let response: string;
     if (error.code === 'ERR_HTTP_REQUEST_TIMEOUT') {
-      response = REQUEST_TIMEOUT_RESPONSE;
+      // Node's headersTimeout or requestTimeout: the request never arrived in full.
+      response = rawErrorResponse('REQUEST_TIMEOUT', requestId);
       logger.warn({ requestId, code: error.code }, 'request not received in time');
     } else {
       const code = codeOf(error);

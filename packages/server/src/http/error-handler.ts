@@ -86,7 +86,10 @@ export function errorHandler(logger: Logger) {
   return (error: unknown, req: Request, res: Response, _next: NextFunction) => {
     // Already answered (the request deadline fired first): nothing more can be said to this caller.
     if (res.headersSent) {
-      logger.warn({ err: error, requestId: localsOf(res).requestId }, 'error after the response was sent');
+      // A request that was given up (deadline, slow body, shutdown) fails its remaining work by design; that was
+      // logged when it was given up.
+      const level = localsOf(res).work?.abandoned ? 'debug' : 'warn';
+      logger[level]({ err: error, requestId: localsOf(res).requestId }, 'error after the response was sent');
       return;
     }
     let apiError: ApiError;

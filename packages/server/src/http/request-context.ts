@@ -2,12 +2,16 @@ import { randomUUID } from 'node:crypto';
 import { CALLER_REQUEST_ID_PATTERN } from '@coinventory/contract';
 import type { NextFunction, Request, Response } from 'express';
 import type { Logger } from 'pino';
+import type { RequestWork } from '../db/request-work.js';
+import type { Sql } from '../db/types.js';
 import type { AuthContext } from '../services/auth.js';
 
 /** What the server knows about a request, kept on res.locals rather than on a global Request type. */
 export interface RequestLocals {
   requestId: string;
   auth?: AuthContext;
+  /** The request's database work: what its deadline rolls back (see request-lifecycle.ts). */
+  work?: RequestWork;
 }
 
 export const localsOf = (res: Response): RequestLocals => res.locals as RequestLocals;
@@ -17,6 +21,13 @@ export function authOf(res: Response): AuthContext {
   const { auth } = localsOf(res);
   if (!auth) throw new Error('route reached without authentication');
   return auth;
+}
+
+/** The database as this request may use it: statements that its deadline can cancel and roll back. */
+export function sqlOf(res: Response): Sql {
+  const { work } = localsOf(res);
+  if (!work) throw new Error('request reached a route without its lifecycle');
+  return work.sql;
 }
 
 /** Gives every request an id, echoed as X-Request-Id, and logs one line when the response is sent. */

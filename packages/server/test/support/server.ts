@@ -24,13 +24,29 @@ export interface TestServerOptions {
   publicBaseUrl?: string;
   /** Where the server logs (silent unless TEST_LOG_LEVEL says otherwise); suites that assert on logs pass theirs. */
   logger?: Logger;
+  /** The request deadline, body timeout and queue limit (the app's defaults otherwise). */
+  requestTimeoutMs?: number;
+  requestBodyTimeoutMs?: number;
+  queueLimit?: number;
+  /** Told when a change queued marketplace sync jobs. */
+  onSyncQueued?: () => void;
 }
 
 export async function startTestServer(options: TestServerOptions = {}): Promise<TestServer> {
   const database = await createTestDatabase(options);
   const logger = options.logger ?? pino({ level: process.env.TEST_LOG_LEVEL ?? 'silent' });
   const server = createServer(
-    createApp({ sql: database.sql, logger, policy: options.policy, publicBaseUrl: options.publicBaseUrl }),
+    createApp({
+      sql: database.sql,
+      logger,
+      policy: options.policy,
+      publicBaseUrl: options.publicBaseUrl,
+      requestTimeoutMs: options.requestTimeoutMs,
+      requestBodyTimeoutMs: options.requestBodyTimeoutMs,
+      queueLimit: options.queueLimit,
+      onSyncQueued: options.onSyncQueued,
+      cancelStatements: database.kind === 'postgres',
+    }),
   );
   answerClientErrors(server, logger);
   server.listen(0, '127.0.0.1');

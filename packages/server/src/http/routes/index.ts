@@ -1,16 +1,18 @@
 import { contract } from '@coinventory/contract';
 import { initServer } from '@ts-rest/express';
 import type { RatePolicy } from '../../data/api-keys.js';
-import type { Sql } from '../../db/types.js';
 import * as consignments from '../../services/consignments.js';
 import * as invoices from '../../services/invoices.js';
 import * as items from '../../services/items.js';
-import { authOf } from '../request-context.js';
+import { authOf, sqlOf } from '../request-context.js';
 
 const s = initServer();
 
-/** Thin handlers: validated input → service → response. */
-export function createRouter(sql: Sql, policy: RatePolicy, notifySync: items.SyncNotifier) {
+/**
+ * Thin handlers: validated input → service → response. Each runs on its request's own `sqlOf(res)`, whose
+ * statements the request's deadline can cancel and roll back.
+ */
+export function createRouter(policy: RatePolicy, notifySync: items.SyncNotifier) {
   return s.router(contract, {
     me: async ({ res }) => {
       const { organization, apiKey } = authOf(res);
@@ -31,47 +33,47 @@ export function createRouter(sql: Sql, policy: RatePolicy, notifySync: items.Syn
     items: {
       list: async ({ query, res }) => ({
         status: 200,
-        body: await items.listItems(sql, authOf(res).organization.id, query),
+        body: await items.listItems(sqlOf(res), authOf(res).organization.id, query),
       }),
       create: async ({ body, res }) => ({
         status: 200,
-        body: await items.createItem(sql, authOf(res).organization.id, body),
+        body: await items.createItem(sqlOf(res), authOf(res).organization.id, body),
       }),
       get: async ({ params, res }) => ({
         status: 200,
-        body: await items.getItem(sql, authOf(res).organization.id, params.id),
+        body: await items.getItem(sqlOf(res), authOf(res).organization.id, params.id),
       }),
       update: async ({ params, body, res }) => ({
         status: 200,
-        body: await items.updateItem(sql, authOf(res).organization.id, params.id, body, notifySync),
+        body: await items.updateItem(sqlOf(res), authOf(res).organization.id, params.id, body, notifySync),
       }),
       delete: async ({ params, res }) => ({
         status: 200,
-        body: await items.deleteItem(sql, authOf(res).organization.id, params.id, notifySync),
+        body: await items.deleteItem(sqlOf(res), authOf(res).organization.id, params.id, notifySync),
       }),
       valuations: async ({ params, query, res }) => ({
         status: 200,
-        body: await items.listItemValuations(sql, authOf(res).organization.id, params.id, query.limit),
+        body: await items.listItemValuations(sqlOf(res), authOf(res).organization.id, params.id, query.limit),
       }),
     },
     consignments: {
       list: async ({ query, res }) => ({
         status: 200,
-        body: await consignments.listConsignments(sql, authOf(res).organization.id, query),
+        body: await consignments.listConsignments(sqlOf(res), authOf(res).organization.id, query),
       }),
       get: async ({ params, res }) => ({
         status: 200,
-        body: await consignments.getConsignment(sql, authOf(res).organization.id, params.id),
+        body: await consignments.getConsignment(sqlOf(res), authOf(res).organization.id, params.id),
       }),
     },
     invoices: {
       list: async ({ query, res }) => ({
         status: 200,
-        body: await invoices.listInvoices(sql, authOf(res).organization.id, query),
+        body: await invoices.listInvoices(sqlOf(res), authOf(res).organization.id, query),
       }),
       get: async ({ params, res }) => ({
         status: 200,
-        body: await invoices.getInvoice(sql, authOf(res).organization.id, params.id),
+        body: await invoices.getInvoice(sqlOf(res), authOf(res).organization.id, params.id),
       }),
     },
   });
