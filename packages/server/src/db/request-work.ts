@@ -89,8 +89,9 @@ export class RequestWork {
         if (isQuery(result)) this.queries.push(result);
         return result;
       },
+      // The pool's `begin` goes through the commit gate below; a transaction has none.
       get: (object, property, receiver) =>
-        property === 'begin'
+        property === 'begin' && 'begin' in object
           ? this.begin.bind(this, object as unknown as Sql)
           : Reflect.get(object, property, receiver),
     });

@@ -30,7 +30,7 @@ type GiveUpReason = keyof typeof GIVE_UP;
  */
 export class InFlightRequests {
   private readonly requests = new Set<InFlight>();
-  private drainingSince: number | undefined;
+  private isDraining = false;
 
   constructor(
     private readonly logger: Logger,
@@ -43,12 +43,12 @@ export class InFlightRequests {
   }
 
   get draining(): boolean {
-    return this.drainingSince !== undefined;
+    return this.isDraining;
   }
 
   /** From now on every response says `Connection: close`, so no keep-alive client sends into a closing socket. */
   startDraining(): void {
-    this.drainingSince ??= Date.now();
+    this.isDraining = true;
     for (const { res } of this.requests) if (!res.headersSent) res.setHeader('Connection', 'close');
   }
 
@@ -63,14 +63,14 @@ export class InFlightRequests {
     while (this.requests.size > 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
   }
 
-  /** Gives up a request's work and answers for it; false when its commit is in flight (it answers for itself). */
-  giveUp({ req, res, work }: InFlight, reason: GiveUpReason): boolean {
-    if (res.headersSent) return !work.committed;
+  /** Gives up a request's work and answers for it, unless its commit is in flight: then it answers for itself. */
+  giveUp({ req, res, work }: InFlight, reason: GiveUpReason): void {
+    if (res.headersSent) return;
     const { requestId } = localsOf(res);
     const fields = { requestId, method: req.method, path: req.originalUrl.split('?')[0], reason };
     if (!work.abandon(reason)) {
       this.logger.warn(fields, `${reason}: the request's commit is in flight; it answers once the commit settles`);
-      return false;
+      return;
     }
     const { code, message } = GIVE_UP[reason];
     // A deadline is the server's failure; a slow body or a shutdown is not.
@@ -81,7 +81,6 @@ export class InFlightRequests {
       if (reason === 'shutdown') res.setHeader('Retry-After', String(RETRY_AFTER_SECONDS));
     }
     res.status(ERRORS[code].status).json(errorBody(code));
-    return true;
   }
 
   track(request: InFlight): void {
