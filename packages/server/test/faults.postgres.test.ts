@@ -7,6 +7,8 @@ import type { TransactionSql } from '../src/db/types.js';
 import { loadEnv } from '../src/env.js';
 import { type RunningServer, startServer } from '../src/server.js';
 import { createClusterDatabase } from './support/admin.js';
+import { type Running, start, stop } from './support/binary.js';
+import { client } from './support/http.js';
 import { type Api, createItem, freshApi } from './support/items.js';
 import { startTestServer, type TestServer } from './support/server.js';
 import { secondPool } from './support/sync.js';
@@ -229,4 +231,70 @@ describe('a graceful shutdown', () => {
       await sql.end({ timeout: 5 });
     }
   }, 30_000);
+});
+
+describe('four servers starting at once on an empty database, then a burst across them', () => {
+  let database: { url: string; drop(): Promise<void> };
+  const servers: Running[] = [];
+
+  beforeAll(async () => {
+    const clusterUrl = inject('postgresUrl');
+    if (!clusterUrl) throw new Error('the postgres project provides a cluster');
+    database = await createClusterDatabase(clusterUrl);
+  });
+  afterAll(async () => {
+    await Promise.all(servers.map((running) => stop(running)));
+    await database?.drop();
+  });
+
+  it('all four migrate and listen; every POST answered 200 is stored and every other one is not', async () => {
+    const env = {
+      DATABASE_URL: database.url,
+      SYNC_WORKER: 'off',
+      RATE_LIMIT_MAX_REQUESTS: '1000000',
+      REQUEST_QUEUE_LIMIT: '15',
+      REQUEST_TIMEOUT_MS: '500',
+      DATABASE_POOL_SIZE: '4',
+    };
+    const started = await Promise.allSettled(Array.from({ length: 4 }, () => start(env)));
+    for (const outcome of started) if (outcome.status === 'fulfilled') servers.push(outcome.value);
+    expect(started.map((outcome) => (outcome.status === 'rejected' ? String(outcome.reason) : 'started'))).toEqual(
+      Array(4).fill('started'),
+    );
+
+    const sql = createSql(database.url, { max: 2, statementTimeoutMs: 0 });
+    try {
+      const workspace = await createWorkspace(sql);
+      const apis = servers.map((running) => client(running.baseUrl, workspace.key));
+      const skus = Array.from({ length: 400 }, (_, i) => `FOUR-${i}`);
+      const responses = await Promise.all(
+        skus.map((sku, i) => apis[i % apis.length]?.post('/items', { body: { sku, title: sku } })),
+      );
+      const answered = new Map<string, number>();
+      responses.forEach((response, i) => {
+        answered.set(skus[i] ?? '', response?.status ?? 0);
+      });
+      const statuses = new Set(answered.values());
+      expect(
+        [...statuses].every((status) => [200, 500, 503].includes(status)),
+        [...statuses].join(),
+      ).toBe(true);
+
+      // Given-up work finishes rolling back within moments; then the stored set must be exactly the 200s.
+      let stored: string[] = [];
+      for (let i = 0, previous = ''; i < 50; i += 1) {
+        const rows = await sql<{ sku: string }[]>`
+          SELECT sku FROM items WHERE organization_id = ${workspace.organizationId} ORDER BY sku
+        `;
+        stored = rows.map((row) => row.sku).sort();
+        if (stored.join() === previous) break;
+        previous = stored.join();
+        await sleep(300);
+      }
+      const ok = [...answered].filter(([, status]) => status === 200).map(([sku]) => sku);
+      expect(stored).toEqual(ok.sort());
+    } finally {
+      await sql.end({ timeout: 5 });
+    }
+  }, 120_000);
 });
