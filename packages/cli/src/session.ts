@@ -101,20 +101,38 @@ export function createClient(apiKey: string, baseUrl: string, io: IO): Coinvento
     apiKey,
     baseUrl,
     maxRetries: MAX_RETRIES,
-    fetch: noticeRateLimits(globalThis.fetch, io),
+    fetch: noticeRetries(globalThis.fetch, io),
   });
 }
 
 /**
- * Wraps fetch to tell the user on stderr when the API answers 429 and the SDK is about to wait and retry.
- * Requests are sequential, so consecutive 429s belong to one call; the count resets on any other answer.
- * The SDK waits `max(Retry-After, backoff)` and does not wait for a Retry-After above RETRY.maxRetryAfterSeconds.
+ * Whether the SDK retries this answer for this method, and how to say so: a 429 always (the rate limit); a 503
+ * when the method is idempotent or the server says it did nothing (SERVICE_UNAVAILABLE: busy or shutting down).
  */
-export function noticeRateLimits(fetch: Fetch, io: IO): Fetch {
+async function retriedAnswer(response: Response, method: string): Promise<string | undefined> {
+  if (response.status === 429) return 'Rate limited';
+  if (response.status !== 503) return undefined;
+  if (RETRY.idempotentMethods.includes(method)) return 'Server busy';
+  const body: unknown = await response
+    .clone()
+    .json()
+    .catch(() => undefined);
+  const code = typeof body === 'object' && body !== null && 'code' in body ? body.code : undefined;
+  return typeof code === 'string' && RETRY.notAppliedCodes.includes(code) ? 'Server busy' : undefined;
+}
+
+/**
+ * Wraps fetch to tell the user on stderr when the API refuses a request for now (429, or 503 while it is busy) and
+ * the SDK is about to wait and retry. Requests are sequential, so consecutive refusals belong to one call; the count
+ * resets on any other answer. The SDK waits `max(Retry-After, backoff)` and does not wait for a Retry-After above
+ * RETRY.maxRetryAfterSeconds.
+ */
+export function noticeRetries(fetch: Fetch, io: IO): Fetch {
   let consecutive = 0;
   return async (url, init) => {
     const response = await fetch(url, init);
-    if (response.status !== 429) {
+    const reason = await retriedAnswer(response, (init?.method ?? 'GET').toUpperCase());
+    if (reason === undefined) {
       consecutive = 0;
       return response;
     }
@@ -126,7 +144,7 @@ export function noticeRateLimits(fetch: Fetch, io: IO): Fetch {
     if (willRetry) {
       const backoff = Math.min(RETRY.initialDelayMs * 2 ** (consecutive - 1), RETRY.maxDelayMs) / 1000;
       const wait = Math.ceil(Math.max(retryAfter ?? 0, backoff));
-      io.notice(io.errStyle.yellow(`Rate limited; retrying in ${wait}s… (retry ${consecutive} of ${MAX_RETRIES})`));
+      io.notice(io.errStyle.yellow(`${reason}; retrying in ${wait}s… (retry ${consecutive} of ${MAX_RETRIES})`));
     }
     return response;
   };

@@ -149,6 +149,59 @@ describe('rate limited', () => {
   });
 });
 
+describe('server busy (503 SERVICE_UNAVAILABLE)', () => {
+  /** Answers each request with the next of `answers` (the last repeats), recording the methods. */
+  async function busyServer(answers: Array<[status: number, body: unknown]>) {
+    const methods: string[] = [];
+    const server = createServer((request, response) => {
+      methods.push(request.method ?? '');
+      const [status, body] = answers[Math.min(methods.length - 1, answers.length - 1)] ?? [500, {}];
+      response.writeHead(status, {
+        'Content-Type': 'application/json',
+        'X-Request-Id': `req_busy-${methods.length}`,
+        ...(status === 503 && { 'Retry-After': '1' }),
+      });
+      response.end(JSON.stringify(body));
+    });
+    server.listen(0, '127.0.0.1');
+    await once(server, 'listening');
+    return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`, methods, server };
+  }
+  const BUSY = { code: 'SERVICE_UNAVAILABLE', message: 'Server busy; retry after the Retry-After delay' };
+
+  it('a create is retried after Retry-After, telling the user on stderr, since the server did nothing', async () => {
+    const conflict = { code: 'CONFLICT', message: 'An item with this SKU already exists in the workspace' };
+    const busy = await busyServer([
+      [503, BUSY],
+      [409, conflict],
+    ]);
+    try {
+      const result = await cli(['items', 'create', '--sku', 'BUSY-1', '--title', 'Busy'], {
+        env: { COINVENTORY_BASE_URL: busy.url, COINVENTORY_API_KEY: keys.errors },
+      });
+      expect(busy.methods).toEqual(['POST', 'POST']);
+      expect(result.stderr).toMatch(/^Server busy; retrying in 1s… \(retry 1 of 3\)$/m);
+      expect(result.code).toBe(5);
+    } finally {
+      busy.server.close();
+    }
+  });
+
+  it('a create answered 503 by something other than the API is not retried, and nothing is announced', async () => {
+    const busy = await busyServer([[503, { error: 'upstream unavailable' }]]);
+    try {
+      const result = await cli(['items', 'create', '--sku', 'BUSY-2', '--title', 'Busy'], {
+        env: { COINVENTORY_BASE_URL: busy.url, COINVENTORY_API_KEY: keys.errors },
+      });
+      expect(busy.methods).toEqual(['POST']);
+      expect(result.stderr).not.toContain('retrying');
+      expect(result.code).toBe(7);
+    } finally {
+      busy.server.close();
+    }
+  });
+});
+
 describe('server error: exit 7', () => {
   it('a 5xx answer: code, message and request id; GET is retried, POST is not', async () => {
     failingHits = 0;
