@@ -3,6 +3,7 @@ import { connectDatabase } from './db/connect.js';
 import { migrate } from './db/migrate.js';
 import type { Env } from './env.js';
 import type { Logger } from './logger.js';
+import { ensurePortFree } from './server.js';
 
 /**
  * Several server processes on one port (WEB_CONCURRENCY > 1), with node:cluster: the primary applies the
@@ -76,6 +77,8 @@ export async function startPrimary(env: Env, logger: Logger): Promise<ClusterPri
   process.on('SIGTERM', () => shutdown('SIGTERM'));
   process.on('SIGINT', () => shutdown('SIGINT'));
 
+  // A taken port fails the start in one line, before the migration, as a single process does.
+  await ensurePortFree(env);
   // Once, here, rather than in every worker at the same moment (they would queue on the migration lock).
   const database = await connectDatabase({ url: env.DATABASE_URL, dataDir: '', poolSize: 1, statementTimeoutMs: 0 });
   try {

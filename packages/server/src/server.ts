@@ -1,7 +1,7 @@
 import cluster from 'node:cluster';
 import { once } from 'node:events';
 import { createServer, type IncomingMessage, type RequestListener, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { type AddressInfo, createServer as createNetServer, type Server as NetServer } from 'node:net';
 import { FailedAuthLimiter } from './auth/failed-auth-limiter.js';
 import { connectDatabase, type Database } from './db/connect.js';
 import { migrate } from './db/migrate.js';
@@ -47,7 +47,18 @@ function listenError(error: unknown, env: Env): unknown {
   return error;
 }
 
-async function listen(server: Server, env: Env): Promise<void> {
+/**
+ * Fails with a ListenError when the port cannot be had, by taking and at once releasing it. A cluster's primary
+ * checks this before it migrates and forks: its workers listen through it, and a taken port would otherwise show as
+ * every worker dying during start.
+ */
+export async function ensurePortFree(env: Env): Promise<void> {
+  const probe = createNetServer();
+  await listen(probe, env);
+  await new Promise<void>((resolve) => probe.close(() => resolve()));
+}
+
+async function listen(server: Server | NetServer, env: Env): Promise<void> {
   server.listen(env.PORT, env.HOST);
   try {
     await once(server, 'listening');

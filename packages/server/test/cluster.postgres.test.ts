@@ -1,10 +1,11 @@
 import { randomBytes } from 'node:crypto';
 import { once } from 'node:events';
-import { request } from 'node:http';
+import { createServer as createHttpServer, request } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { createSql } from '../src/db/connect.js';
 import type { Sql } from '../src/db/types.js';
-import { type Running, removeTempDirs, run, start, stop } from './support/binary.js';
+import { type Running, removeTempDirs, run, runToEnd, start, stop } from './support/binary.js';
 import { createWorkspace, type TestWorkspace } from './support/workspace.js';
 
 /**
@@ -123,6 +124,25 @@ describe('WEB_CONCURRENCY=2', () => {
       }
     });
     expect(alive).toEqual([]);
+  });
+});
+
+describe('WEB_CONCURRENCY=2 when its port is taken', () => {
+  it('says so in one line naming PORT and exits 1, before migrating or forking', async () => {
+    const blocker = createHttpServer();
+    blocker.listen(0, '127.0.0.1');
+    await once(blocker, 'listening');
+    const { port } = blocker.address() as AddressInfo;
+    try {
+      const failed = await runToEnd(['start'], { DATABASE_URL: databaseUrl, WEB_CONCURRENCY: '2', PORT: String(port) });
+      expect(failed.code, failed.stderr).toBe(1);
+      expect(failed.stderr.trim().split('\n')).toEqual([
+        `coinventory-server: Port ${port} is already in use (PORT=${port}, HOST=127.0.0.1). Stop what uses it, or set PORT.`,
+      ]);
+      expect(failed.stdout).not.toContain('worker');
+    } finally {
+      await new Promise<void>((resolve) => blocker.close(() => resolve()));
+    }
   });
 });
 

@@ -26,7 +26,7 @@ export interface AppDependencies {
   onSyncQueued?: () => void;
   /** Longest a request may take before its work is rolled back and it is answered 500. */
   requestTimeoutMs?: number;
-  /** Longest a request body may take to arrive before it is answered 408 (shorter than the request timeout). */
+  /** Longest a request body may take to arrive (or the request timeout, if shorter) before it is answered 408. */
   requestBodyTimeoutMs?: number;
   /** The process's in-flight requests (the server passes its own, to drain them on shutdown). */
   inFlight?: InFlightRequests;
