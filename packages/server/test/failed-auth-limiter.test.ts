@@ -99,6 +99,30 @@ describe('FailedAuthLimiter', () => {
     expect(limiter.attempt('203.0.113.50', hash('full')).throttled).toBe(true);
   });
 
+  it("a key's own concurrent lookups count once: a valid key's first burst is never refused for itself", () => {
+    const { limiter } = limiterAt({ limit: 2 });
+    const burst = Array.from({ length: 50 }, () => limiter.attempt('203.0.113.60', hash('valid, not yet verified')));
+    expect(burst.every((verdict) => !verdict.throttled)).toBe(true);
+    // Made-up keys beside it still get only the rest of the budget.
+    expect(limiter.attempt('203.0.113.60', hash('bad 1')).throttled).toBe(false);
+    expect(limiter.attempt('203.0.113.60', hash('bad 2')).throttled).toBe(true);
+    for (const verdict of burst) if (!verdict.throttled) verdict.settle('valid');
+    expect(limiter.attempt('203.0.113.60', hash('bad 3')).throttled).toBe(false);
+  });
+
+  it('a spent budget refuses even a key whose lookup is in flight: one made-up key cannot be kept going', () => {
+    const { limiter } = limiterAt({ limit: 2 });
+    const first = limiter.attempt('203.0.113.70', hash('bad, repeated'));
+    const second = limiter.attempt('203.0.113.70', hash('bad, repeated'));
+    expect([first.throttled, second.throttled]).toEqual([false, false]);
+    const other = limiter.attempt('203.0.113.70', hash('bad, other'));
+    if (!other.throttled) other.settle('invalid');
+    if (!second.throttled) second.settle('invalid');
+    // Two failures counted while `first` is still in flight: its key's next request is refused all the same.
+    expect(limiter.attempt('203.0.113.70', hash('bad, repeated')).throttled).toBe(true);
+    if (!first.throttled) first.settle('invalid');
+  });
+
   it('a request whose address is unknown (its socket gone) is never throttled', () => {
     const { limiter } = limiterAt({ limit: 1 });
     for (let n = 0; n < 5; n++) {

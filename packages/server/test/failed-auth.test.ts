@@ -211,6 +211,44 @@ describe('failed authentications from one address', () => {
   });
 });
 
+describe("a valid key's first burst, before this process has verified it", () => {
+  it('is never refused, even while all its lookups are still in flight', async () => {
+    const database = await createTestDatabase();
+    // Every key lookup is held for 300 ms, so the whole burst is in flight at once, as it is on a busy database.
+    const slow = new Proxy(database.sql, {
+      apply(target, thisArg, args: unknown[]) {
+        const [strings] = args;
+        const query = () => Reflect.apply(target, thisArg, args);
+        if (Array.isArray(strings) && strings.join('').includes('rate_limit_admit'))
+          return new Promise((resolve) => setTimeout(resolve, 300)).then(query);
+        return query();
+      },
+    });
+    const server = createServer(
+      createApp({
+        sql: slow,
+        logger: pino({ level: process.env.TEST_LOG_LEVEL ?? 'silent' }),
+        failedAuth: new FailedAuthLimiter({ limit: 5 }),
+      }),
+    );
+    server.listen(0, '127.0.0.1');
+    await once(server, 'listening');
+    try {
+      const workspace = await createWorkspace(database.sql);
+      const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+      const answers = await Promise.all(Array.from({ length: 60 }, () => me(origin, '127.0.0.6', workspace.key)));
+      expect(answers.map((answer) => answer.status)).toEqual(Array(60).fill(200));
+      // Made-up keys, all in flight at once too, still get only the budget.
+      const guesses = await Promise.all(Array.from({ length: 20 }, () => me(origin, '127.0.0.7', generateKey())));
+      expect(guesses.filter((answer) => answer.status === 401)).toHaveLength(5);
+    } finally {
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+      await database.close();
+    }
+  });
+});
+
 describe('AUTH_FAILURE_LIMIT', () => {
   let admin: Sql | undefined;
   let databaseName: string | undefined;

@@ -70,10 +70,12 @@ export class FailedAuthLimiter {
    */
   private readonly addresses = new Map<string, number[]>();
   /**
-   * Lookups let through and not yet settled, by address: they count against the budget until they end, so a
-   * concurrent flood gets no more lookups than a sequential one. Bounded by the requests in flight.
+   * Lookups let through and not yet settled, by address and key: each distinct key in flight counts against the
+   * budget until its lookups end, so a concurrent flood of made-up keys gets no more lookups than a sequential one,
+   * while a valid key's own concurrent requests (an integration's first burst, before this process has verified
+   * the key) count once and are never refused for each other. Bounded by the requests in flight.
    */
-  private readonly pending = new Map<string, number>();
+  private readonly pending = new Map<string, Map<string, number>>();
   /** Hashes of keys recently verified, hex, each with when it stops being trusted; least recently verified first. */
   private readonly trustedKeys = new Map<string, number>();
 
@@ -112,24 +114,28 @@ export class FailedAuthLimiter {
     const now = this.now();
     const failures = this.addresses.get(bucket) ?? [];
     this.dropExpired(failures, now);
-    const pending = this.pending.get(bucket) ?? 0;
-    if (failures.length + pending >= this.limit) {
+    const inFlight = this.pending.get(bucket) ?? new Map<string, number>();
+    // A key already being looked up from this address holds its place in the budget: its repeats share it.
+    const held = inFlight.size - (inFlight.has(key) ? 1 : 0);
+    if (failures.length >= this.limit || failures.length + held >= this.limit) {
       // Counted failures free the budget as they leave the window; a budget held only by lookups in flight frees
       // as they end, sooner than the one second Retry-After can express.
-      const oldest = failures[failures.length + pending - this.limit];
+      const oldest = failures[failures.length + held - this.limit];
       const retryAfterMs = oldest === undefined ? 1_000 : oldest + this.windowMs - now;
       return { throttled: true, retryAfterMs: Math.max(1, retryAfterMs) };
     }
-    this.pending.set(bucket, pending + 1);
+    inFlight.set(key, (inFlight.get(key) ?? 0) + 1);
+    this.pending.set(bucket, inFlight);
     let settled = false;
     return {
       throttled: false,
       settle: (outcome) => {
         if (settled) return;
         settled = true;
-        const left = (this.pending.get(bucket) ?? 1) - 1;
-        if (left > 0) this.pending.set(bucket, left);
-        else this.pending.delete(bucket);
+        const left = (inFlight.get(key) ?? 1) - 1;
+        if (left > 0) inFlight.set(key, left);
+        else inFlight.delete(key);
+        if (inFlight.size === 0) this.pending.delete(bucket);
         this.settle(bucket, key, outcome);
       },
     };
