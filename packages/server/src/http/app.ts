@@ -12,7 +12,7 @@ import { errorHandler } from './error-handler.js';
 import { protectedResourceMetadata } from './metadata.js';
 import { METADATA_PATH, publicUrls } from './public-urls.js';
 import { requestContext } from './request-context.js';
-import { BODY_METHODS, InFlightRequests, requestLifecycle } from './request-lifecycle.js';
+import { announcesBody, BODY_METHODS, InFlightRequests, requestLifecycle } from './request-lifecycle.js';
 import { createRouter } from './routes/index.js';
 
 export interface AppDependencies {
@@ -64,8 +64,7 @@ function allowedMethodsByPath(): Map<string, string[]> {
 /** A request that carries a body must say it is JSON; others are refused rather than silently read as empty. */
 function requireJsonBody(req: Request, _res: Response, next: NextFunction) {
   if (!BODY_METHODS.has(req.method)) return next();
-  const hasBody = req.get('transfer-encoding') !== undefined || Number(req.get('content-length') ?? 0) > 0;
-  if (hasBody && !req.is('application/json')) return next(new ApiError('UNSUPPORTED_MEDIA_TYPE'));
+  if (announcesBody(req) && !req.is('application/json')) return next(new ApiError('UNSUPPORTED_MEDIA_TYPE'));
   next();
 }
 

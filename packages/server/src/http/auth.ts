@@ -46,7 +46,6 @@ export function authMiddleware({ sql, logger, policy, urls, failedAuth }: AuthOp
     const challenge = (reason: ChallengeReason) => ({
       'WWW-Authenticate': bearerChallenge(reason, urls.metadataUrl(req)),
     });
-    res.setHeader('RateLimit-Policy', rateLimitPolicyHeader(policy));
     const bearer = readBearerKey(req.get('authorization'));
     if (bearer.kind === 'missing') throw new ApiError('UNAUTHORIZED', undefined, challenge({ kind: 'missing' }));
     if (bearer.kind === 'invalid') throw new ApiError('UNAUTHORIZED', undefined, challenge({ kind: 'invalid_token' }));

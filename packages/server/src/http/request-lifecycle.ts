@@ -92,6 +92,10 @@ export class InFlightRequests {
 /** Methods whose routes take a JSON body. */
 export const BODY_METHODS: ReadonlySet<string> = new Set(['POST', 'PATCH']);
 
+/** Whether the request says a body follows (chunked, or a non-zero Content-Length). */
+export const announcesBody = (req: Request): boolean =>
+  req.get('transfer-encoding') !== undefined || Number(req.get('content-length') ?? 0) > 0;
+
 export interface LifecycleOptions {
   sql: Sql;
   inFlight: InFlightRequests;
@@ -121,7 +125,7 @@ export function requestLifecycle({
     inFlight.track(request);
     if (inFlight.draining) res.setHeader('Connection', 'close');
 
-    const hasBody = req.get('transfer-encoding') !== undefined || Number(req.get('content-length') ?? 0) > 0;
+    const hasBody = announcesBody(req);
     // A body still arriving when either timer fires is the caller's slowness (408), not the server's failure.
     const bodyLate = () => BODY_METHODS.has(req.method) && hasBody && !req.complete;
     const timers = [
