@@ -4,7 +4,7 @@ import { defineConfig } from 'tsup';
 // there). Beside it, `testing` (with types): what other packages' tests and the benchmark start the real binary and a
 // throwaway PostgreSQL cluster with.
 export default defineConfig({
-  entry: { main: 'src/main.ts', testing: 'src/testing/index.ts' },
+  entry: { main: 'src/entry/main.ts', testing: 'src/testing/index.ts' },
   format: ['esm'],
   platform: 'node',
   target: 'node20',

@@ -1,9 +1,9 @@
 import { randomInt } from 'node:crypto';
 import { type ContractRoute, contractRoutes, ERRORS } from '@coinventory/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { generateKey } from '../src/auth/keys.js';
-import { addMember, createUser } from '../src/data/provisioning.js';
-import { issueApiKey } from '../src/services/api-keys.js';
+import { generateKey } from '../src/modules/access/key-format.js';
+import { addMember, createUser } from '../src/modules/workspaces/store.js';
+import { issueApiKey } from '../src/modules/access/issue-key.js';
 import { type ApiResponse, call, client } from './support/http.js';
 import {
   type ConcreteRequest,

@@ -14,12 +14,12 @@ import {
   ValuationListSchema,
 } from '@coinventory/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { hashKey, isWellFormedKey } from '../src/auth/keys.js';
+import { hashKey, isWellFormedKey } from '../src/modules/access/key-format.js';
 import type { Database } from '../src/db/connect.js';
 import { DEMO_ANCHOR, type DemoWorkspace, seedDemoWorkspace } from '../src/demo/seed.js';
-import { listConsignments } from '../src/services/consignments.js';
-import { listInvoices } from '../src/services/invoices.js';
-import { listItems, listItemValuations } from '../src/services/items.js';
+import { listConsignments } from '../src/modules/consignments/service.js';
+import { listInvoices } from '../src/modules/invoices/service.js';
+import { listItems, listItemValuations } from '../src/modules/items/service.js';
 import { createTestDatabase } from './support/database.js';
 
 const TIMEOUT_MS = 60_000;

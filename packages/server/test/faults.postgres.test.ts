@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { createSql } from '../src/db/connect.js';
 import type { TransactionSql } from '../src/db/types.js';
 import { loadEnv } from '../src/env.js';
-import { type RunningServer, startServer } from '../src/server.js';
+import { type RunningServer, startServer } from '../src/entry/server.js';
 import { createClusterDatabase } from './support/admin.js';
 import { type Running, start, stop } from './support/binary.js';
 import { client } from './support/http.js';

@@ -4,7 +4,7 @@ import { type AddressInfo, connect } from 'node:net';
 import { ERRORS, ItemSchema } from '@coinventory/contract';
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { linkListing } from '../src/data/marketplace.js';
+import { linkListing } from '../src/modules/marketplace/store.js';
 import { RequestWork, WorkAbandonedError } from '../src/db/request-work.js';
 import type { Queryable } from '../src/db/types.js';
 import { createApp } from '../src/http/app.js';

@@ -12,7 +12,7 @@ import {
   ValuationListSchema,
 } from '@coinventory/contract';
 import { afterAll, describe, expect, it } from 'vitest';
-import { KEY_PATTERN } from '../src/auth/keys.js';
+import { KEY_PATTERN } from '../src/modules/access/key-format.js';
 import { migrations } from '../src/db/migrations/index.js';
 import { describeSettings } from '../src/env.js';
 import { removeTempDirs, runToEnd, start, stop, tempDir } from './support/binary.js';

@@ -1,10 +1,10 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { ERRORS, MeSchema, RATE_LIMIT } from '@coinventory/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { generateKey } from '../src/auth/keys.js';
-import type { RatePolicy } from '../src/data/api-keys.js';
-import { setPlan } from '../src/data/provisioning.js';
-import { issueApiKey } from '../src/services/api-keys.js';
+import { generateKey } from '../src/modules/access/key-format.js';
+import type { RatePolicy } from '../src/modules/access/store.js';
+import { setPlan } from '../src/modules/workspaces/store.js';
+import { issueApiKey } from '../src/modules/access/issue-key.js';
 import { type ApiResponse, call } from './support/http.js';
 import { startTestServer, type TestServer } from './support/server.js';
 import { createWorkspace, type TestWorkspace } from './support/workspace.js';

@@ -5,9 +5,9 @@ import {
   SETTLED_PAYMENT_STATUS,
   type ValuationBasis,
 } from '@coinventory/contract';
-import { addMember, createOrganization, createUser, type Plan, type Role } from '../data/provisioning.js';
+import { addMember, createOrganization, createUser, type Plan, type Role } from '../modules/workspaces/store.js';
 import type { Sql, TransactionSql } from '../db/types.js';
-import { type IssuedKey, issueApiKey } from '../services/api-keys.js';
+import { type IssuedKey, issueApiKey } from '../modules/access/issue-key.js';
 
 /**
  * The demo workspace: one coin shop with enough varied data that every list, filter, sort and status of the API

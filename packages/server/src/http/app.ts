@@ -2,18 +2,18 @@ import { API_VERSION, contract, contractRoutes, MAX_BODY_BYTES, RATE_LIMIT } fro
 import { createExpressEndpoints } from '@ts-rest/express';
 import express, { type NextFunction, type Request, type Response } from 'express';
 import type { Logger } from 'pino';
-import type { FailedAuthLimiter } from '../auth/failed-auth-limiter.js';
-import type { RatePolicy } from '../data/api-keys.js';
+import type { FailedAuthLimiter } from '../modules/access/failed-auth-limiter.js';
+import type { RatePolicy } from '../modules/access/store.js';
 import type { Sql } from '../db/types.js';
 import { ApiError, badRequest } from '../errors.js';
-import { authMiddleware, type ContractRequest, rateLimitPolicyHeader } from './auth.js';
+import { authMiddleware, type ContractRequest, rateLimitPolicyHeader } from '../modules/access/middleware.js';
 import { docsRouter } from './docs.js';
 import { errorHandler } from './error-handler.js';
-import { protectedResourceMetadata } from './metadata.js';
-import { METADATA_PATH, publicUrls } from './public-urls.js';
-import { requestContext } from './request-context.js';
-import { announcesBody, BODY_METHODS, InFlightRequests, requestLifecycle } from './request-lifecycle.js';
-import { createRouter } from './routes/index.js';
+import { protectedResourceMetadata } from '../modules/access/metadata.js';
+import { METADATA_PATH, publicUrls } from '../request/public-urls.js';
+import { requestContext } from '../request/context.js';
+import { announcesBody, BODY_METHODS, InFlightRequests, requestLifecycle } from './middleware/lifecycle.js';
+import { createRouter } from './router.js';
 
 export interface AppDependencies {
   sql: Sql;

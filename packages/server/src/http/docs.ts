@@ -4,7 +4,7 @@ import { API_VERSION } from '@coinventory/contract';
 import openApiDocument from '@coinventory/contract/openapi';
 import express, { type Request, type Response, type Router } from 'express';
 import { ApiError } from '../errors.js';
-import type { PublicUrls } from './public-urls.js';
+import type { PublicUrls } from '../request/public-urls.js';
 
 /** Where the machine-readable description is served, beside the API it describes. */
 export const OPENAPI_PATH = `/${API_VERSION}/openapi.json`;

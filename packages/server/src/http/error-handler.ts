@@ -3,7 +3,7 @@ import type { NextFunction, Request, Response } from 'express';
 import type { Logger } from 'pino';
 import type { ZodError } from 'zod';
 import { ApiError, errorBody } from '../errors.js';
-import { localsOf } from './request-context.js';
+import { localsOf } from '../request/context.js';
 
 /** `query.limit: Number must be less than or equal to 100`: one message per failing field (its first issue). */
 function issuesOf(location: string, error: ZodError | null): string[] {

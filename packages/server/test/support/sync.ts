@@ -5,12 +5,12 @@ import { delay, HttpResponse, http } from 'msw';
 import { type SetupServer, setupServer } from 'msw/node';
 import pino, { type Logger } from 'pino';
 import { inject } from 'vitest';
-import { claimListing, type SyncJob, type SyncState } from '../../src/data/marketplace.js';
+import { claimListing, type SyncJob, type SyncState } from '../../src/modules/marketplace/store.js';
 import { createSql, type Database } from '../../src/db/connect.js';
 import type { Sql } from '../../src/db/types.js';
 import { createApp } from '../../src/http/app.js';
-import { httpMarketplaceAdapter } from '../../src/sync/http-adapter.js';
-import { type SyncWorker, type SyncWorkerOptions, startSyncWorker } from '../../src/sync/worker.js';
+import { httpMarketplaceAdapter } from '../../src/modules/marketplace/adapters/http.js';
+import { type SyncWorker, type SyncWorkerOptions, startSyncWorker } from '../../src/modules/marketplace/worker.js';
 import { createTestDatabase } from './database.js';
 
 /** Where the fake marketplace lives: msw answers for this host, nothing listens there. */

@@ -1,0 +1,160 @@
+import cluster from 'node:cluster';
+import { once } from 'node:events';
+import { createServer, type IncomingMessage, type RequestListener, type Server, type ServerResponse } from 'node:http';
+import { type AddressInfo, createServer as createNetServer, type Server as NetServer } from 'node:net';
+import { FailedAuthLimiter } from '../modules/access/failed-auth-limiter.js';
+import { connectDatabase, type Database } from '../db/connect.js';
+import { migrate } from '../db/migrate.js';
+import type { Env } from '../env.js';
+import { createApp } from '../http/app.js';
+import { answerClientErrors } from '../http/client-errors.js';
+import { InFlightRequests } from '../http/middleware/lifecycle.js';
+import type { Logger } from '../logger.js';
+import { syncWorkerFromEnv } from '../modules/marketplace/from-env.js';
+
+export interface RunningServer {
+  /** The base URL of the API, ending in /v1. */
+  baseUrl: string;
+  port: number;
+  database: Database;
+  /** Stops accepting connections, lets in-flight requests finish (up to the shutdown timeout), then closes the pool. */
+  close(): Promise<void>;
+}
+
+export interface StartOptions {
+  env: Env;
+  logger: Logger;
+  /** Runs after migrations, before any request is served (the entry point seeds the demo workspace here). */
+  beforeServing?: (database: Database) => Promise<void>;
+}
+
+/** The port could not be listened on; the message names the setting to change. */
+export class ListenError extends Error {
+  override name = 'ListenError';
+}
+
+function listenError(error: unknown, env: Env): unknown {
+  const code = (error as NodeJS.ErrnoException).code;
+  const where = `PORT=${env.PORT}, HOST=${env.HOST}`;
+  if (code === 'EADDRINUSE')
+    return new ListenError(`Port ${env.PORT} is already in use (${where}). Stop what uses it, or set PORT.`);
+  if (code === 'EACCES')
+    return new ListenError(
+      `Not permitted to listen on port ${env.PORT} (${where}); ports below 1024 usually need privileges. Set PORT.`,
+    );
+  if (code === 'EADDRNOTAVAIL' || code === 'ENOTFOUND' || code === 'EAI_AGAIN')
+    return new ListenError(`Cannot listen on HOST=${env.HOST}: not an address of this machine (${where}). Set HOST.`);
+  return error;
+}
+
+/**
+ * Fails with a ListenError when the port cannot be had, by taking and at once releasing it. A cluster's primary
+ * checks this before it migrates and forks: its workers listen through it, and a taken port would otherwise show as
+ * every worker dying during start.
+ */
+export async function ensurePortFree(env: Env): Promise<void> {
+  const probe = createNetServer();
+  await listen(probe, env);
+  await new Promise<void>((resolve) => probe.close(() => resolve()));
+}
+
+async function listen(server: Server | NetServer, env: Env): Promise<void> {
+  server.listen(env.PORT, env.HOST);
+  try {
+    await once(server, 'listening');
+  } catch (error) {
+    throw listenError(error, env);
+  }
+}
+
+/** Requests that come before the app is ready wait, and go to the app once it is: none is served half-started. */
+function holdRequests(server: Server): (app: RequestListener) => void {
+  const waiting: Array<[IncomingMessage, ServerResponse]> = [];
+  const hold = (req: IncomingMessage, res: ServerResponse) => {
+    waiting.push([req, res]);
+  };
+  server.on('request', hold);
+  return (app) => {
+    server.off('request', hold);
+    server.on('request', app);
+    for (const [req, res] of waiting.splice(0)) app(req, res);
+  };
+}
+
+/** After the shutdown timeout, how long a request whose COMMIT is on the wire has to answer before its socket closes. */
+const CUT_OFF_GRACE_MS = 2_000;
+
+export async function startServer({ env, logger, beforeServing }: StartOptions): Promise<RunningServer> {
+  const server: Server = createServer();
+  answerClientErrors(server, logger);
+  // Keep-alive connections outlive requests; idle ones are closed on shutdown rather than waited for.
+  server.keepAliveTimeout = 5_000;
+  // The port first: when it is taken, the start fails before the database is opened or the demo workspace created
+  // (whose key, printed only on the start that creates it, was lost with the start). A cluster's workers listen
+  // last, as before: their primary counts a worker as started once it listens, and they never create the demo.
+  const listenFirst = !cluster.isWorker;
+  const serve = holdRequests(server);
+  if (listenFirst) await listen(server, env);
+  let opened: Database | undefined;
+  try {
+    opened = await connectDatabase({
+      url: env.DATABASE_URL,
+      dataDir: env.COINVENTORY_DATA_DIR,
+      poolSize: env.DATABASE_POOL_SIZE,
+      statementTimeoutMs: env.STATEMENT_TIMEOUT_MS,
+    });
+    const migrations = await migrate(opened.sql);
+    for (const { version, name } of migrations.applied) logger.info({ version, name }, 'migration applied');
+    await beforeServing?.(opened);
+  } catch (error) {
+    await opened?.close();
+    server.closeAllConnections();
+    server.close();
+    throw error;
+  }
+  const database = opened;
+
+  const worker = env.SYNC_WORKER === 'on' ? syncWorkerFromEnv(env, database.sql, logger) : undefined;
+  const inFlight = new InFlightRequests(logger, env.REQUEST_QUEUE_LIMIT);
+  const app = createApp({
+    sql: database.sql,
+    logger,
+    onSyncQueued: () => worker?.kick(),
+    requestTimeoutMs: env.REQUEST_TIMEOUT_MS,
+    requestBodyTimeoutMs: env.REQUEST_BODY_TIMEOUT_MS,
+    inFlight,
+    cancelStatements: database.kind === 'postgres',
+    policy: { maxRequests: env.RATE_LIMIT_MAX_REQUESTS, windowSeconds: env.RATE_LIMIT_WINDOW_SECONDS },
+    publicBaseUrl: env.PUBLIC_BASE_URL,
+    failedAuth: env.AUTH_FAILURE_LIMIT > 0 ? new FailedAuthLimiter({ limit: env.AUTH_FAILURE_LIMIT }) : undefined,
+  });
+  serve(app);
+  if (!listenFirst) await listen(server, env);
+  const { port } = server.address() as AddressInfo;
+  const host = env.HOST.includes(':') ? `[${env.HOST}]` : env.HOST;
+  const baseUrl = `http://${host === '0.0.0.0' || host === '[::]' ? 'localhost' : host}:${port}/v1`;
+
+  let closing: Promise<void> | undefined;
+  const close = () => {
+    closing ??= (async () => {
+      const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+      // Every response from now on says Connection: close, so no keep-alive client sends into a closing socket.
+      inFlight.startDraining();
+      server.closeIdleConnections();
+      // A connection whose request finishes during the drain goes idle too: close it then, not at keepAliveTimeout.
+      const sweep = setInterval(() => server.closeIdleConnections(), 50);
+      // At the timeout, what still runs is rolled back and answered 503 (logged), never committed behind a reset
+      // socket; a request whose COMMIT is on the wire gets a moment to answer, then every connection is closed.
+      const timer = setTimeout(() => {
+        inFlight.cutOff(CUT_OFF_GRACE_MS).finally(() => server.closeAllConnections());
+      }, env.SHUTDOWN_TIMEOUT_MS);
+      await closed;
+      clearInterval(sweep);
+      clearTimeout(timer);
+      await worker?.stop();
+      await database.close();
+    })();
+    return closing;
+  };
+  return { baseUrl, port, database, close };
+}

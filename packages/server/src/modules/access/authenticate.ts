@@ -1,0 +1,65 @@
+import type { Scope } from '@coinventory/contract';
+import { hashKey, isWellFormedKey } from './key-format.js';
+import { findKeyGrantAndCount, type RateDecision, type RatePolicy } from './store.js';
+import type { Queryable } from '../../db/types.js';
+
+/** Plans whose workspaces may use the API. */
+export const API_PLANS = ['business', 'enterprise'] as const;
+/** Roles whose keys keep working: a key acts as the owner or admin who created it. */
+export const KEY_CREATOR_ROLES = ['owner', 'admin'] as const;
+
+export interface AuthContext {
+  organization: { id: string; name: string; slug: string };
+  apiKey: { id: string; name: string | null; expiresAt: Date | null; scopes: Scope[]; lastUsedAt: Date | null };
+}
+
+export type Authentication =
+  /** No Authorization header. */
+  | { kind: 'missing' }
+  /** A header that is not `Bearer <key>`, or a key that is malformed, unknown, expired or revoked. */
+  | { kind: 'invalid' }
+  /** A valid key whose workspace lost API access or whose creator is no longer an owner or admin. */
+  | { kind: 'forbidden' }
+  /** A permitted key, counted against its rate limit: `rate.admitted` says whether this request may proceed. */
+  | { kind: 'authenticated'; context: AuthContext; rate: RateDecision };
+
+/** What a well-formed key resolves to: anything but a missing one. */
+export type KeyAuthentication = Exclude<Authentication, { kind: 'missing' }>;
+
+const BEARER = /^Bearer +([^\s]+) *$/i;
+
+/** What the Authorization header holds, read without the database. */
+export type BearerKey = { kind: 'missing' } | { kind: 'invalid' } | { kind: 'key'; hash: Buffer };
+
+export function readBearerKey(authorization: string | undefined): BearerKey {
+  if (authorization === undefined || authorization === '') return { kind: 'missing' };
+  const key = BEARER.exec(authorization)?.[1];
+  // A malformed or mistyped key is refused before any database work.
+  if (key === undefined || !isWellFormedKey(key)) return { kind: 'invalid' };
+  return { kind: 'key', hash: hashKey(key) };
+}
+
+/** Resolves a well-formed key (by its hash) to a caller and counts the request, in one database round trip. */
+export async function authenticateKey(sql: Queryable, keyHash: Buffer, policy: RatePolicy): Promise<KeyAuthentication> {
+  const grant = await findKeyGrantAndCount(sql, keyHash, {
+    apiPlans: API_PLANS,
+    creatorRoles: KEY_CREATOR_ROLES,
+    policy,
+  });
+  if (!grant?.usable) return { kind: 'invalid' };
+  if (!grant.permitted || !grant.rate) return { kind: 'forbidden' };
+  return {
+    kind: 'authenticated',
+    rate: grant.rate,
+    context: {
+      organization: grant.organization,
+      apiKey: {
+        id: grant.keyId,
+        name: grant.keyName,
+        expiresAt: grant.expiresAt,
+        scopes: grant.scopes,
+        lastUsedAt: grant.lastUsedAt,
+      },
+    },
+  };
+}

@@ -1,0 +1,88 @@
+import type { Contract } from '@coinventory/contract';
+import type { TsRestRequest } from '@ts-rest/express';
+import type { NextFunction, Response } from 'express';
+import type { Logger } from 'pino';
+import { bearerChallenge, type ChallengeReason } from './challenge.js';
+import type { FailedAuthLimiter } from './failed-auth-limiter.js';
+import type { RateDecision, RatePolicy } from './store.js';
+import type { Queryable } from '../../db/types.js';
+import { ApiError } from '../../errors.js';
+import { authenticateKey, type KeyAuthentication, readBearerKey } from './authenticate.js';
+import { keyUsageRecorder } from './key-usage.js';
+import type { PublicUrls } from '../../request/public-urls.js';
+import { localsOf } from '../../request/context.js';
+
+export type ContractRequest = TsRestRequest<Contract>;
+
+/** draft-ietf-httpapi-ratelimit-headers: the policy every key is held to. */
+export const rateLimitPolicyHeader = (policy: RatePolicy) =>
+  `"default";q=${policy.maxRequests};w=${policy.windowSeconds}`;
+
+const seconds = (ms: number) => Math.ceil(ms / 1000);
+
+/** The key's current standing: requests left in the window, and seconds until the count next goes down. */
+const rateLimitHeader = (rate: RateDecision) =>
+  `"default";r=${rate.remaining};t=${seconds(rate.admitted ? rate.resetMs : rate.retryAfterMs)}`;
+
+export interface AuthOptions {
+  sql: Queryable;
+  logger: Logger;
+  policy: RatePolicy;
+  urls: PublicUrls;
+  /** Refuses, without a lookup, addresses that keep failing to authenticate; absent, none is refused. */
+  failedAuth?: FailedAuthLimiter | undefined;
+}
+
+/**
+ * Runs before validation on every contract route: resolves the bearer key and counts the request against the
+ * key's rate limit (one database round trip), then checks the scope the route declares in the contract.
+ * Unauthenticated callers learn nothing about the request itself. An address that has spent its budget of failed
+ * authentications is answered 429 before its key is looked up, unless the key is one this process recently
+ * verified; requests without a key, or with a malformed one, cost no lookup and are answered 401 as always.
+ */
+export function authMiddleware({ sql, logger, policy, urls, failedAuth }: AuthOptions) {
+  const recordUse = keyUsageRecorder(sql, logger);
+  const handle = async (req: ContractRequest, res: Response) => {
+    const challenge = (reason: ChallengeReason) => ({
+      'WWW-Authenticate': bearerChallenge(reason, urls.metadataUrl(req)),
+    });
+    const bearer = readBearerKey(req.get('authorization'));
+    if (bearer.kind === 'missing') throw new ApiError('UNAUTHORIZED', undefined, challenge({ kind: 'missing' }));
+    if (bearer.kind === 'invalid') throw new ApiError('UNAUTHORIZED', undefined, challenge({ kind: 'invalid_token' }));
+    const attempt = failedAuth?.attempt(req.socket.remoteAddress, bearer.hash);
+    if (attempt?.throttled) {
+      throw new ApiError('TOO_MANY_REQUESTS', undefined, {
+        'Retry-After': String(Math.max(1, seconds(attempt.retryAfterMs))),
+      });
+    }
+    let result: KeyAuthentication;
+    try {
+      result = await authenticateKey(sql, bearer.hash, policy);
+    } catch (error) {
+      // A lookup that failed (the database unreachable) says nothing about the key.
+      attempt?.settle('other');
+      throw error;
+    }
+    attempt?.settle(result.kind === 'authenticated' ? 'valid' : result.kind === 'invalid' ? 'invalid' : 'other');
+    if (result.kind === 'invalid') {
+      throw new ApiError('UNAUTHORIZED', undefined, challenge({ kind: 'invalid_token' }));
+    }
+    if (result.kind === 'forbidden') throw new ApiError('FORBIDDEN', undefined, challenge({ kind: 'access_revoked' }));
+    const { context, rate } = result;
+    res.setHeader('RateLimit', rateLimitHeader(rate));
+    if (!rate.admitted) {
+      throw new ApiError('TOO_MANY_REQUESTS', undefined, {
+        'Retry-After': String(Math.max(1, seconds(rate.retryAfterMs))),
+      });
+    }
+    localsOf(res).auth = context;
+    recordUse(context.apiKey);
+    const needed = req.tsRestRoute.metadata.scope;
+    if (!context.apiKey.scopes.includes(needed)) {
+      throw new ApiError('FORBIDDEN', undefined, challenge({ kind: 'insufficient_scope', scope: needed }));
+    }
+  };
+  return (req: ContractRequest, res: Response, next: NextFunction) => {
+    handle(req, res).then(() => next(), next);
+  };
+}

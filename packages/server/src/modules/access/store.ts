@@ -1,0 +1,115 @@
+import type { Scope } from '@coinventory/contract';
+import type { Queryable } from '../../db/types.js';
+
+/** The rate limit a key is counted against. */
+export interface RatePolicy {
+  maxRequests: number;
+  windowSeconds: number;
+}
+
+/** The rate limiter's verdict on one request (see migration 0002). */
+export interface RateDecision {
+  admitted: boolean;
+  /** Requests still admitted in the current window, after this one. */
+  remaining: number;
+  /** Milliseconds until the oldest counted request leaves the window (0 when none is counted). */
+  resetMs: number;
+  /** Milliseconds until one more request would be admitted; 0 when this one was. */
+  retryAfterMs: number;
+}
+
+/** Everything needed to decide whether a key may call, read with the database's clock. */
+export interface KeyGrant {
+  keyId: string;
+  keyName: string | null;
+  scopes: Scope[];
+  expiresAt: Date | null;
+  /** Neither expired nor revoked. */
+  usable: boolean;
+  /** Usable, on a plan with API access, and created by someone who is still an owner or admin. */
+  permitted: boolean;
+  lastUsedAt: Date | null;
+  organization: { id: string; name: string; slug: string };
+  /** Present exactly when the key is permitted: the request was counted against the key's limit. */
+  rate: RateDecision | null;
+}
+
+interface GrantRow {
+  key_id: string;
+  key_name: string | null;
+  scopes: Scope[];
+  expires_at: Date | null;
+  last_used_at: Date | null;
+  usable: boolean;
+  permitted: boolean;
+  organization_id: string;
+  organization_name: string;
+  organization_slug: string;
+  rate: { admitted: boolean; remaining: number; reset_ms: number; retry_after_ms: number } | null;
+}
+
+/**
+ * Looks a key up by its hash and, when it may call, counts the request against its rate limit: one round trip.
+ * Only a permitted key is counted; the function call sits behind that filter.
+ */
+export async function findKeyGrantAndCount(
+  sql: Queryable,
+  keyHash: Buffer,
+  rules: { apiPlans: readonly string[]; creatorRoles: readonly string[]; policy: RatePolicy },
+): Promise<KeyGrant | null> {
+  const [row] = await sql<GrantRow[]>`
+    WITH grant_row AS MATERIALIZED (
+      SELECT
+        k.id AS key_id, k.name AS key_name, k.scopes, k.expires_at, k.last_used_at,
+        (k.revoked_at IS NULL AND (k.expires_at IS NULL OR k.expires_at > now())) AS usable,
+        (
+          k.revoked_at IS NULL AND (k.expires_at IS NULL OR k.expires_at > now())
+          AND o.plan = ANY(${rules.apiPlans as string[]}) AND m.role = ANY(${rules.creatorRoles as string[]})
+        ) IS TRUE AS permitted,
+        o.id AS organization_id, o.name AS organization_name, o.slug AS organization_slug
+      FROM api_keys k
+      JOIN organizations o ON o.id = k.organization_id
+      LEFT JOIN memberships m ON m.organization_id = k.organization_id AND m.user_id = k.created_by
+      WHERE k.key_hash = ${keyHash}
+    )
+    SELECT g.*,
+      -- CASE evaluates its branch only when the key may call, so refused requests are never counted. (A lateral
+      -- join filtered on g.permitted is not enough: the planner may call the function before filtering.)
+      CASE WHEN g.permitted THEN (
+        SELECT to_jsonb(r) FROM rate_limit_admit(g.key_id, ${rules.policy.maxRequests}, ${rules.policy.windowSeconds * 1000}) r
+      ) END AS rate
+    FROM grant_row g
+  `;
+  if (!row) return null;
+  return {
+    keyId: row.key_id,
+    keyName: row.key_name,
+    scopes: row.scopes,
+    expiresAt: row.expires_at,
+    lastUsedAt: row.last_used_at,
+    usable: row.usable,
+    permitted: row.permitted,
+    organization: { id: row.organization_id, name: row.organization_name, slug: row.organization_slug },
+    rate:
+      row.rate === null
+        ? null
+        : {
+            admitted: row.rate.admitted,
+            remaining: row.rate.remaining,
+            resetMs: row.rate.reset_ms,
+            retryAfterMs: row.rate.retry_after_ms,
+          },
+  };
+}
+
+/**
+ * Records that a key was used, at most once per interval across every process (the condition is checked by
+ * the database), so busy keys do not turn every request into a write.
+ */
+export async function touchKey(sql: Queryable, keyId: string, intervalSeconds: number): Promise<void> {
+  await sql`
+    UPDATE api_keys SET last_used_at = now()
+    WHERE id = ${keyId}
+      AND (last_used_at IS NULL OR last_used_at < now() - make_interval(secs => ${intervalSeconds}))
+  `;
+}

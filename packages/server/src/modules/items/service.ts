@@ -1,0 +1,159 @@
+import {
+  type CreateItemBody,
+  type DeletedItem,
+  type Item,
+  type ItemList,
+  LIMITS,
+  type ListItemsQuery,
+  type UpdateItemBody,
+  type ValuationList,
+} from '@coinventory/contract';
+import * as items from './store.js';
+import { enqueueForItem } from '../marketplace/store.js';
+import { pageOf } from '../../db/sql-helpers.js';
+import { listValuations } from './valuations.js';
+import { violatedForeignKey, violatedUniqueConstraint } from '../../db/errors.js';
+import type { Queryable, Sql } from '../../db/types.js';
+import { ApiError, badRequest, notFound } from '../../errors.js';
+
+const SKU_CONSTRAINT = 'items_sku_key';
+
+/** Turns the database's verdict on a write into the API's: a taken SKU is 409, a foreign id is a field error. */
+function translateWriteError(error: unknown): never {
+  if (violatedUniqueConstraint(error) === SKU_CONSTRAINT) throw new ApiError('CONFLICT');
+  const foreignKey = violatedForeignKey(error);
+  if (foreignKey === 'items_category_fkey')
+    throw badRequest('body.categoryId: no category with this id in the workspace');
+  if (foreignKey === 'items_warehouse_fkey')
+    throw badRequest('body.warehouseId: no warehouse with this id in the workspace');
+  if (foreignKey === 'items_zone_fkey') throw badRequest('body.zoneId: no zone with this id in the warehouse');
+  throw error;
+}
+
+/** The location for a write that names a warehouse and/or a zone; a field error when they do not fit. */
+async function locate(sql: Queryable, organizationId: string, wanted: { warehouseId?: string; zoneId?: string }) {
+  const location = await items.resolveLocation(sql, organizationId, wanted);
+  if (location) return location;
+  if (wanted.zoneId !== undefined) {
+    throw badRequest(
+      wanted.warehouseId !== undefined
+        ? 'body.zoneId: no zone with this id in the given warehouse'
+        : 'body.zoneId: no zone with this id in the workspace',
+    );
+  }
+  if (wanted.warehouseId !== undefined)
+    throw badRequest('body.warehouseId: no warehouse with this id in the workspace');
+  // Every organization is created with a default warehouse and a zone; reaching here is a broken workspace.
+  throw new Error(`organization ${organizationId} has no default warehouse with a zone`);
+}
+
+export async function listItems(sql: Queryable, organizationId: string, query: ListItemsQuery): Promise<ItemList> {
+  const rows = await items.listItems(sql, organizationId, query);
+  const { entries, hasMore } = pageOf(rows, query.limit);
+  return { items: entries, page: query.page, limit: query.limit, hasMore };
+}
+
+export async function getItem(sql: Queryable, organizationId: string, id: string): Promise<Item> {
+  const item = await items.findItem(sql, organizationId, id);
+  if (!item) throw notFound();
+  return item;
+}
+
+/**
+ * Adds an item and answers with the row it wrote, read in the same transaction: a deadline that passes before the
+ * commit rolls the insert back, so its 500 never hides a created item.
+ */
+export async function createItem(sql: Sql, organizationId: string, body: CreateItemBody): Promise<Item> {
+  return sql.begin(async (tx) => {
+    const location = await locate(tx, organizationId, {
+      ...(body.warehouseId !== undefined && { warehouseId: body.warehouseId }),
+      ...(body.zoneId !== undefined && { zoneId: body.zoneId }),
+    });
+    const columns = {
+      ...items.columnsOf(tx, body),
+      quantity_available: body.quantity ?? LIMITS.quantity.default,
+      value_in_cents: body.valueInCents ?? LIMITS.valueInCents.default,
+      warehouse_id: location.warehouseId,
+      zone_id: location.zoneId,
+    };
+    const id = await items.insertItem(tx, organizationId, columns).catch(translateWriteError);
+    return writtenItem(tx, organizationId, id);
+  });
+}
+
+/** The item as the transaction that wrote it sees it: what a write answers with (never another request's row). */
+async function writtenItem(tx: Queryable, organizationId: string, id: string): Promise<Item> {
+  const item = await items.findItem(tx, organizationId, id);
+  if (!item) throw new Error(`item ${id} vanished inside the transaction that wrote it`);
+  return item;
+}
+
+/** Called after a commit that queued marketplace sync jobs, so the worker delivers them without waiting. */
+export type SyncNotifier = () => void;
+const noSyncNotifier: SyncNotifier = () => {};
+
+/**
+ * Changes only the fields sent. A changed quantity queues a sync job for each linked listing in the same
+ * transaction (the outbox), so the marketplace hears of every committed quantity and of no rolled-back one.
+ * The answer is the row this transaction wrote.
+ */
+export async function updateItem(
+  sql: Sql,
+  organizationId: string,
+  id: string,
+  body: UpdateItemBody,
+  notifySync: SyncNotifier = noSyncNotifier,
+): Promise<Item> {
+  const { item, queued } = await sql.begin(async (tx) => {
+    // One lock order for every transaction that changes an item, so none deadlock: the item's row, then its listings.
+    const before = await items.lockItem(tx, organizationId, id);
+    if (!before) throw notFound();
+    const columns = items.columnsOf(tx, body);
+    if (body.warehouseId !== undefined || body.zoneId !== undefined) {
+      // A new warehouse without a zone moves the item to that warehouse's first zone; a zone alone implies its warehouse.
+      const location = await locate(tx, organizationId, {
+        ...(body.warehouseId !== undefined && { warehouseId: body.warehouseId }),
+        ...(body.zoneId !== undefined && { zoneId: body.zoneId }),
+      });
+      columns.warehouse_id = location.warehouseId;
+      columns.zone_id = location.zoneId;
+    }
+    await items.updateItem(tx, organizationId, id, columns).catch(translateWriteError);
+    const queued =
+      body.quantity === undefined || body.quantity === before.available
+        ? 0
+        : await enqueueForItem(tx, organizationId, id, { kind: 'set_quantity', quantity: body.quantity });
+    return { item: await writtenItem(tx, organizationId, id), queued };
+  });
+  if (queued > 0) notifySync();
+  return item;
+}
+
+/** Deletes the item and, in the same transaction, queues the removal of every listing made from it. */
+export async function deleteItem(
+  sql: Sql,
+  organizationId: string,
+  id: string,
+  notifySync: SyncNotifier = noSyncNotifier,
+): Promise<DeletedItem> {
+  const queued = await sql.begin(async (tx) => {
+    // The item's row first, then its listings, as in updateItem: a PATCH and a DELETE of one item never deadlock.
+    if (!(await items.lockItem(tx, organizationId, id))) throw notFound();
+    // Queued before the delete: the listing rows outlive the item, but their link to it does not.
+    const count = await enqueueForItem(tx, organizationId, id, { kind: 'delete_listing' });
+    await items.deleteItem(tx, organizationId, id);
+    return count;
+  });
+  if (queued > 0) notifySync();
+  return { id, deleted: true };
+}
+
+export async function listItemValuations(
+  sql: Queryable,
+  organizationId: string,
+  itemId: string,
+  limit: number,
+): Promise<ValuationList> {
+  if (!(await items.itemExists(sql, organizationId, itemId))) throw notFound();
+  return { items: await listValuations(sql, organizationId, itemId, limit) };
+}

@@ -1,0 +1,192 @@
+import type { Scope } from '@coinventory/contract';
+import type { Queryable } from '../../db/types.js';
+import { looksLikeUuid } from '../../ids.js';
+
+/**
+ * Writes for what the workspace's settings area does (organizations, people, keys). Used by the operator
+ * commands, the demo workspace and tests; never reachable through the API.
+ */
+
+export const PLANS = ['free', 'starter', 'business', 'enterprise'] as const;
+export type Plan = (typeof PLANS)[number];
+export const ROLES = ['owner', 'admin', 'member'] as const;
+export type Role = (typeof ROLES)[number];
+
+export interface CreatedOrganization {
+  id: string;
+  name: string;
+  slug: string;
+  plan: Plan;
+  defaultWarehouseId: string;
+  defaultZoneId: string;
+}
+
+/**
+ * Creates an organization with its default warehouse and that warehouse's first zone, in one statement, so it is
+ * atomic on its own and also fits inside a caller's transaction.
+ */
+export async function createOrganization(
+  sql: Queryable,
+  input: { name: string; slug: string; plan: Plan },
+): Promise<CreatedOrganization> {
+  const [row] = await sql<{ id: string; warehouse_id: string; zone_id: string }[]>`
+    WITH org AS (
+      INSERT INTO organizations (name, slug, plan) VALUES (${input.name}, ${input.slug}, ${input.plan}) RETURNING id
+    ), warehouse AS (
+      INSERT INTO warehouses (organization_id, name, is_default) SELECT id, 'Main', true FROM org RETURNING organization_id, id
+    ), zone AS (
+      INSERT INTO zones (organization_id, warehouse_id, name, position)
+      SELECT organization_id, id, 'Receiving', 1 FROM warehouse RETURNING id
+    )
+    SELECT org.id, warehouse.id AS warehouse_id, zone.id AS zone_id FROM org, warehouse, zone
+  `;
+  if (!row) throw new Error('organization insert returned no row');
+  return { id: row.id, ...input, defaultWarehouseId: row.warehouse_id, defaultZoneId: row.zone_id };
+}
+
+export async function createUser(
+  sql: Queryable,
+  input: { email: string; name: string | null },
+): Promise<{ id: string }> {
+  const [user] = await sql<
+    { id: string }[]
+  >`INSERT INTO users (email, name) VALUES (${input.email}, ${input.name}) RETURNING id`;
+  if (!user) throw new Error('user insert returned no row');
+  return user;
+}
+
+/** Adds a member; false when the user already is one (their role is left as it is). */
+export async function addMember(sql: Queryable, organizationId: string, userId: string, role: Role): Promise<boolean> {
+  const rows = await sql`
+    INSERT INTO memberships (organization_id, user_id, role) VALUES (${organizationId}, ${userId}, ${role})
+    ON CONFLICT (organization_id, user_id) DO NOTHING
+    RETURNING 1
+  `;
+  return rows.length > 0;
+}
+
+/** Changes an existing member's role; false when the user is not a member. */
+export async function setRole(sql: Queryable, organizationId: string, userId: string, role: Role): Promise<boolean> {
+  const rows = await sql`
+    UPDATE memberships SET role = ${role} WHERE organization_id = ${organizationId} AND user_id = ${userId} RETURNING 1
+  `;
+  return rows.length > 0;
+}
+
+export async function removeMember(sql: Queryable, organizationId: string, userId: string): Promise<boolean> {
+  const rows =
+    await sql`DELETE FROM memberships WHERE organization_id = ${organizationId} AND user_id = ${userId} RETURNING 1`;
+  return rows.length > 0;
+}
+
+export async function setPlan(sql: Queryable, organizationId: string, plan: Plan): Promise<boolean> {
+  const rows = await sql`UPDATE organizations SET plan = ${plan} WHERE id = ${organizationId} RETURNING 1`;
+  return rows.length > 0;
+}
+
+export interface InsertKeyInput {
+  organizationId: string;
+  name: string | null;
+  keyHash: Buffer;
+  keyHint: string;
+  scopes: Scope[];
+  createdBy: string;
+  expiresAt: Date | null;
+}
+
+export async function insertApiKey(sql: Queryable, input: InsertKeyInput): Promise<{ id: string; createdAt: Date }> {
+  const [row] = await sql<{ id: string; created_at: Date }[]>`
+    INSERT INTO api_keys (organization_id, name, key_hash, key_hint, scopes, created_by, expires_at)
+    VALUES (${input.organizationId}, ${input.name}, ${input.keyHash}, ${input.keyHint}, ${input.scopes},
+            ${input.createdBy}, ${input.expiresAt})
+    RETURNING id, created_at
+  `;
+  if (!row) throw new Error('api key insert returned no row');
+  return { id: row.id, createdAt: row.created_at };
+}
+
+export async function revokeApiKey(sql: Queryable, organizationId: string, keyId: string): Promise<boolean> {
+  const rows = await sql`
+    UPDATE api_keys SET revoked_at = coalesce(revoked_at, now())
+    WHERE organization_id = ${organizationId} AND id = ${keyId}
+    RETURNING 1
+  `;
+  return rows.length > 0;
+}
+
+export interface OrganizationRow {
+  id: string;
+  name: string;
+  slug: string;
+  plan: Plan;
+  createdAt: Date;
+}
+
+/** An organization by id or slug. */
+export async function findOrganization(sql: Queryable, idOrSlug: string): Promise<OrganizationRow | null> {
+  const [row] = await sql<OrganizationRow[]>`
+    SELECT id, name, slug, plan, created_at AS "createdAt" FROM organizations
+    WHERE ${looksLikeUuid(idOrSlug) ? sql`id = ${idOrSlug}` : sql`slug = ${idOrSlug}`}
+  `;
+  return row ?? null;
+}
+
+export async function listOrganizations(sql: Queryable): Promise<OrganizationRow[]> {
+  return sql<OrganizationRow[]>`
+    SELECT id, name, slug, plan, created_at AS "createdAt" FROM organizations ORDER BY created_at, id
+  `;
+}
+
+export interface UserRow {
+  id: string;
+  email: string;
+  name: string | null;
+  createdAt: Date;
+}
+
+/** A user by id or email (case-insensitive). */
+export async function findUser(sql: Queryable, idOrEmail: string): Promise<UserRow | null> {
+  const [row] = await sql<UserRow[]>`
+    SELECT id, email, name, created_at AS "createdAt" FROM users
+    WHERE ${looksLikeUuid(idOrEmail) ? sql`id = ${idOrEmail}` : sql`lower(email) = lower(${idOrEmail})`}
+  `;
+  return row ?? null;
+}
+
+export async function findRole(sql: Queryable, organizationId: string, userId: string): Promise<Role | null> {
+  const [row] = await sql<{ role: Role }[]>`
+    SELECT role FROM memberships WHERE organization_id = ${organizationId} AND user_id = ${userId}
+  `;
+  return row?.role ?? null;
+}
+
+export interface ApiKeyRow {
+  id: string;
+  name: string | null;
+  hint: string;
+  scopes: Scope[];
+  createdBy: string;
+  createdAt: Date;
+  expiresAt: Date | null;
+  revokedAt: Date | null;
+  lastUsedAt: Date | null;
+}
+
+export async function listApiKeys(sql: Queryable, organizationId: string): Promise<ApiKeyRow[]> {
+  return sql<ApiKeyRow[]>`
+    SELECT id, name, key_hint AS hint, scopes, created_by AS "createdBy", created_at AS "createdAt",
+           expires_at AS "expiresAt", revoked_at AS "revokedAt", last_used_at AS "lastUsedAt"
+    FROM api_keys WHERE organization_id = ${organizationId}
+    ORDER BY created_at, id
+  `;
+}
+
+export async function findApiKey(sql: Queryable, organizationId: string, keyId: string): Promise<ApiKeyRow | null> {
+  if (!looksLikeUuid(keyId)) return null;
+  const [row] = await sql<ApiKeyRow[]>`
+    SELECT id, name, key_hint AS hint, scopes, created_by AS "createdBy", created_at AS "createdAt",
+           expires_at AS "expiresAt", revoked_at AS "revokedAt", last_used_at AS "lastUsedAt"
+    FROM api_keys WHERE organization_id = ${organizationId} AND id = ${keyId}
+  `;
+  return row ?? null;
+}

@@ -1,0 +1,60 @@
+import { randomUUID } from 'node:crypto';
+import { CALLER_REQUEST_ID_PATTERN } from '@coinventory/contract';
+import type { NextFunction, Request, Response } from 'express';
+import type { Logger } from 'pino';
+import type { RequestWork } from '../db/request-work.js';
+import type { Sql } from '../db/types.js';
+import type { AuthContext } from '../modules/access/authenticate.js';
+
+/** What the server knows about a request, kept on res.locals rather than on a global Request type. */
+export interface RequestLocals {
+  requestId: string;
+  auth?: AuthContext;
+  /** The request's database work: what its deadline rolls back (see http/middleware/lifecycle.ts). */
+  work?: RequestWork;
+}
+
+export const localsOf = (res: Response): RequestLocals => res.locals as RequestLocals;
+
+/** The authenticated caller; only called on routes behind the auth middleware. */
+export function authOf(res: Response): AuthContext {
+  const { auth } = localsOf(res);
+  if (!auth) throw new Error('route reached without authentication');
+  return auth;
+}
+
+/** The database as this request may use it: statements that its deadline can cancel and roll back. */
+export function sqlOf(res: Response): Sql {
+  const { work } = localsOf(res);
+  if (!work) throw new Error('request reached a route without its lifecycle');
+  return work.sql;
+}
+
+/** Gives every request an id, echoed as X-Request-Id, and logs one line when the response is sent. */
+export function requestContext(logger: Logger) {
+  return (req: Request, res: Response, next: NextFunction) => {
+    const incoming = req.get('x-request-id');
+    const requestId = incoming && CALLER_REQUEST_ID_PATTERN.test(incoming) ? incoming : `req_${randomUUID()}`;
+    localsOf(res).requestId = requestId;
+    res.setHeader('X-Request-Id', requestId);
+    const started = process.hrtime.bigint();
+    res.on('finish', () => {
+      const locals = localsOf(res);
+      // The Authorization header and query strings (which may carry search text) are never logged.
+      logger.info(
+        {
+          requestId,
+          method: req.method,
+          // The full path (a router sees only its own part), without the query string.
+          path: req.originalUrl.split('?')[0],
+          status: res.statusCode,
+          durationMs: Number(process.hrtime.bigint() - started) / 1e6,
+          organizationId: locals.auth?.organization.id,
+          keyId: locals.auth?.apiKey.id,
+        },
+        'request',
+      );
+    });
+    next();
+  };
+}
