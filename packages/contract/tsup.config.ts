@@ -1,7 +1,12 @@
 import { defineConfig } from 'tsup';
 
 export default defineConfig({
-  entry: { index: 'src/index.ts', constants: 'src/constants.ts', 'generate-openapi': 'src/openapi/generate.ts' },
+  entry: {
+    index: 'src/index.ts',
+    constants: 'src/constants.ts',
+    'text-rules': 'src/text-rules.ts',
+    'generate-openapi': 'src/openapi/generate.ts',
+  },
   format: ['esm', 'cjs'],
   dts: true,
   clean: true,
