@@ -18,6 +18,14 @@ import { ListValuationsQuerySchema, ValuationListSchema } from './schemas/valuat
 
 const c = initContract();
 
+/** The groups of the documentation, in order, each with the line that introduces it. */
+export const ROUTE_TAGS = {
+  Account: 'Who the request is authenticated as.',
+  Items: 'Inventory items and their valuations.',
+  Consignments: 'Consignments, read-only.',
+  Invoices: 'Sales invoices with lines and payments, read-only.',
+} as const;
+
 /** What the contract records about each route beyond ts-rest's own fields. */
 export interface RouteMetadata {
   /** The scope a key needs to call the route. */
@@ -25,7 +33,7 @@ export interface RouteMetadata {
   /** Stable operation id, used by the OpenAPI document, the SDK and the docs. */
   operationId: string;
   /** Group the route belongs to in the documentation. */
-  tag: 'Account' | 'Items' | 'Consignments' | 'Invoices';
+  tag: keyof typeof ROUTE_TAGS;
 }
 
 const meta = (metadata: RouteMetadata) => metadata;
@@ -45,6 +53,63 @@ const byId = { ...validated, 404: ErrorBodySchema } as const;
 // Requests with a JSON body can also be too slow to arrive, too large or sent with the wrong media type.
 const withBody = { 408: ErrorBodySchema, 413: ErrorBodySchema, 415: ErrorBodySchema } as const;
 
+/** How a route presents itself in the reference. */
+interface RouteText {
+  summary: string;
+  description: string;
+  operationId: string;
+}
+
+/**
+ * The two reads every resource offers, both with the `read` scope: its collection at `path`, a page at a time,
+ * and one entry by id at `path/:id` (404 when the id is unknown or another organization's).
+ */
+function listAndGet<Query extends z.AnyZodObject, Page extends z.ZodTypeAny, Entry extends z.ZodTypeAny>(
+  tag: RouteMetadata['tag'],
+  path: string,
+  list: RouteText & { query: Query; page: Page },
+  get: RouteText & { entry: Entry },
+) {
+  const { operationId: listId, query, page, ...listText } = list;
+  const { operationId: getId, entry, ...getText } = get;
+  return {
+    list: {
+      method: 'GET' as const,
+      path,
+      ...listText,
+      query,
+      responses: { 200: page, ...validated },
+      metadata: meta({ scope: 'read', operationId: listId, tag }),
+    },
+    get: {
+      method: 'GET' as const,
+      path: `${path}/:id`,
+      ...getText,
+      pathParams: IdParams,
+      responses: { 200: entry, ...byId },
+      metadata: meta({ scope: 'read', operationId: getId, tag }),
+    },
+  };
+}
+
+const itemReads = listAndGet(
+  'Items',
+  '/items',
+  {
+    summary: 'List items',
+    description: "Lists the workspace's inventory items, a page at a time.",
+    operationId: 'listItems',
+    query: ListItemsQuerySchema,
+    page: ItemListSchema,
+  },
+  {
+    summary: 'Get an item',
+    description: 'Returns one item. An unknown id, or an id of another organization, is 404.',
+    operationId: 'getItem',
+    entry: ItemSchema,
+  },
+);
+
 export const contract = c.router(
   {
     me: {
@@ -58,15 +123,7 @@ export const contract = c.router(
       metadata: meta({ scope: 'read', operationId: 'getMe', tag: 'Account' }),
     },
     items: c.router({
-      list: {
-        method: 'GET',
-        path: '/items',
-        summary: 'List items',
-        description: "Lists the workspace's inventory items, a page at a time.",
-        query: ListItemsQuerySchema,
-        responses: { 200: ItemListSchema, ...validated },
-        metadata: meta({ scope: 'read', operationId: 'listItems', tag: 'Items' }),
-      },
+      list: itemReads.list,
       create: {
         method: 'POST',
         path: '/items',
@@ -77,15 +134,7 @@ export const contract = c.router(
         responses: { 200: ItemSchema, ...validated, ...withBody, 409: ErrorBodySchema },
         metadata: meta({ scope: 'write', operationId: 'createItem', tag: 'Items' }),
       },
-      get: {
-        method: 'GET',
-        path: '/items/:id',
-        summary: 'Get an item',
-        description: 'Returns one item. An unknown id, or an id of another organization, is 404.',
-        pathParams: IdParams,
-        responses: { 200: ItemSchema, ...byId },
-        metadata: meta({ scope: 'read', operationId: 'getItem', tag: 'Items' }),
-      },
+      get: itemReads.get,
       update: {
         method: 'PATCH',
         path: '/items/:id',
@@ -118,46 +167,44 @@ export const contract = c.router(
         metadata: meta({ scope: 'read', operationId: 'listItemValuations', tag: 'Items' }),
       },
     }),
-    consignments: c.router({
-      list: {
-        method: 'GET',
-        path: '/consignments',
-        summary: 'List consignments',
-        description: 'Lists consignments, newest first (`createdAt` descending, then `id` descending).',
-        query: ListConsignmentsQuerySchema,
-        responses: { 200: ConsignmentListSchema, ...validated },
-        metadata: meta({ scope: 'read', operationId: 'listConsignments', tag: 'Consignments' }),
-      },
-      get: {
-        method: 'GET',
-        path: '/consignments/:id',
-        summary: 'Get a consignment',
-        description: 'Returns one consignment with its totals and consignor.',
-        pathParams: IdParams,
-        responses: { 200: ConsignmentSchema, ...byId },
-        metadata: meta({ scope: 'read', operationId: 'getConsignment', tag: 'Consignments' }),
-      },
-    }),
-    invoices: c.router({
-      list: {
-        method: 'GET',
-        path: '/invoices',
-        summary: 'List invoices',
-        description: 'Lists sales invoices with their lines and payments.',
-        query: ListInvoicesQuerySchema,
-        responses: { 200: InvoiceListSchema, ...validated },
-        metadata: meta({ scope: 'read', operationId: 'listInvoices', tag: 'Invoices' }),
-      },
-      get: {
-        method: 'GET',
-        path: '/invoices/:id',
-        summary: 'Get an invoice',
-        description: 'Returns one sales invoice with its lines and payments.',
-        pathParams: IdParams,
-        responses: { 200: InvoiceSchema, ...byId },
-        metadata: meta({ scope: 'read', operationId: 'getInvoice', tag: 'Invoices' }),
-      },
-    }),
+    consignments: c.router(
+      listAndGet(
+        'Consignments',
+        '/consignments',
+        {
+          summary: 'List consignments',
+          description: 'Lists consignments, newest first (`createdAt` descending, then `id` descending).',
+          operationId: 'listConsignments',
+          query: ListConsignmentsQuerySchema,
+          page: ConsignmentListSchema,
+        },
+        {
+          summary: 'Get a consignment',
+          description: 'Returns one consignment with its totals and consignor.',
+          operationId: 'getConsignment',
+          entry: ConsignmentSchema,
+        },
+      ),
+    ),
+    invoices: c.router(
+      listAndGet(
+        'Invoices',
+        '/invoices',
+        {
+          summary: 'List invoices',
+          description: 'Lists sales invoices with their lines and payments.',
+          operationId: 'listInvoices',
+          query: ListInvoicesQuerySchema,
+          page: InvoiceListSchema,
+        },
+        {
+          summary: 'Get an invoice',
+          description: 'Returns one sales invoice with its lines and payments.',
+          operationId: 'getInvoice',
+          entry: InvoiceSchema,
+        },
+      ),
+    ),
   },
   { strictStatusCodes: true },
 );

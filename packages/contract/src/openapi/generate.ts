@@ -11,6 +11,7 @@ import {
   RATE_LIMIT,
   SCOPES,
 } from '../constants.js';
+import { ROUTE_TAGS } from '../contract.js';
 import { textBounds } from '../primitives.js';
 import { contractRoutes } from '../routes.js';
 import { ErrorBodySchema, ErrorIssueSchema } from '../schemas/common.js';
@@ -309,8 +310,7 @@ function parameters(schema: unknown, location: 'path' | 'query'): ParameterObjec
 
 function operation(key: string, route: (typeof contractRoutes)[number]['route']): OperationObject {
   const { scope, operationId, tag } = route.metadata;
-  const scopeText =
-    scope === 'read' ? 'Requires an API key with the `read` scope.' : 'Requires an API key with the `write` scope.';
+  const scopeText = `Requires an API key with the \`${scope}\` scope.`;
   const op: OperationObject = {
     operationId,
     summary: route.summary ?? key,
@@ -391,12 +391,7 @@ export function generateOpenApiDocument(options: GenerateOptions = {}): OpenApiD
     },
     servers: [{ url: serverUrl, description: 'API base URL (version 1).' }],
     security: [{ bearerAuth: [] }],
-    tags: [
-      { name: 'Account', description: 'Who the request is authenticated as.' },
-      { name: 'Items', description: 'Inventory items and their valuations.' },
-      { name: 'Consignments', description: 'Consignments, read-only.' },
-      { name: 'Invoices', description: 'Sales invoices with lines and payments, read-only.' },
-    ],
+    tags: Object.entries(ROUTE_TAGS).map(([name, description]) => ({ name, description })),
     paths,
     components: {
       securitySchemes: {
