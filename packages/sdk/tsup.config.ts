@@ -19,6 +19,9 @@ export default defineConfig({
   tsconfig: 'tsconfig.build.json',
   noExternal: ['@coinventory/contract'],
   clean: true,
+  // esbuild turns `class NotFoundError` into `var NotFoundError = class _NotFoundError`; without keepNames the
+  // renamed class shows in `constructor.name` and stack traces (`at _APIError.from`).
+  keepNames: true,
   // Rollup's tree-shaking drops the contract constants the SDK does not use (`LIMITS`, `ERROR_CODES`), which esbuild
   // keeps; the bundle a user ships shrinks by about 0.6 KB gzipped. Rollup then notes that the CJS build has named
   // and default exports together: intended (`require('@coinventory/sdk').Coinventory` and `.default`).

@@ -17,6 +17,12 @@ const read = (file: string) => readFileSync(join(dist, file), 'utf8');
 const bin = (name: string) => join(root, 'node_modules/.bin', name);
 
 type Sdk = typeof import('../src/index.js');
+/** What test/support/class-names.mjs reports for one build. */
+type ClassNames = {
+  classes: Record<string, string>;
+  constructed: string[];
+  thrown: { name: string; stack: string[] }[];
+};
 
 beforeAll(() => {
   if (!existsSync(join(dist, 'index.js'))) throw new Error('dist/ is missing: run `pnpm run build` in packages/sdk');
@@ -141,6 +147,24 @@ describe('dual ESM/CJS build', () => {
       expect(limited).toBeInstanceOf(to.RateLimitError);
       expect(new from.APIConnectionTimeoutError(5)).toBeInstanceOf(to.APIConnectionError);
       expect(new from.APIUserAbortError()).not.toBeInstanceOf(to.APIConnectionError);
+    }
+  });
+
+  it('keeps class names in constructor.name and stack traces, in both builds', async () => {
+    const { stdout } = await run(process.execPath, [join(root, 'test/support/class-names.mjs'), dist]);
+    const report = JSON.parse(stdout) as Record<string, ClassNames>;
+    expect(Object.keys(report)).toEqual(['esm', 'cjs']);
+    for (const names of Object.values(report)) {
+      expect(Object.keys(names.classes)).toEqual(expect.arrayContaining(['Coinventory', 'NotFoundError', 'Items']));
+      for (const [exported, name] of Object.entries(names.classes)) expect(name).toBe(exported);
+      expect(names.constructed).toEqual(['NotFoundError', 'APIError']);
+      expect(names.thrown).toEqual([
+        {
+          name: 'NotFoundError',
+          stack: ['NotFoundError: Not found', expect.stringMatching(/^ {4}at APIError\.from /)],
+        },
+        { name: 'APIError', stack: ["APIError: I'm a teapot", expect.stringMatching(/^ {4}at APIError\.from /)] },
+      ]);
     }
   });
 });
