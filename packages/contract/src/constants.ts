@@ -18,17 +18,21 @@ export const RATE_LIMIT = { maxRequests: 120, windowSeconds: 60 } as const;
  */
 export const CALLER_REQUEST_ID_PATTERN = /^[A-Za-z0-9._:-]{1,128}$/;
 
-/** Largest JSON request body the API accepts, in bytes (1 MiB). */
-export const MAX_BODY_BYTES = 1024 * 1024;
+/** Largest JSON request body the API accepts, in MiB: the unit its 413 message states it in. */
+const MAX_BODY_MIB = 1;
+/** Largest JSON request body the API accepts, in bytes. */
+export const MAX_BODY_BYTES = MAX_BODY_MIB * 1024 * 1024;
 
 export const SCOPES = ['read', 'write'] as const;
 export type Scope = (typeof SCOPES)[number];
 
+const listLimit = { min: 1, max: 100, default: 20 } as const;
+
 /** Every bound from the specification's endpoint tables and Limits table. */
 export const LIMITS = {
   /** The upper bound only keeps `(page - 1) * limit` an exact integer; any real page number is far below it. */
-  page: { min: 1, max: Math.floor(Number.MAX_SAFE_INTEGER / 100), default: 1 },
-  listLimit: { min: 1, max: 100, default: 20 },
+  page: { min: 1, max: Math.floor(Number.MAX_SAFE_INTEGER / listLimit.max), default: 1 },
+  listLimit,
   valuationLimit: { min: 1, max: 50, default: 10 },
   q: { min: 1, max: 200 },
   sku: { min: 1, max: 100 },
@@ -117,7 +121,7 @@ export const ERRORS = {
   METHOD_NOT_ALLOWED: { status: 405, message: 'Method not allowed' },
   REQUEST_TIMEOUT: { status: 408, message: 'Request not received in time' },
   CONFLICT: { status: 409, message: 'An item with this SKU already exists in the workspace' },
-  PAYLOAD_TOO_LARGE: { status: 413, message: 'Request body exceeds 1 MiB' },
+  PAYLOAD_TOO_LARGE: { status: 413, message: `Request body exceeds ${MAX_BODY_MIB} MiB` },
   UNSUPPORTED_MEDIA_TYPE: { status: 415, message: 'Request body must be sent as application/json' },
   TOO_MANY_REQUESTS: { status: 429, message: 'Too many requests' },
   REQUEST_HEADER_FIELDS_TOO_LARGE: { status: 431, message: 'Request header fields too large' },

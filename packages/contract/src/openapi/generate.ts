@@ -150,7 +150,7 @@ const ERROR_RESPONSES: Partial<Record<number, { name: string; code: ErrorCode; d
   413: {
     name: 'PayloadTooLarge',
     code: 'PAYLOAD_TOO_LARGE',
-    description: `The request body is larger than ${MAX_BODY_BYTES} bytes (1 MiB).`,
+    description: `The request body is larger than ${MAX_BODY_BYTES} bytes (${MAX_BODY_BYTES / 2 ** 20} MiB).`,
   },
   415: {
     name: 'UnsupportedMediaType',
