@@ -30,4 +30,24 @@ export function errorBody(code: ErrorCode, issues?: string[]): ErrorBody {
 }
 
 export const notFound = () => new ApiError('NOT_FOUND');
+/** The value, or the API's 404 when there is none. */
+export function found<T>(value: T | null): T {
+  if (value === null) throw notFound();
+  return value;
+}
+
 export const badRequest = (...issues: string[]) => new ApiError('BAD_REQUEST', issues);
+
+/** What an operator command refuses, and why, in words an operator can act on (mapped to exit codes). */
+export class ProvisioningError extends Error {
+  override name = 'ProvisioningError';
+  constructor(
+    readonly kind: 'not_found' | 'conflict' | 'refused',
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+/** An operator's reference that matches nothing: `No organization with id or slug "acme".` */
+export const noSuch = (what: string, ref: string) => new ProvisioningError('not_found', `No ${what} "${ref}".`);

@@ -1,9 +1,8 @@
 import { randomInt } from 'node:crypto';
 import { type ContractRoute, contractRoutes, ERRORS } from '@coinventory/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { generateKey } from '../src/modules/access/key-format.js';
+import { generateKey, issueApiKey } from '../src/modules/access/index.js';
 import { addMember, createUser } from '../src/modules/workspaces/store.js';
-import { issueApiKey } from '../src/modules/access/issue-key.js';
 import { type ApiResponse, call, client } from './support/http.js';
 import {
   type ConcreteRequest,

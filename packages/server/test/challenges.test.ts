@@ -1,8 +1,7 @@
 import { type ContractRoute, contractRoutes, ERRORS, SCOPES } from '@coinventory/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { generateKey } from '../src/modules/access/key-format.js';
+import { generateKey, issueApiKey } from '../src/modules/access/index.js';
 import { addMember, createUser, removeMember, setPlan, setRole } from '../src/modules/workspaces/store.js';
-import { issueApiKey } from '../src/modules/access/issue-key.js';
 import { type ApiResponse, call } from './support/http.js';
 import { requestFor, type SeededResources, seedResources, send, writeRoutes } from './support/routes.js';
 import { startTestServer, type TestServer } from './support/server.js';

@@ -3,7 +3,7 @@ import { ERRORS, MeSchema, RATE_LIMIT } from '@coinventory/contract';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { createSql } from '../src/db/connect.js';
 import type { Sql } from '../src/db/types.js';
-import { issueApiKey } from '../src/modules/access/issue-key.js';
+import { issueApiKey } from '../src/modules/access/index.js';
 import { type Running, runToEnd, start, stop } from './support/binary.js';
 import { type ApiResponse, call } from './support/http.js';
 import { createWorkspace, type TestWorkspace } from './support/workspace.js';

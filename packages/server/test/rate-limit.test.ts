@@ -1,10 +1,9 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { ERRORS, MeSchema, RATE_LIMIT } from '@coinventory/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { generateKey } from '../src/modules/access/key-format.js';
-import type { RatePolicy } from '../src/modules/access/store.js';
+import type { RatePolicy } from '../src/modules/access/index.js';
+import { generateKey, issueApiKey } from '../src/modules/access/index.js';
 import { setPlan } from '../src/modules/workspaces/store.js';
-import { issueApiKey } from '../src/modules/access/issue-key.js';
 import { type ApiResponse, call } from './support/http.js';
 import { startTestServer, type TestServer } from './support/server.js';
 import { createWorkspace, type TestWorkspace } from './support/workspace.js';

@@ -1,6 +1,10 @@
 import { HttpResponse } from 'msw';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { DeliveryError, type MarketplaceAdapter, type MarketplaceRequest } from '../src/modules/marketplace/adapters/adapter.js';
+import {
+  DeliveryError,
+  type MarketplaceAdapter,
+  type MarketplaceRequest,
+} from '../src/modules/marketplace/adapters/adapter.js';
 import { httpMarketplaceAdapter } from '../src/modules/marketplace/adapters/http.js';
 import { backoffMs } from '../src/modules/marketplace/worker.js';
 import { FakeMarketplace, MARKETPLACE_BASE, MARKETPLACE_TOKEN, wait } from './support/sync.js';

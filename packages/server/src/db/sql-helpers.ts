@@ -12,4 +12,8 @@ export function pageOf<T>(rows: readonly T[], limit: number): { entries: T[]; ha
   return { entries: rows.slice(0, limit), hasMore: rows.length > limit };
 }
 
-export const iso = (value: Date | null): string | null => (value === null ? null : value.toISOString());
+/** A list answer from a fetched page of limit + 1 rows: `{ items, page, limit, hasMore }`. */
+export function listPage<T>(rows: readonly T[], query: { page: number; limit: number }) {
+  const { entries, hasMore } = pageOf(rows, query.limit);
+  return { items: entries, page: query.page, limit: query.limit, hasMore };
+}

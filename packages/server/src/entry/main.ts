@@ -1,17 +1,26 @@
 #!/usr/bin/env node
 import { mkdirSync } from 'node:fs';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { COMMANDS, type CommandOutput, EXIT, isAdminCommand, prepareAdminCommand } from '../operator/commands.js';
-import { DataDirBusyError, type DataDirLock, lockDataDir } from '../db/data-dir-lock.js';
-import { type AdminSocket, adminSocketPath, sendAdminCommand, serveAdminSocket } from '../operator/socket.js';
-import { clusterWorker, startPrimary } from './cluster.js';
 import { connectDatabase } from '../db/connect.js';
+import { DataDirBusyError, type DataDirLock, lockDataDir } from '../db/data-dir-lock.js';
 import { migrate } from '../db/migrate.js';
 import { type DemoWorkspace, seedDemoWorkspace } from '../demo/seed.js';
 import { ConfigError, describeSettings, type Env, loadEnv } from '../env.js';
 import { createLogger, type Logger } from '../logger.js';
-import { ListenError, startServer } from './server.js';
 import { syncWorkerFromEnv } from '../modules/marketplace/from-env.js';
+import {
+  type AdminSocket,
+  adminSocketPath,
+  COMMANDS,
+  type CommandOutput,
+  EXIT,
+  isAdminCommand,
+  prepareAdminCommand,
+  sendAdminCommand,
+  serveAdminSocket,
+} from '../operator/index.js';
+import { clusterWorker, startPrimary } from './cluster.js';
+import { ListenError, startServer } from './server.js';
 
 /** The environment variables, one per line with its default, wrapped under the name. */
 function configurationHelp(): string {

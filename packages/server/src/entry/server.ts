@@ -2,7 +2,6 @@ import cluster from 'node:cluster';
 import { once } from 'node:events';
 import { createServer, type IncomingMessage, type RequestListener, type Server, type ServerResponse } from 'node:http';
 import { type AddressInfo, createServer as createNetServer, type Server as NetServer } from 'node:net';
-import { FailedAuthLimiter } from '../modules/access/failed-auth-limiter.js';
 import { connectDatabase, type Database } from '../db/connect.js';
 import { migrate } from '../db/migrate.js';
 import type { Env } from '../env.js';
@@ -10,6 +9,7 @@ import { createApp } from '../http/app.js';
 import { answerClientErrors } from '../http/client-errors.js';
 import { InFlightRequests } from '../http/middleware/lifecycle.js';
 import type { Logger } from '../logger.js';
+import { FailedAuthLimiter } from '../modules/access/failed-auth-limiter.js';
 import { syncWorkerFromEnv } from '../modules/marketplace/from-env.js';
 
 export interface RunningServer {

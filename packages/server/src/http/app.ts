@@ -2,16 +2,20 @@ import { API_VERSION, contract, contractRoutes, MAX_BODY_BYTES, RATE_LIMIT } fro
 import { createExpressEndpoints } from '@ts-rest/express';
 import express, { type NextFunction, type Request, type Response } from 'express';
 import type { Logger } from 'pino';
-import type { FailedAuthLimiter } from '../modules/access/failed-auth-limiter.js';
-import type { RatePolicy } from '../modules/access/store.js';
 import type { Sql } from '../db/types.js';
 import { ApiError, badRequest } from '../errors.js';
-import { authMiddleware, type ContractRequest, rateLimitPolicyHeader } from '../modules/access/middleware.js';
+import {
+  authMiddleware,
+  type ContractRequest,
+  type FailedAuthLimiter,
+  protectedResourceMetadata,
+  type RatePolicy,
+  rateLimitPolicyHeader,
+} from '../modules/access/index.js';
+import { requestContext } from '../request/context.js';
+import { METADATA_PATH, publicUrls } from '../request/public-urls.js';
 import { docsRouter } from './docs.js';
 import { errorHandler } from './error-handler.js';
-import { protectedResourceMetadata } from '../modules/access/metadata.js';
-import { METADATA_PATH, publicUrls } from '../request/public-urls.js';
-import { requestContext } from '../request/context.js';
 import { announcesBody, BODY_METHODS, InFlightRequests, requestLifecycle } from './middleware/lifecycle.js';
 import { createRouter } from './router.js';
 

@@ -4,7 +4,8 @@ import { join, resolve } from 'node:path';
 import type { Logger } from 'pino';
 import { z } from 'zod';
 import type { Sql } from '../db/types.js';
-import { type CommandOutput, EXIT, executeAdminCommand } from './commands.js';
+import { executeAdminCommand } from './run.js';
+import { type CommandOutput, EXIT } from './spec.js';
 
 /**
  * While the server owns the embedded database, admin commands reach it through this Unix socket in the data

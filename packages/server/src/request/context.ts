@@ -1,10 +1,15 @@
 import { randomUUID } from 'node:crypto';
-import { CALLER_REQUEST_ID_PATTERN } from '@coinventory/contract';
+import { CALLER_REQUEST_ID_PATTERN, type Scope } from '@coinventory/contract';
 import type { NextFunction, Request, Response } from 'express';
 import type { Logger } from 'pino';
 import type { RequestWork } from '../db/request-work.js';
 import type { Sql } from '../db/types.js';
-import type { AuthContext } from '../modules/access/authenticate.js';
+
+/** The authenticated caller: the key's workspace and the key itself. */
+export interface AuthContext {
+  organization: { id: string; name: string; slug: string };
+  apiKey: { id: string; name: string | null; expiresAt: Date | null; scopes: Scope[]; lastUsedAt: Date | null };
+}
 
 /** What the server knows about a request, kept on res.locals rather than on a global Request type. */
 export interface RequestLocals {
@@ -28,6 +33,11 @@ export function sqlOf(res: Response): Sql {
   const { work } = localsOf(res);
   if (!work) throw new Error('request reached a route without its lifecycle');
   return work.sql;
+}
+
+/** The workspace a route works in, and the database as this request may use it. */
+export function tenantOf(res: Response): { sql: Sql; organizationId: string } {
+  return { sql: sqlOf(res), organizationId: authOf(res).organization.id };
 }
 
 /** Gives every request an id, echoed as X-Request-Id, and logs one line when the response is sent. */

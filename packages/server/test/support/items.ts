@@ -11,7 +11,7 @@ import {
 } from '@coinventory/contract';
 import { expect } from 'vitest';
 import type { Sql } from '../../src/db/types.js';
-import { issueApiKey } from '../../src/modules/access/issue-key.js';
+import { issueApiKey } from '../../src/modules/access/index.js';
 import { type ApiResponse, client } from './http.js';
 import type { TestServer } from './server.js';
 import type { TestWorkspace } from './workspace.js';

@@ -2,10 +2,10 @@ import { once } from 'node:events';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import pino, { type Logger } from 'pino';
-import type { RatePolicy } from '../../src/modules/access/store.js';
 import type { Database } from '../../src/db/connect.js';
 import { createApp } from '../../src/http/app.js';
 import { answerClientErrors } from '../../src/http/client-errors.js';
+import type { RatePolicy } from '../../src/modules/access/index.js';
 import { createTestDatabase } from './database.js';
 
 export interface TestServer {

@@ -5,11 +5,11 @@ import { delay, HttpResponse, http } from 'msw';
 import { type SetupServer, setupServer } from 'msw/node';
 import pino, { type Logger } from 'pino';
 import { inject } from 'vitest';
-import { claimListing, type SyncJob, type SyncState } from '../../src/modules/marketplace/store.js';
 import { createSql, type Database } from '../../src/db/connect.js';
 import type { Sql } from '../../src/db/types.js';
 import { createApp } from '../../src/http/app.js';
 import { httpMarketplaceAdapter } from '../../src/modules/marketplace/adapters/http.js';
+import { claimListing, type SyncJob, type SyncState } from '../../src/modules/marketplace/store.js';
 import { type SyncWorker, type SyncWorkerOptions, startSyncWorker } from '../../src/modules/marketplace/worker.js';
 import { createTestDatabase } from './database.js';
 

@@ -1,7 +1,7 @@
 import type { Scope } from '@coinventory/contract';
-import { addMember, createOrganization, createUser, type Plan } from '../../src/modules/workspaces/store.js';
 import type { Sql } from '../../src/db/types.js';
-import { issueApiKey } from '../../src/modules/access/issue-key.js';
+import { issueApiKey } from '../../src/modules/access/index.js';
+import { addMember, createOrganization, createUser, type Plan } from '../../src/modules/workspaces/store.js';
 
 let sequence = 0;
 

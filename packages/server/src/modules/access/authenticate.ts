@@ -1,17 +1,13 @@
-import type { Scope } from '@coinventory/contract';
-import { hashKey, isWellFormedKey } from './key-format.js';
-import { findKeyGrantAndCount, type RateDecision, type RatePolicy } from './store.js';
 import type { Queryable } from '../../db/types.js';
+import type { AuthContext } from '../../request/context.js';
+import { hashKey, isWellFormedKey } from './key-format.js';
+import type { RateDecision, RatePolicy } from './rate-limit.js';
+import { findKeyGrantAndCount } from './store.js';
 
 /** Plans whose workspaces may use the API. */
 export const API_PLANS = ['business', 'enterprise'] as const;
 /** Roles whose keys keep working: a key acts as the owner or admin who created it. */
 export const KEY_CREATOR_ROLES = ['owner', 'admin'] as const;
-
-export interface AuthContext {
-  organization: { id: string; name: string; slug: string };
-  apiKey: { id: string; name: string | null; expiresAt: Date | null; scopes: Scope[]; lastUsedAt: Date | null };
-}
 
 export type Authentication =
   /** No Authorization header. */

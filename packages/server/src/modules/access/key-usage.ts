@@ -1,6 +1,6 @@
 import type { Logger } from 'pino';
-import { touchKey } from './store.js';
 import type { Queryable } from '../../db/types.js';
+import { touchKey } from './store.js';
 
 /** last_used_at is written at most this often per key. */
 export const KEY_USAGE_INTERVAL_SECONDS = 60;

@@ -2,27 +2,17 @@ import type { Contract } from '@coinventory/contract';
 import type { TsRestRequest } from '@ts-rest/express';
 import type { NextFunction, Response } from 'express';
 import type { Logger } from 'pino';
-import { bearerChallenge, type ChallengeReason } from './challenge.js';
-import type { FailedAuthLimiter } from './failed-auth-limiter.js';
-import type { RateDecision, RatePolicy } from './store.js';
 import type { Queryable } from '../../db/types.js';
 import { ApiError } from '../../errors.js';
-import { authenticateKey, type KeyAuthentication, readBearerKey } from './authenticate.js';
-import { keyUsageRecorder } from './key-usage.js';
-import type { PublicUrls } from '../../request/public-urls.js';
 import { localsOf } from '../../request/context.js';
+import type { PublicUrls } from '../../request/public-urls.js';
+import { authenticateKey, type KeyAuthentication, readBearerKey } from './authenticate.js';
+import { bearerChallenge, type ChallengeReason } from './challenge.js';
+import type { FailedAuthLimiter } from './failed-auth-limiter.js';
+import { keyUsageRecorder } from './key-usage.js';
+import { type RatePolicy, rateLimitHeader, seconds } from './rate-limit.js';
 
 export type ContractRequest = TsRestRequest<Contract>;
-
-/** draft-ietf-httpapi-ratelimit-headers: the policy every key is held to. */
-export const rateLimitPolicyHeader = (policy: RatePolicy) =>
-  `"default";q=${policy.maxRequests};w=${policy.windowSeconds}`;
-
-const seconds = (ms: number) => Math.ceil(ms / 1000);
-
-/** The key's current standing: requests left in the window, and seconds until the count next goes down. */
-const rateLimitHeader = (rate: RateDecision) =>
-  `"default";r=${rate.remaining};t=${seconds(rate.admitted ? rate.resetMs : rate.retryAfterMs)}`;
 
 export interface AuthOptions {
   sql: Queryable;

@@ -1,22 +1,7 @@
 import type { Scope } from '@coinventory/contract';
 import type { Queryable } from '../../db/types.js';
-
-/** The rate limit a key is counted against. */
-export interface RatePolicy {
-  maxRequests: number;
-  windowSeconds: number;
-}
-
-/** The rate limiter's verdict on one request (see migration 0002). */
-export interface RateDecision {
-  admitted: boolean;
-  /** Requests still admitted in the current window, after this one. */
-  remaining: number;
-  /** Milliseconds until the oldest counted request leaves the window (0 when none is counted). */
-  resetMs: number;
-  /** Milliseconds until one more request would be admitted; 0 when this one was. */
-  retryAfterMs: number;
-}
+import { looksLikeUuid } from '../../ids.js';
+import type { RateDecision, RatePolicy } from './rate-limit.js';
 
 /** Everything needed to decide whether a key may call, read with the database's clock. */
 export interface KeyGrant {
@@ -112,4 +97,63 @@ export async function touchKey(sql: Queryable, keyId: string, intervalSeconds: n
     WHERE id = ${keyId}
       AND (last_used_at IS NULL OR last_used_at < now() - make_interval(secs => ${intervalSeconds}))
   `;
+}
+
+export interface InsertKeyInput {
+  organizationId: string;
+  name: string | null;
+  keyHash: Buffer;
+  keyHint: string;
+  scopes: Scope[];
+  createdBy: string;
+  expiresAt: Date | null;
+}
+
+export async function insertApiKey(sql: Queryable, input: InsertKeyInput): Promise<{ id: string; createdAt: Date }> {
+  const [row] = await sql<{ id: string; created_at: Date }[]>`
+    INSERT INTO api_keys (organization_id, name, key_hash, key_hint, scopes, created_by, expires_at)
+    VALUES (${input.organizationId}, ${input.name}, ${input.keyHash}, ${input.keyHint}, ${input.scopes},
+            ${input.createdBy}, ${input.expiresAt})
+    RETURNING id, created_at
+  `;
+  if (!row) throw new Error('api key insert returned no row');
+  return { id: row.id, createdAt: row.created_at };
+}
+
+export async function revokeApiKey(sql: Queryable, organizationId: string, keyId: string): Promise<boolean> {
+  const rows = await sql`
+    UPDATE api_keys SET revoked_at = coalesce(revoked_at, now())
+    WHERE organization_id = ${organizationId} AND id = ${keyId}
+    RETURNING 1
+  `;
+  return rows.length > 0;
+}
+
+/** A key as the operator sees it: never its hash, only the hint. */
+export interface ApiKeyRow {
+  id: string;
+  name: string | null;
+  hint: string;
+  scopes: Scope[];
+  createdBy: string;
+  createdAt: Date;
+  expiresAt: Date | null;
+  revokedAt: Date | null;
+  lastUsedAt: Date | null;
+}
+
+const selectKeys = (sql: Queryable) => sql`
+  SELECT id, name, key_hint AS hint, scopes, created_by AS "createdBy", created_at AS "createdAt",
+         expires_at AS "expiresAt", revoked_at AS "revokedAt", last_used_at AS "lastUsedAt"
+  FROM api_keys
+`;
+
+export async function listApiKeys(sql: Queryable, organizationId: string): Promise<ApiKeyRow[]> {
+  return sql<ApiKeyRow[]>`${selectKeys(sql)} WHERE organization_id = ${organizationId} ORDER BY created_at, id`;
+}
+
+export async function findApiKey(sql: Queryable, organizationId: string, keyId: string): Promise<ApiKeyRow | null> {
+  if (!looksLikeUuid(keyId)) return null;
+  const [row] = await sql<ApiKeyRow[]>`${selectKeys(sql)} WHERE organization_id = ${organizationId} AND id = ${keyId}`;
+  return row ?? null;
 }

@@ -1,68 +1,70 @@
-import { type Consignment, type ListConsignmentsQuery, SOLD_INVOICE_STATUSES } from '@coinventory/contract';
+import {
+  type Consignment,
+  type ConsignmentList,
+  type ListConsignmentsQuery,
+  SOLD_INVOICE_STATUSES,
+} from '@coinventory/contract';
+import { containsPattern, listPage, offsetOf } from '../../db/sql-helpers.js';
+import { defineTable, integer, json, nullable, type RowOf, text, timestamp } from '../../db/table.js';
 import type { Queryable } from '../../db/types.js';
-import { containsPattern, iso, offsetOf } from '../../db/sql-helpers.js';
-
-interface ConsignmentRow {
-  id: string;
-  number: string | null;
-  name: string | null;
-  status: string;
-  payment_status: string | null;
-  consignor_id: string | null;
-  consignor_name: string | null;
-  consignor_email: string | null;
-  commission_bps: number | null;
-  buyer_premium_bps: number | null;
-  num_items: number;
-  num_items_sold: number;
-  total_value_in_cents: number;
-  total_sold_in_cents: number;
-  total_commission_in_cents: number;
-  received_at: Date | null;
-  sold_at: Date | null;
-  settled_at: Date | null;
-  created_at: Date;
-}
-
-const toConsignment = (row: ConsignmentRow): Consignment => ({
-  id: row.id,
-  number: row.number,
-  name: row.name,
-  status: row.status,
-  paymentStatus: row.payment_status,
-  consignor:
-    row.consignor_id === null ? null : { id: row.consignor_id, name: row.consignor_name, email: row.consignor_email },
-  commissionBps: row.commission_bps,
-  buyerPremiumBps: row.buyer_premium_bps,
-  numItems: row.num_items,
-  numItemsSold: row.num_items_sold,
-  totalValueInCents: row.total_value_in_cents,
-  totalSoldInCents: row.total_sold_in_cents,
-  totalCommissionInCents: row.total_commission_in_cents,
-  totalPayoutInCents: row.total_sold_in_cents - row.total_commission_in_cents,
-  receivedAt: iso(row.received_at),
-  soldAt: iso(row.sold_at),
-  settledAt: iso(row.settled_at),
-  createdAt: row.created_at.toISOString(),
-});
 
 /**
- * Totals are derived from the items and invoices, so they can never disagree with them:
+ * The consignments table, once, in the API's field order. Totals are derived from the items and invoices, so they
+ * can never disagree with them:
  * - numItems, totalValueInCents: the consignment's items and the sum of their values;
  * - numItemsSold: those of its items with quantity.sold > 0;
  * - totalSoldInCents: the lines, on sold invoices (SOLD_INVOICE_STATUSES), for its items;
  * - totalCommissionInCents: totalSold × commissionBps / 10000, rounded half up to the cent;
  * - totalPayoutInCents: totalSold − totalCommission.
  */
+export const CONSIGNMENTS = defineTable<Consignment>()({
+  name: 'consignments',
+  alias: 'c',
+  columns: {
+    organization_id: { type: text },
+    id: { type: text, field: 'id' },
+    number: { type: nullable(text), field: 'number' },
+    name: { type: nullable(text), field: 'name' },
+    status: { type: text, field: 'status' },
+    payment_status: { type: nullable(text), field: 'paymentStatus' },
+    consignor_id: { type: nullable(text) },
+    consignor: {
+      type: json<Consignment['consignor']>(),
+      field: 'consignor',
+      computed: (sql) =>
+        sql`CASE WHEN c.consignor_id IS NULL THEN NULL ELSE json_build_object('id', c.consignor_id, 'name', co.name, 'email', co.email) END`,
+    },
+    commission_bps: { type: nullable(integer), field: 'commissionBps' },
+    buyer_premium_bps: { type: nullable(integer), field: 'buyerPremiumBps' },
+    num_items: { type: integer, field: 'numItems', computed: (sql) => sql`held.num_items` },
+    num_items_sold: { type: integer, field: 'numItemsSold', computed: (sql) => sql`held.num_items_sold` },
+    total_value_in_cents: {
+      type: integer,
+      field: 'totalValueInCents',
+      computed: (sql) => sql`held.total_value_in_cents`,
+    },
+    total_sold_in_cents: { type: integer, field: 'totalSoldInCents', computed: (sql) => sql`sold.total_sold_in_cents` },
+    total_commission_in_cents: {
+      type: integer,
+      field: 'totalCommissionInCents',
+      computed: (sql) => sql`commission.total_commission_in_cents`,
+    },
+    total_payout_in_cents: {
+      type: integer,
+      field: 'totalPayoutInCents',
+      computed: (sql) => sql`sold.total_sold_in_cents - commission.total_commission_in_cents`,
+    },
+    received_at: { type: nullable(timestamp), field: 'receivedAt' },
+    sold_at: { type: nullable(timestamp), field: 'soldAt' },
+    settled_at: { type: nullable(timestamp), field: 'settledAt' },
+    created_at: { type: timestamp, field: 'createdAt' },
+  },
+});
+
+type ConsignmentRow = RowOf<typeof CONSIGNMENTS.columns>;
+
 const selectConsignments = (sql: Queryable) => sql`
-  SELECT
-    c.id, c.number, c.name, c.status, c.payment_status,
-    c.consignor_id, co.name AS consignor_name, co.email AS consignor_email,
-    c.commission_bps, c.buyer_premium_bps,
-    held.num_items, held.num_items_sold, held.total_value_in_cents,
-    sold.total_sold_in_cents,
-    round(sold.total_sold_in_cents::numeric * coalesce(c.commission_bps, 0) / 10000)::bigint AS total_commission_in_cents,
-    c.received_at, c.sold_at, c.settled_at, c.created_at
+  SELECT ${CONSIGNMENTS.select(sql)}
   FROM consignments c
   LEFT JOIN consignors co ON co.organization_id = c.organization_id AND co.id = c.consignor_id
   CROSS JOIN LATERAL (
@@ -81,13 +83,16 @@ const selectConsignments = (sql: Queryable) => sql`
     WHERE i.organization_id = c.organization_id AND i.consignment_id = c.id
       AND inv.status IN ${sql(SOLD_INVOICE_STATUSES)}
   ) sold
+  CROSS JOIN LATERAL (
+    SELECT round(sold.total_sold_in_cents::numeric * coalesce(c.commission_bps, 0) / 10000)::bigint AS total_commission_in_cents
+  ) commission
 `;
 
 export async function listConsignments(
   sql: Queryable,
   organizationId: string,
   query: ListConsignmentsQuery,
-): Promise<Consignment[]> {
+): Promise<ConsignmentList> {
   const pattern = query.q === undefined ? undefined : containsPattern(query.q);
   const rows = await sql<ConsignmentRow[]>`
     ${selectConsignments(sql)}
@@ -106,7 +111,7 @@ export async function listConsignments(
     ORDER BY c.created_at DESC, c.id DESC
     LIMIT ${query.limit + 1} OFFSET ${offsetOf(query.page, query.limit)}
   `;
-  return rows.map(toConsignment);
+  return listPage(rows.map(CONSIGNMENTS.toApi), query);
 }
 
 export async function findConsignment(sql: Queryable, organizationId: string, id: string): Promise<Consignment | null> {
@@ -114,5 +119,5 @@ export async function findConsignment(sql: Queryable, organizationId: string, id
     ${selectConsignments(sql)}
     WHERE c.organization_id = ${organizationId} AND c.id = ${id}
   `;
-  return row ? toConsignment(row) : null;
+  return row ? CONSIGNMENTS.toApi(row) : null;
 }

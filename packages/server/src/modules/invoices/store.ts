@@ -1,62 +1,55 @@
-import { type Invoice, type InvoiceSort, type ListInvoicesQuery, SETTLED_PAYMENT_STATUS } from '@coinventory/contract';
+import {
+  type Invoice,
+  type InvoiceList,
+  type InvoiceSort,
+  type ListInvoicesQuery,
+  SETTLED_PAYMENT_STATUS,
+} from '@coinventory/contract';
 import type postgres from 'postgres';
+import { containsPattern, listPage, offsetOf } from '../../db/sql-helpers.js';
+import { defineTable, integer, json, nullable, type RowOf, text, timestamp } from '../../db/table.js';
 import type { Queryable } from '../../db/types.js';
-import { containsPattern, iso, offsetOf } from '../../db/sql-helpers.js';
-
-interface InvoiceRow {
-  id: string;
-  number: number | null;
-  status: string;
-  source: string;
-  customer_id: string | null;
-  customer_name: string | null;
-  customer_email: string | null;
-  subtotal_in_cents: number;
-  discount_in_cents: number;
-  shipping_in_cents: number;
-  tax_in_cents: number;
-  paid_in_cents: number;
-  lines: Invoice['lines'];
-  payments: Invoice['payments'];
-  due_at: Date | null;
-  paid_at: Date | null;
-  created_at: Date;
-}
 
 /**
- * Amounts are derived, never stored, so they always agree:
+ * The invoices table, once, in the API's field order. Amounts are derived, never stored, so they always agree:
  * subtotal = Σ line totals (each quantity × unit price); total = max(subtotal − discount + shipping + tax, 0);
  * paid = Σ payments with status `succeeded`; due = max(total − paid, 0).
  */
-function toInvoice(row: InvoiceRow): Invoice {
-  const total = Math.max(row.subtotal_in_cents - row.discount_in_cents + row.shipping_in_cents + row.tax_in_cents, 0);
-  return {
-    id: row.id,
-    number: row.number,
-    status: row.status,
-    source: row.source,
-    customer: { id: row.customer_id, name: row.customer_name, email: row.customer_email },
-    subtotalInCents: row.subtotal_in_cents,
-    discountInCents: row.discount_in_cents,
-    shippingInCents: row.shipping_in_cents,
-    taxInCents: row.tax_in_cents,
-    totalInCents: total,
-    paidInCents: row.paid_in_cents,
-    dueInCents: Math.max(total - row.paid_in_cents, 0),
-    lines: row.lines,
-    payments: row.payments,
-    dueAt: iso(row.due_at),
-    paidAt: iso(row.paid_at),
-    createdAt: row.created_at.toISOString(),
-  };
-}
+export const INVOICES = defineTable<Invoice>()({
+  name: 'invoices',
+  alias: 'inv',
+  columns: {
+    organization_id: { type: text },
+    id: { type: text, field: 'id' },
+    number: { type: nullable(integer), field: 'number' },
+    status: { type: text, field: 'status' },
+    source: { type: text, field: 'source' },
+    customer_id: { type: nullable(text), field: 'customer.id' },
+    customer_name: { type: nullable(text), field: 'customer.name' },
+    customer_email: { type: nullable(text), field: 'customer.email' },
+    subtotal_in_cents: { type: integer, field: 'subtotalInCents', computed: (sql) => sql`lines.subtotal_in_cents` },
+    discount_in_cents: { type: integer, field: 'discountInCents' },
+    shipping_in_cents: { type: integer, field: 'shippingInCents' },
+    tax_in_cents: { type: integer, field: 'taxInCents' },
+    total_in_cents: { type: integer, field: 'totalInCents', computed: (sql) => sql`total.total_in_cents` },
+    paid_in_cents: { type: integer, field: 'paidInCents', computed: (sql) => sql`payments.paid_in_cents` },
+    due_in_cents: {
+      type: integer,
+      field: 'dueInCents',
+      computed: (sql) => sql`greatest(total.total_in_cents - payments.paid_in_cents, 0)`,
+    },
+    lines: { type: json<Invoice['lines']>(), field: 'lines', computed: (sql) => sql`lines.lines` },
+    payments: { type: json<Invoice['payments']>(), field: 'payments', computed: (sql) => sql`payments.payments` },
+    due_at: { type: nullable(timestamp), field: 'dueAt' },
+    paid_at: { type: nullable(timestamp), field: 'paidAt' },
+    created_at: { type: timestamp, field: 'createdAt' },
+  },
+});
+
+type InvoiceRow = RowOf<typeof INVOICES.columns>;
 
 const selectInvoices = (sql: Queryable) => sql`
-  SELECT
-    inv.id, inv.number, inv.status, inv.source, inv.customer_id, inv.customer_name, inv.customer_email,
-    lines.subtotal_in_cents, inv.discount_in_cents, inv.shipping_in_cents, inv.tax_in_cents,
-    payments.paid_in_cents, lines.lines, payments.payments,
-    inv.due_at, inv.paid_at, inv.created_at
+  SELECT ${INVOICES.select(sql)}
   FROM invoices inv
   CROSS JOIN LATERAL (
     SELECT
@@ -78,6 +71,11 @@ const selectInvoices = (sql: Queryable) => sql`
     FROM invoice_payments p
     WHERE p.organization_id = inv.organization_id AND p.invoice_id = inv.id
   ) payments
+  CROSS JOIN LATERAL (
+    SELECT greatest(
+      lines.subtotal_in_cents - inv.discount_in_cents + inv.shipping_in_cents + inv.tax_in_cents, 0
+    )::bigint AS total_in_cents
+  ) total
 `;
 
 const ORDER_BY: Record<InvoiceSort, (sql: Queryable) => postgres.PendingQuery<postgres.Row[]>> = {
@@ -96,7 +94,7 @@ export async function listInvoices(
   sql: Queryable,
   organizationId: string,
   query: ListInvoicesQuery,
-): Promise<Invoice[]> {
+): Promise<InvoiceList> {
   const rows = await sql<InvoiceRow[]>`
     ${selectInvoices(sql)}
     WHERE inv.organization_id = ${organizationId}
@@ -105,7 +103,7 @@ export async function listInvoices(
     ${ORDER_BY[query.sort](sql)}
     LIMIT ${query.limit + 1} OFFSET ${offsetOf(query.page, query.limit)}
   `;
-  return rows.map(toInvoice);
+  return listPage(rows.map(INVOICES.toApi), query);
 }
 
 export async function findInvoice(sql: Queryable, organizationId: string, id: string): Promise<Invoice | null> {
@@ -113,5 +111,5 @@ export async function findInvoice(sql: Queryable, organizationId: string, id: st
     ${selectInvoices(sql)}
     WHERE inv.organization_id = ${organizationId} AND inv.id = ${id}
   `;
-  return row ? toInvoice(row) : null;
+  return row ? INVOICES.toApi(row) : null;
 }

@@ -2,19 +2,16 @@ import {
   type CreateItemBody,
   type DeletedItem,
   type Item,
-  type ItemList,
   LIMITS,
-  type ListItemsQuery,
   type UpdateItemBody,
   type ValuationList,
 } from '@coinventory/contract';
-import * as items from './store.js';
-import { enqueueForItem } from '../marketplace/store.js';
-import { pageOf } from '../../db/sql-helpers.js';
-import { listValuations } from './valuations.js';
 import { violatedForeignKey, violatedUniqueConstraint } from '../../db/errors.js';
 import type { Queryable, Sql } from '../../db/types.js';
 import { ApiError, badRequest, notFound } from '../../errors.js';
+import { enqueueForItem } from '../marketplace/index.js';
+import * as items from './store.js';
+import { listValuations } from './valuations.js';
 
 const SKU_CONSTRAINT = 'items_sku_key';
 
@@ -45,18 +42,6 @@ async function locate(sql: Queryable, organizationId: string, wanted: { warehous
     throw badRequest('body.warehouseId: no warehouse with this id in the workspace');
   // Every organization is created with a default warehouse and a zone; reaching here is a broken workspace.
   throw new Error(`organization ${organizationId} has no default warehouse with a zone`);
-}
-
-export async function listItems(sql: Queryable, organizationId: string, query: ListItemsQuery): Promise<ItemList> {
-  const rows = await items.listItems(sql, organizationId, query);
-  const { entries, hasMore } = pageOf(rows, query.limit);
-  return { items: entries, page: query.page, limit: query.limit, hasMore };
-}
-
-export async function getItem(sql: Queryable, organizationId: string, id: string): Promise<Item> {
-  const item = await items.findItem(sql, organizationId, id);
-  if (!item) throw notFound();
-  return item;
 }
 
 /**

@@ -1,87 +1,15 @@
-import type { Item, ItemSort, ListItemsQuery, UpdateItemBody } from '@coinventory/contract';
+import type { Item, ItemList, ItemSort, ListItemsQuery, UpdateItemBody } from '@coinventory/contract';
 import type postgres from 'postgres';
+import { containsPattern, listPage, offsetOf } from '../../db/sql-helpers.js';
+import type { RowOf, WriteOf } from '../../db/table.js';
 import type { Queryable } from '../../db/types.js';
-import { containsPattern, iso, offsetOf } from '../../db/sql-helpers.js';
+import { looksLikeUuid } from '../../ids.js';
+import { ITEMS } from './columns.js';
 
-/** One row of ITEM_COLUMNS. */
-interface ItemRow {
-  id: string;
-  sku: string;
-  title: string;
-  description: string | null;
-  category_id: string | null;
-  category_name: string | null;
-  quantity_available: number;
-  quantity_sold: number;
-  quantity_reserved: number;
-  value_in_cents: number;
-  acquisition_price_in_cents: number | null;
-  acquisition_date: Date | null;
-  acquired_from: string | null;
-  acquisition_notes: string | null;
-  grading_service: string | null;
-  grade: string | null;
-  certificate_number: string | null;
-  grading_notes: string | null;
-  attributes: Item['attributes'];
-  warehouse_id: string;
-  zone_id: string;
-  location_details: string | null;
-  consignment_id: string | null;
-  is_at_auction: boolean;
-  images: Item['images'];
-  created_at: Date;
-  updated_at: Date | null;
-}
-
-export function toItem(row: ItemRow): Item {
-  return {
-    id: row.id,
-    sku: row.sku,
-    title: row.title,
-    description: row.description,
-    category: row.category_id === null ? null : { id: row.category_id, name: row.category_name ?? '' },
-    quantity: { available: row.quantity_available, sold: row.quantity_sold, reserved: row.quantity_reserved },
-    valueInCents: row.value_in_cents,
-    acquisition: {
-      priceInCents: row.acquisition_price_in_cents,
-      date: iso(row.acquisition_date),
-      from: row.acquired_from,
-      notes: row.acquisition_notes,
-    },
-    grading: {
-      service: row.grading_service,
-      grade: row.grade,
-      certificateNumber: row.certificate_number,
-      notes: row.grading_notes,
-    },
-    attributes: row.attributes,
-    location: { warehouseId: row.warehouse_id, zoneId: row.zone_id, details: row.location_details },
-    consignmentId: row.consignment_id,
-    isAtAuction: row.is_at_auction,
-    images: row.images,
-    createdAt: row.created_at.toISOString(),
-    updatedAt: iso(row.updated_at),
-  };
-}
-
-/** An item's row as the API shows it: `i` is the item, `c` its category. */
-const itemColumns = (sql: Queryable) => sql`
-    i.id, i.sku, i.title, i.description, i.category_id, c.name AS category_name,
-    i.quantity_available, i.quantity_sold, i.quantity_reserved, i.value_in_cents,
-    i.acquisition_price_in_cents, i.acquisition_date, i.acquired_from, i.acquisition_notes,
-    i.grading_service, i.grade, i.certificate_number, i.grading_notes, i.attributes,
-    i.warehouse_id, i.zone_id, i.location_details, i.consignment_id, i.is_at_auction,
-    coalesce((
-      SELECT json_agg(json_build_object('url', im.url, 'width', im.width, 'height', im.height) ORDER BY im.position)
-      FROM item_images im
-      WHERE im.organization_id = i.organization_id AND im.item_id = i.id
-    ), '[]'::json) AS images,
-    i.created_at, i.updated_at
-`;
+type ItemRow = RowOf<typeof ITEMS.columns>;
 
 const selectItems = (sql: Queryable) => sql`
-  SELECT ${itemColumns(sql)}
+  SELECT ${ITEMS.select(sql)}
   FROM items i
   LEFT JOIN categories c ON c.organization_id = i.organization_id AND c.id = i.category_id
 `;
@@ -127,7 +55,7 @@ const listFilters = (sql: Queryable, organizationId: string, query: ListItemsQue
  * benchmark (bench/, `pnpm bench`) page 2,000 of 50 took 900 ms of PostgreSQL's time before and 20 ms after. The
  * first page skips nothing and keeps the plain query, which the planner plans in half the time.
  */
-export async function listItems(sql: Queryable, organizationId: string, query: ListItemsQuery): Promise<Item[]> {
+export async function listItems(sql: Queryable, organizationId: string, query: ListItemsQuery): Promise<ItemList> {
   const offset = offsetOf(query.page, query.limit);
   const rows =
     offset === 0
@@ -138,7 +66,7 @@ export async function listItems(sql: Queryable, organizationId: string, query: L
           LIMIT ${query.limit + 1}
         `
       : await sql<ItemRow[]>`
-          SELECT ${itemColumns(sql)}
+          SELECT ${ITEMS.select(sql)}
           FROM (
             SELECT i.organization_id, i.id
             FROM items i
@@ -150,7 +78,7 @@ export async function listItems(sql: Queryable, organizationId: string, query: L
           LEFT JOIN categories c ON c.organization_id = i.organization_id AND c.id = i.category_id
           ${ORDER_BY[query.sort](sql)}
         `;
-  return rows.map(toItem);
+  return listPage(rows.map(ITEMS.toApi), query);
 }
 
 export async function findItem(sql: Queryable, organizationId: string, id: string): Promise<Item | null> {
@@ -158,7 +86,7 @@ export async function findItem(sql: Queryable, organizationId: string, id: strin
     ${selectItems(sql)}
     WHERE i.organization_id = ${organizationId} AND i.id = ${id}
   `;
-  return row ? toItem(row) : null;
+  return row ? ITEMS.toApi(row) : null;
 }
 
 export interface Location {
@@ -195,59 +123,11 @@ export async function resolveLocation(
   return row ? { warehouseId: row.warehouse_id, zoneId: row.zone_id } : null;
 }
 
-/** Columns an item write can set, from the API's field names. */
-export interface ItemColumns {
-  sku?: string;
-  title?: string;
-  description?: string | null;
-  quantity_available?: number;
-  value_in_cents?: number;
-  acquisition_price_in_cents?: number | null;
-  acquisition_date?: string | null;
-  acquired_from?: string | null;
-  acquisition_notes?: string | null;
-  grading_service?: string | null;
-  grade?: string | null;
-  certificate_number?: string | null;
-  grading_notes?: string | null;
-  category_id?: string | null;
-  attributes?: postgres.Parameter;
-  warehouse_id?: string;
-  zone_id?: string;
-  location_details?: string | null;
-}
-
-const COLUMN_OF = {
-  sku: 'sku',
-  title: 'title',
-  description: 'description',
-  quantity: 'quantity_available',
-  valueInCents: 'value_in_cents',
-  acquisitionPriceInCents: 'acquisition_price_in_cents',
-  acquisitionDate: 'acquisition_date',
-  acquiredFrom: 'acquired_from',
-  acquisitionNotes: 'acquisition_notes',
-  gradingService: 'grading_service',
-  grade: 'grade',
-  certificateNumber: 'certificate_number',
-  gradingNotes: 'grading_notes',
-  categoryId: 'category_id',
-  attributes: 'attributes',
-  warehouseId: 'warehouse_id',
-  zoneId: 'zone_id',
-  locationDetails: 'location_details',
-} as const satisfies Record<keyof UpdateItemBody, keyof ItemColumns>;
+/** Columns an item write sets. */
+export type ItemColumns = WriteOf<typeof ITEMS.columns>;
 
 /** The columns for the fields present in a write body (absent fields are left out, null ones kept). */
-export function columnsOf(sql: Queryable, body: UpdateItemBody): ItemColumns {
-  const columns: Record<string, unknown> = {};
-  for (const [field, column] of Object.entries(COLUMN_OF)) {
-    if (!Object.hasOwn(body, field)) continue;
-    const value = body[field as keyof UpdateItemBody];
-    columns[column] = field === 'attributes' ? sql.json(value as postgres.JSONValue) : value;
-  }
-  return columns as ItemColumns;
-}
+export const columnsOf = (sql: Queryable, body: UpdateItemBody): ItemColumns => ITEMS.writes(sql, body);
 
 export async function insertItem(sql: Queryable, organizationId: string, columns: ItemColumns): Promise<string> {
   const row = { ...columns, organization_id: organizationId };
@@ -299,4 +179,17 @@ export async function deleteItem(sql: Queryable, organizationId: string, id: str
 export async function itemExists(sql: Queryable, organizationId: string, id: string): Promise<boolean> {
   const [row] = await sql`SELECT 1 FROM items WHERE organization_id = ${organizationId} AND id = ${id}`;
   return row !== undefined;
+}
+
+/** An item named by id or SKU (as an operator names one), with its available quantity. */
+export async function findItemByRef(
+  sql: Queryable,
+  organizationId: string,
+  ref: string,
+): Promise<{ id: string; sku: string; available: number } | null> {
+  const [row] = await sql<{ id: string; sku: string; available: number }[]>`
+    SELECT id, sku, quantity_available AS available FROM items
+    WHERE organization_id = ${organizationId} AND ${looksLikeUuid(ref) ? sql`id = ${ref}` : sql`sku = ${ref}`}
+  `;
+  return row ?? null;
 }

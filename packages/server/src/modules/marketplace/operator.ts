@@ -1,26 +1,17 @@
-import * as data from './store.js';
-import { findOrganization } from '../workspaces/store.js';
 import { violatedUniqueConstraint } from '../../db/errors.js';
 import type { Queryable } from '../../db/types.js';
-import { looksLikeUuid } from '../../ids.js';
-import { ProvisioningError } from '../workspaces/provisioning.js';
-
-async function organization(sql: Queryable, ref: string) {
-  const org = await findOrganization(sql, ref);
-  if (!org) throw new ProvisioningError('not_found', `No organization with id or slug "${ref}".`);
-  return org;
-}
+import { ProvisioningError } from '../../errors.js';
+import { findItemByRef } from '../items/index.js';
+import { requireOrganization } from '../workspaces/index.js';
+import * as data from './store.js';
 
 /** Links an item (by id or SKU) to a listing on the marketplace; its current quantity is taken as in sync. */
 export async function linkListing(
   sql: Queryable,
   input: { org: string; item: string; listingId: string; url: string | null },
 ) {
-  const org = await organization(sql, input.org);
-  const [item] = await sql<{ id: string; sku: string; quantity_available: number }[]>`
-    SELECT id, sku, quantity_available FROM items
-    WHERE organization_id = ${org.id} AND ${looksLikeUuid(input.item) ? sql`id = ${input.item}` : sql`sku = ${input.item}`}
-  `;
+  const org = await requireOrganization(sql, input.org);
+  const item = await findItemByRef(sql, org.id, input.item);
   if (!item) throw new ProvisioningError('not_found', `No item with id or SKU "${input.item}" in ${org.slug}.`);
   const id = await data
     .linkListing(sql, {
@@ -28,7 +19,7 @@ export async function linkListing(
       itemId: item.id,
       marketplaceListingId: input.listingId,
       externalUrl: input.url,
-      quantity: item.quantity_available,
+      quantity: item.available,
     })
     .catch((error: unknown) => {
       if (violatedUniqueConstraint(error) === 'marketplace_listings_organization_id_marketplace_listing_id_key') {
@@ -40,7 +31,7 @@ export async function linkListing(
 }
 
 export async function unlinkListing(sql: Queryable, input: { org: string; listingId: string }) {
-  const org = await organization(sql, input.org);
+  const org = await requireOrganization(sql, input.org);
   if (!(await data.unlinkListing(sql, org.id, input.listingId))) {
     throw new ProvisioningError('not_found', `No listing "${input.listingId}" in ${org.slug}.`);
   }
@@ -48,7 +39,7 @@ export async function unlinkListing(sql: Queryable, input: { org: string; listin
 }
 
 export async function listListings(sql: Queryable, input: { org: string }) {
-  const org = await organization(sql, input.org);
+  const org = await requireOrganization(sql, input.org);
   return data.listListings(sql, org.id);
 }
 
@@ -56,20 +47,15 @@ export async function listJobs(
   sql: Queryable,
   input: { org: string; state?: data.SyncState | undefined; limit: number },
 ) {
-  const org = await organization(sql, input.org);
+  const org = await requireOrganization(sql, input.org);
   return data.listJobs(sql, org.id, { state: input.state, limit: input.limit });
 }
 
 export async function retryJob(sql: Queryable, input: { org: string; job: string }) {
-  const org = await organization(sql, input.org);
+  const org = await requireOrganization(sql, input.org);
   const job = await data.retryDeadJob(sql, org.id, input.job);
   if (job) return job;
-  const [existing] = await sql<{ state: string }[]>`
-    SELECT state FROM marketplace_sync_jobs WHERE organization_id = ${org.id} AND id = ${input.job}
-  `;
+  const existing = await data.findJobState(sql, org.id, input.job);
   if (!existing) throw new ProvisioningError('not_found', `No sync job "${input.job}" in ${org.slug}.`);
-  throw new ProvisioningError(
-    'refused',
-    `Sync job ${input.job} is ${existing.state}, not dead; only dead jobs are retried.`,
-  );
+  throw new ProvisioningError('refused', `Sync job ${input.job} is ${existing}, not dead; only dead jobs are retried.`);
 }

@@ -2,7 +2,9 @@ import type { Queryable } from '../../db/types.js';
 
 /** The two things the marketplace is told. */
 export type SyncKind = 'set_quantity' | 'delete_listing';
-export type SyncState = 'pending' | 'done' | 'dead' | 'superseded';
+/** A sync job's states (the table's CHECK constraint holds the same list; a test ties them). */
+export const SYNC_STATES = ['pending', 'done', 'dead', 'superseded'] as const;
+export type SyncState = (typeof SYNC_STATES)[number];
 
 export interface SyncJob {
   organizationId: string;
@@ -182,6 +184,14 @@ export async function retryDeadJob(sql: Queryable, organizationId: string, jobId
     RETURNING ${JOB_COLUMNS(sql)}
   `;
   return job ?? null;
+}
+
+/** A job's state, or null when the workspace has no such job. */
+export async function findJobState(sql: Queryable, organizationId: string, jobId: string): Promise<string | null> {
+  const [job] = await sql<{ state: string }[]>`
+    SELECT state FROM marketplace_sync_jobs WHERE organization_id = ${organizationId} AND id = ${jobId}
+  `;
+  return job?.state ?? null;
 }
 
 export interface ListingRow {

@@ -1,6 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
 import type { Logger } from 'pino';
+import type { Queryable } from '../../db/types.js';
+import { DeliveryError, type MarketplaceAdapter } from './adapters/adapter.js';
 import {
   type ClaimedListing,
   claimListing,
@@ -10,8 +12,6 @@ import {
   type SyncJob,
   takeNewestJob,
 } from './store.js';
-import type { Queryable } from '../../db/types.js';
-import { DeliveryError, type MarketplaceAdapter } from './adapters/adapter.js';
 
 export interface SyncWorkerOptions {
   sql: Queryable;

@@ -1,10 +1,9 @@
-import type { Scope } from '@coinventory/contract';
 import type { Queryable } from '../../db/types.js';
 import { looksLikeUuid } from '../../ids.js';
 
 /**
- * Writes for what the workspace's settings area does (organizations, people, keys). Used by the operator
- * commands, the demo workspace and tests; never reachable through the API.
+ * What the workspace's settings area does to organizations and people. Used by the operator commands, the demo
+ * workspace and tests; never reachable through the API.
  */
 
 export const PLANS = ['free', 'starter', 'business', 'enterprise'] as const;
@@ -84,36 +83,6 @@ export async function setPlan(sql: Queryable, organizationId: string, plan: Plan
   return rows.length > 0;
 }
 
-export interface InsertKeyInput {
-  organizationId: string;
-  name: string | null;
-  keyHash: Buffer;
-  keyHint: string;
-  scopes: Scope[];
-  createdBy: string;
-  expiresAt: Date | null;
-}
-
-export async function insertApiKey(sql: Queryable, input: InsertKeyInput): Promise<{ id: string; createdAt: Date }> {
-  const [row] = await sql<{ id: string; created_at: Date }[]>`
-    INSERT INTO api_keys (organization_id, name, key_hash, key_hint, scopes, created_by, expires_at)
-    VALUES (${input.organizationId}, ${input.name}, ${input.keyHash}, ${input.keyHint}, ${input.scopes},
-            ${input.createdBy}, ${input.expiresAt})
-    RETURNING id, created_at
-  `;
-  if (!row) throw new Error('api key insert returned no row');
-  return { id: row.id, createdAt: row.created_at };
-}
-
-export async function revokeApiKey(sql: Queryable, organizationId: string, keyId: string): Promise<boolean> {
-  const rows = await sql`
-    UPDATE api_keys SET revoked_at = coalesce(revoked_at, now())
-    WHERE organization_id = ${organizationId} AND id = ${keyId}
-    RETURNING 1
-  `;
-  return rows.length > 0;
-}
-
 export interface OrganizationRow {
   id: string;
   name: string;
@@ -158,35 +127,4 @@ export async function findRole(sql: Queryable, organizationId: string, userId: s
     SELECT role FROM memberships WHERE organization_id = ${organizationId} AND user_id = ${userId}
   `;
   return row?.role ?? null;
-}
-
-export interface ApiKeyRow {
-  id: string;
-  name: string | null;
-  hint: string;
-  scopes: Scope[];
-  createdBy: string;
-  createdAt: Date;
-  expiresAt: Date | null;
-  revokedAt: Date | null;
-  lastUsedAt: Date | null;
-}
-
-export async function listApiKeys(sql: Queryable, organizationId: string): Promise<ApiKeyRow[]> {
-  return sql<ApiKeyRow[]>`
-    SELECT id, name, key_hint AS hint, scopes, created_by AS "createdBy", created_at AS "createdAt",
-           expires_at AS "expiresAt", revoked_at AS "revokedAt", last_used_at AS "lastUsedAt"
-    FROM api_keys WHERE organization_id = ${organizationId}
-    ORDER BY created_at, id
-  `;
-}
-
-export async function findApiKey(sql: Queryable, organizationId: string, keyId: string): Promise<ApiKeyRow | null> {
-  if (!looksLikeUuid(keyId)) return null;
-  const [row] = await sql<ApiKeyRow[]>`
-    SELECT id, name, key_hint AS hint, scopes, created_by AS "createdBy", created_at AS "createdAt",
-           expires_at AS "expiresAt", revoked_at AS "revokedAt", last_used_at AS "lastUsedAt"
-    FROM api_keys WHERE organization_id = ${organizationId} AND id = ${keyId}
-  `;
-  return row ?? null;
 }

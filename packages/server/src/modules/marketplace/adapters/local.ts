@@ -1,6 +1,6 @@
 import type { Logger } from 'pino';
-import { recordLocalDelivery } from '../store.js';
 import type { Queryable } from '../../../db/types.js';
+import { recordLocalDelivery } from '../store.js';
 import type { MarketplaceAdapter } from './adapter.js';
 
 /**

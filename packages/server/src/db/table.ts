@@ -1,0 +1,137 @@
+import type postgres from 'postgres';
+import type { Queryable } from './types.js';
+
+/**
+ * One declaration per table: each column once, with the API field it fills and the body field that writes it.
+ * The select list, the row type, the row → API mapping and the writable columns all derive from it, so adding a
+ * field to a resource is one line here (plus its migration).
+ */
+
+export type Fragment = postgres.PendingQuery<postgres.Row[]>;
+
+/** How a value arrives from postgres.js: timestamps as Date (shown as ISO 8601), the rest as they are. */
+type Kind = 'value' | 'timestamp' | 'json';
+
+export interface ColumnType<T> {
+  readonly kind: Kind;
+  /** Phantom: the TypeScript type of the column's value in a row. */
+  readonly sample?: T;
+}
+
+export const text: ColumnType<string> = { kind: 'value' };
+export const integer: ColumnType<number> = { kind: 'value' };
+export const boolean: ColumnType<boolean> = { kind: 'value' };
+export const timestamp: ColumnType<Date> = { kind: 'timestamp' };
+export const json = <T>(): ColumnType<T> => ({ kind: 'json' });
+export const nullable = <T>(type: ColumnType<T>): ColumnType<T | null> => type;
+
+/** Dotted paths into an API object, two levels deep (`quantity.available`), for where a column's value goes. */
+export type FieldPath<A> = {
+  [K in keyof A & string]: NonNullable<A[K]> extends readonly unknown[]
+    ? K
+    : NonNullable<A[K]> extends object
+      ? K | `${K}.${keyof NonNullable<A[K]> & string}`
+      : K;
+}[keyof A & string];
+
+export interface ColumnSpec<A, B, T> {
+  readonly type: ColumnType<T>;
+  /** Where the value is shown in the API object; absent: never shown. */
+  readonly field?: FieldPath<A>;
+  /** The request body field that writes it; absent: the API cannot set it. */
+  readonly body?: keyof B & string;
+  /** An expression selected instead of a stored column (a join's value, an aggregate), named after its key. */
+  readonly computed?: (sql: Queryable) => Fragment;
+}
+
+/** Any column, its paths widened to text; each is checked against A and B where it is declared. */
+interface AnyColumn {
+  readonly type: ColumnType<unknown>;
+  readonly field?: string;
+  readonly body?: string;
+  readonly computed?: (sql: Queryable) => Fragment;
+}
+type Columns = Record<string, AnyColumn>;
+
+type ValueOf<C> = C extends { type: ColumnType<infer T> } ? T : never;
+
+/** A row as selected: every column that is shown, stored or computed. */
+export type RowOf<C extends Columns> = { [K in keyof C]: ValueOf<C[K]> };
+type StoredKey<C extends Columns> = { [K in keyof C]: C[K] extends { computed: unknown } ? never : K }[keyof C];
+/** A row as inserted: the stored columns (a test seeding rows, the demo). */
+export type StoredRowOf<C extends Columns> = { [K in StoredKey<C>]: ValueOf<C[K]> };
+/** Columns a write sets: values as postgres.js takes them (a date as text, JSON wrapped by sql.json). */
+export type WriteOf<C extends Columns> = { [K in StoredKey<C>]?: ValueOf<C[K]> | string | postgres.Parameter };
+
+export interface Table<A, B, C extends Columns> {
+  readonly name: string;
+  readonly alias: string;
+  readonly columns: C;
+  /** The select list of the API's fields, table columns qualified by the alias. */
+  select(sql: Queryable): Fragment;
+  /** The API object of a selected row. */
+  toApi(row: RowOf<C>): A;
+  /** The columns a body writes: only the fields present (a null kept, an absent field left alone). */
+  writes(sql: Queryable, body: Partial<B>): WriteOf<C>;
+  /** Every column that is stored, in declaration order (the insert list). */
+  readonly stored: readonly StoredKey<C>[];
+}
+
+/**
+ * Declares a table for the API object `A` written by bodies of type `B`. Called in two steps so the column map's
+ * own types are inferred while `A` and `B` are given.
+ */
+export function defineTable<A, B = never>() {
+  return <C extends { [K in keyof C]: ColumnSpec<A, B, ValueOf<C[K]>> } & Columns>(declaration: {
+    name: string;
+    alias: string;
+    columns: C;
+  }): Table<A, B, C> => {
+    const entries = Object.entries(declaration.columns) as [string, AnyColumn][];
+    const shown = entries.filter(([, spec]) => spec.field !== undefined);
+    const qualified = shown.filter(([, spec]) => !spec.computed).map(([name]) => `${declaration.alias}.${name}`);
+    const computed = shown.filter(([, spec]) => spec.computed);
+    const written = entries.filter(([, spec]) => spec.body !== undefined);
+    return {
+      name: declaration.name,
+      alias: declaration.alias,
+      columns: declaration.columns,
+      stored: entries.filter(([, spec]) => !spec.computed).map(([name]) => name) as StoredKey<C>[],
+      select: (sql) =>
+        computed.reduce<Fragment>(
+          (list, [name, spec]) => sql`${list}, ${spec.computed?.(sql) ?? sql``} AS ${sql(name)}`,
+          sql`${sql(qualified)}`,
+        ),
+      toApi: (row) => {
+        const api: Record<string, unknown> = {};
+        for (const [name, spec] of shown) {
+          const value = (row as Record<string, unknown>)[name];
+          const shownValue = spec.type.kind === 'timestamp' && value instanceof Date ? value.toISOString() : value;
+          setPath(api, spec.field as string, shownValue);
+        }
+        // The declaration names a path for every field of A; a test checks it against the contract's schema.
+        return api as A;
+      },
+      writes: (sql, body) => {
+        const columns: Record<string, unknown> = {};
+        for (const [name, spec] of written) {
+          if (!Object.hasOwn(body, spec.body as string)) continue;
+          const value = (body as Record<string, unknown>)[spec.body as string];
+          columns[name] = spec.type.kind === 'json' ? sql.json(value as postgres.JSONValue) : value;
+        }
+        return columns as WriteOf<C>;
+      },
+    };
+  };
+}
+
+function setPath(target: Record<string, unknown>, path: string, value: unknown): void {
+  const dot = path.indexOf('.');
+  if (dot === -1) {
+    target[path] = value;
+    return;
+  }
+  const head = path.slice(0, dot);
+  if (target[head] === undefined) target[head] = {};
+  (target[head] as Record<string, unknown>)[path.slice(dot + 1)] = value;
+}

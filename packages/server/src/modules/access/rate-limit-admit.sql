@@ -1,0 +1,151 @@
+-- rate_limit_admit: the rate limiter's one statement, as the database runs it today.
+--
+-- Counts one request of a key against its limit and answers whether it is admitted, how many requests remain in the
+-- window, and when the count next goes down. Called by modules/access/store.ts (findKeyGrantAndCount), once per
+-- request of a permitted key. The design is in the README's "Rate limit: design note"; the history of each change
+-- is in the migrations that made it (0002, 0004, 0006).
+--
+-- This file is the function's current definition, whole. A migration that changes the function creates it with
+-- this file's new text in the same commit; test/modules/access/rate-limit-admit.test.ts checks that a migrated
+-- database's live definition equals this file, so the two cannot drift.
+CREATE OR REPLACE FUNCTION rate_limit_admit(p_key uuid, p_max integer, p_window_ms integer)
+RETURNS TABLE (admitted boolean, remaining integer, reset_ms bigint, retry_after_ms bigint)
+LANGUAGE plpgsql AS $$
+DECLARE
+  v_admitted bigint;
+  -- The ring's size: admission n is kept in slot n % v_size.
+  v_size integer;
+  v_new_size integer;
+  -- The window v_start was found for.
+  v_start_window_ms integer;
+  v_start bigint;
+  v_used_at timestamptz;
+  v_now timestamptz;
+  v_window interval := make_interval(secs => p_window_ms / 1000.0);
+  v_cutoff timestamptz;
+  v_oldest timestamptz;
+  v_lo bigint;
+  v_hi bigint;
+  v_mid bigint;
+  v_step bigint;
+  v_at timestamptz;
+  -- The time of admission v_lo, the first inside the window (null when none is).
+  v_first_at timestamptz;
+  v_slots integer[];
+  v_times timestamptz[];
+  v_resized boolean := false;
+BEGIN
+  -- The row exists for every key that was ever counted: lock it, and create it only the first time.
+  SELECT s.admitted, s.max_requests, s.window_ms, s.window_start, s.size_used_at
+  INTO v_admitted, v_size, v_start_window_ms, v_start, v_used_at
+  FROM rate_limit_state s WHERE s.key_id = p_key FOR UPDATE;
+  IF NOT FOUND THEN
+    INSERT INTO rate_limit_state (key_id, max_requests, window_ms) VALUES (p_key, p_max, p_window_ms)
+    ON CONFLICT (key_id) DO NOTHING;
+    SELECT s.admitted, s.max_requests, s.window_ms, s.window_start, s.size_used_at
+    INTO v_admitted, v_size, v_start_window_ms, v_start, v_used_at
+    FROM rate_limit_state s WHERE s.key_id = p_key FOR UPDATE;
+  END IF;
+  -- Taken after the lock, so one key's admissions are stamped in the order they are decided.
+  v_now := clock_timestamp();
+  v_cutoff := v_now - v_window;
+
+  -- Grow the ring for a larger limit; shrink it for a smaller one once the larger has gone a window unused.
+  IF p_max > v_size OR (
+    p_max < v_size
+    AND v_used_at <= v_now - greatest(v_window, make_interval(secs => v_start_window_ms / 1000.0))
+  ) THEN
+    v_new_size := p_max;
+    -- Slot s holds admission v_admitted - (v_admitted - s) % v_size; keep the newest v_new_size, re-slotted.
+    SELECT coalesce(array_agg((k.n % v_new_size)::integer), '{}'), coalesce(array_agg(k.at), '{}') INTO v_slots, v_times
+    FROM (
+      SELECT v_admitted - (v_admitted - r.slot) % v_size AS n, r.admitted_at AS at
+      FROM rate_limit_slots r WHERE r.key_id = p_key
+    ) k
+    WHERE k.n > v_admitted - v_new_size;
+    DELETE FROM rate_limit_slots WHERE key_id = p_key;
+    INSERT INTO rate_limit_slots (key_id, slot, admitted_at)
+    SELECT p_key, u.slot, u.at FROM unnest(v_slots, v_times) AS u(slot, at);
+    -- Nothing older than the admissions kept can be found any more.
+    v_start := greatest(v_start, v_admitted - least(v_size, v_new_size) + 1);
+    v_size := v_new_size;
+    v_resized := true;
+  END IF;
+
+  -- This caller's p_max-th most recent admission, if there have been that many: admitted when it is outside the
+  -- window. Absent from the ring (older than the ring was) counts as outside.
+  IF v_admitted >= p_max THEN
+    SELECT r.admitted_at INTO v_oldest FROM rate_limit_slots r
+    WHERE r.key_id = p_key AND r.slot = (v_admitted - p_max + 1) % v_size;
+  END IF;
+
+  admitted := v_oldest IS NULL OR v_oldest <= v_cutoff;
+  retry_after_ms := 0;
+  IF admitted THEN
+    v_admitted := v_admitted + 1;
+    INSERT INTO rate_limit_slots (key_id, slot, admitted_at) VALUES (p_key, v_admitted % v_size, v_now)
+    ON CONFLICT (key_id, slot) DO UPDATE SET admitted_at = excluded.admitted_at;
+    IF p_max = v_size THEN v_used_at := v_now; END IF;
+  ELSE
+    retry_after_ms := ceil(extract(epoch FROM (v_oldest + v_window - v_now)) * 1000)::bigint;
+  END IF;
+
+  -- The first admission still inside the window, at or after the remembered one when that was found for a window
+  -- no shorter than this one (older ones have left it, or the ring). Admissions missing from the ring are the
+  -- oldest ones and count as outside.
+  v_lo := greatest(CASE WHEN p_window_ms <= v_start_window_ms THEN v_start ELSE 1 END, v_admitted - v_size + 1, 1);
+  IF v_lo <= v_admitted THEN
+    SELECT r.admitted_at INTO v_first_at FROM rate_limit_slots r WHERE r.key_id = p_key AND r.slot = v_lo % v_size;
+    IF v_first_at IS NULL OR v_first_at <= v_cutoff THEN
+      -- Admission v_lo has left the window. Gallop: probe v_lo + 1, + 2, + 4, … until one inside the window (or
+      -- past the newest), then bisect between the last two probes. v_first_at is the time of v_hi once known inside.
+      v_first_at := NULL;
+      v_step := 1;
+      LOOP
+        v_hi := least(v_lo + v_step, v_admitted + 1);
+        EXIT WHEN v_hi > v_admitted;
+        SELECT r.admitted_at INTO v_at FROM rate_limit_slots r WHERE r.key_id = p_key AND r.slot = v_hi % v_size;
+        IF v_at > v_cutoff THEN
+          v_first_at := v_at;
+          EXIT;
+        END IF;
+        v_lo := v_hi;
+        v_step := v_step * 2;
+      END LOOP;
+      -- Admission v_lo is outside the window; v_hi is inside it (at v_first_at) or one past the newest.
+      v_lo := v_lo + 1;
+      WHILE v_lo < v_hi LOOP
+        v_mid := (v_lo + v_hi) / 2;
+        SELECT r.admitted_at INTO v_at FROM rate_limit_slots r WHERE r.key_id = p_key AND r.slot = v_mid % v_size;
+        IF v_at > v_cutoff THEN
+          v_hi := v_mid;
+          v_first_at := v_at;
+        ELSE
+          v_lo := v_mid + 1;
+        END IF;
+      END LOOP;
+    END IF;
+  END IF;
+
+  IF v_lo <= v_admitted - p_max THEN
+    -- More admissions in the window than this caller's limit (a larger limit admitted them; this one is refused):
+    -- its count drops when its p_max-th most recent admission leaves.
+    remaining := 0;
+    reset_ms := retry_after_ms;
+  ELSE
+    remaining := p_max - (v_admitted - v_lo + 1)::integer;
+    reset_ms := CASE
+      WHEN v_lo <= v_admitted THEN ceil(extract(epoch FROM (v_first_at + v_window - v_now)) * 1000)::bigint
+      ELSE 0
+    END;
+  END IF;
+  -- A refused request that moved nothing leaves the row alone.
+  IF admitted OR v_resized OR v_lo <> v_start OR p_window_ms <> v_start_window_ms THEN
+    UPDATE rate_limit_state
+    SET admitted = v_admitted, max_requests = v_size, window_ms = p_window_ms, window_start = v_lo,
+      size_used_at = v_used_at
+    WHERE key_id = p_key;
+  END IF;
+  RETURN NEXT;
+END
+$$;

@@ -1,0 +1,2 @@
+export { consignmentsRoutes } from './routes.js';
+export { findConsignment, listConsignments } from './store.js';

@@ -1,0 +1,2 @@
+export { invoicesRoutes } from './routes.js';
+export { findInvoice, listInvoices } from './store.js';

@@ -1,0 +1,8 @@
+/** Keeping linked marketplace listings in step with items: the outbox, its worker and the marketplace adapters. */
+export { DeliveryError, type MarketplaceAdapter, type MarketplaceRequest } from './adapters/adapter.js';
+export { httpMarketplaceAdapter } from './adapters/http.js';
+export { localMarketplaceAdapter } from './adapters/local.js';
+export { marketplaceAdapterFromEnv, syncWorkerFromEnv } from './from-env.js';
+export { linkListing, listJobs, listListings, retryJob, unlinkListing } from './operator.js';
+export { enqueueForItem, SYNC_STATES, type SyncJob, type SyncKind, type SyncState } from './store.js';
+export { backoffMs, type SyncWorker, type SyncWorkerOptions, startSyncWorker } from './worker.js';

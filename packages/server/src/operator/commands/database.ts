@@ -1,0 +1,33 @@
+import { z } from 'zod';
+import { migrate } from '../../db/migrate.js';
+import { seedDemo } from '../../demo/index.js';
+import { spec } from '../spec.js';
+
+/** The database itself: migrations and the demo workspace. */
+export const DATABASE_COMMANDS = [
+  spec({
+    name: 'migrate',
+    summary: 'Apply pending database migrations (start does this too).',
+    synopsis: '',
+    example: 'coinventory-server migrate --json',
+    options: {},
+    input: z.object({}),
+    run: (sql) => migrate(sql),
+    text: (result) =>
+      result.applied.length === 0
+        ? `Schema is up to date (version ${result.current}).`
+        : `${result.applied.map(({ version, name }) => `Applied ${version} ${name}`).join('\n')}\nSchema is at version ${result.current}.`,
+  }),
+  spec({
+    name: 'seed-demo',
+    summary: 'Create the demo workspace (liberty-coin) and print a read/write key for it once.',
+    synopsis: '',
+    example: 'coinventory-server seed-demo',
+    options: {},
+    input: z.object({}),
+    run: (sql) => seedDemo(sql),
+    text: (demo) =>
+      `Created the demo workspace ${demo.slug} (${demo.counts.items} items, ${demo.counts.invoices} invoices).\n` +
+      `Its API key (read and write), shown this once:\n\n  ${demo.key.key}\n`,
+  }),
+] as const;

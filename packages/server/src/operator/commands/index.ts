@@ -1,0 +1,14 @@
+import { DATABASE_COMMANDS } from './database.js';
+import { KEYS_COMMANDS } from './keys.js';
+import { MARKETPLACE_COMMANDS } from './marketplace.js';
+import { ORGANIZATIONS_COMMANDS } from './organizations.js';
+import { PEOPLE_COMMANDS } from './people.js';
+
+/** Every operator command, in the order the help lists them. */
+export const COMMANDS = [
+  ...DATABASE_COMMANDS,
+  ...ORGANIZATIONS_COMMANDS,
+  ...PEOPLE_COMMANDS,
+  ...KEYS_COMMANDS,
+  ...MARKETPLACE_COMMANDS,
+] as const;

@@ -1,0 +1,67 @@
+import { z } from 'zod';
+import * as access from '../../modules/access/index.js';
+import { date, table } from '../format.js';
+import { expiresAt, name, ref, scopes, string, uuid } from '../options.js';
+import { spec } from '../spec.js';
+
+/** API keys: created by an owner or admin, listed without their values, revoked. */
+export const KEYS_COMMANDS = [
+  spec({
+    name: 'key create',
+    summary: 'Create an API key as an owner or admin; its value is printed once and never stored.',
+    synopsis:
+      '--org <id|slug> --creator <user id|email> --name <name> --scopes <read[,write]> [--expires-at <date-time>]',
+    example:
+      'coinventory-server key create --org liberty-coins --creator dana@liberty-coins.example --name "Website sync" --scopes read,write',
+    options: { org: string, creator: string, name: string, scopes: string, 'expires-at': string },
+    input: z
+      .object({
+        org: ref('an organization id or slug'),
+        creator: ref('a user id or email'),
+        name: name(200),
+        scopes,
+        'expires-at': expiresAt,
+      })
+      .transform(({ 'expires-at': expires, ...rest }) => ({ ...rest, expiresAt: expires })),
+    run: (sql, input) => access.createKey(sql, input),
+    text: (key) =>
+      `Created key ${key.id} "${key.name}" (${key.scopes.join(', ')}) for ${key.organizationSlug}` +
+      `${key.expiresAt ? `, expiring ${key.expiresAt.toISOString()}` : ''}.\n` +
+      `Its value is shown this once; store it now:\n\n  ${key.key}\n`,
+  }),
+  spec({
+    name: 'key list',
+    summary: "List an organization's keys (never their values).",
+    synopsis: '--org <id|slug>',
+    example: 'coinventory-server key list --org liberty-coins',
+    options: { org: string },
+    input: z.object({ org: ref('an organization id or slug') }),
+    run: (sql, input) => access.listKeys(sql, input),
+    text: ({ organization, keys }) =>
+      keys.length === 0
+        ? `${organization.slug} has no keys.`
+        : table([
+            ['ID', 'NAME', 'ENDS', 'SCOPES', 'CREATED', 'EXPIRES', 'REVOKED', 'LAST USED'],
+            ...keys.map((k) => [
+              k.id,
+              k.name ?? '—',
+              `…${k.hint}`,
+              k.scopes.join(','),
+              date(k.createdAt),
+              date(k.expiresAt),
+              date(k.revokedAt),
+              date(k.lastUsedAt),
+            ]),
+          ]),
+  }),
+  spec({
+    name: 'key revoke',
+    summary: 'Revoke a key; requests with it are refused from then on.',
+    synopsis: '--org <id|slug> --key <key id>',
+    example: 'coinventory-server key revoke --org liberty-coins --key 3f1c2b9e-8a4d-4c6e-9b7a-1d2e3f4a5b6c',
+    options: { org: string, key: string },
+    input: z.object({ org: ref('an organization id or slug'), key: uuid }),
+    run: (sql, input) => access.revokeKey(sql, input),
+    text: (key) => `Revoked key ${key.id}${key.name ? ` "${key.name}"` : ''} at ${date(key.revokedAt)}.`,
+  }),
+] as const;

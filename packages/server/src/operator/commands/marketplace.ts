@@ -1,0 +1,113 @@
+import { z } from 'zod';
+import * as marketplace from '../../modules/marketplace/index.js';
+import { date, table } from '../format.js';
+import { name, ref, string } from '../options.js';
+import { spec } from '../spec.js';
+
+/** Marketplace listings and their sync jobs. */
+export const MARKETPLACE_COMMANDS = [
+  spec({
+    name: 'listing link',
+    summary: 'Link an item to its listing on the related marketplace; quantity changes and deletion will sync to it.',
+    synopsis: '--org <id|slug> --item <id|sku> --listing-id <marketplace listing id> [--url <listing url>]',
+    example: 'coinventory-server listing link --org liberty-coin --item MOR-1881-S-65 --listing-id mkt-100234',
+    options: { org: string, item: string, 'listing-id': string, url: string },
+    input: z
+      .object({
+        org: ref('an organization id or slug'),
+        item: ref('an item id or SKU'),
+        'listing-id': name(200),
+        url: z.string().url('must be a URL').optional(),
+      })
+      .transform((v) => ({ org: v.org, item: v.item, listingId: v['listing-id'], url: v.url ?? null })),
+    run: (sql, input) => marketplace.linkListing(sql, input),
+    text: (l) => `Linked ${l.sku} to marketplace listing ${l.marketplaceListingId}.`,
+  }),
+  spec({
+    name: 'listing unlink',
+    summary: 'Unlink a listing; the marketplace is not told, and its sync jobs, pending and past, are deleted.',
+    synopsis: '--org <id|slug> --listing-id <marketplace listing id>',
+    example: 'coinventory-server listing unlink --org liberty-coin --listing-id mkt-100234',
+    options: { org: string, 'listing-id': string },
+    input: z
+      .object({ org: ref('an organization id or slug'), 'listing-id': name(200) })
+      .transform((v) => ({ org: v.org, listingId: v['listing-id'] })),
+    run: (sql, input) => marketplace.unlinkListing(sql, input),
+    text: (l) => `Unlinked marketplace listing ${l.marketplaceListingId}.`,
+  }),
+  spec({
+    name: 'listing list',
+    summary: "List an organization's marketplace listings and what was last synced to them.",
+    synopsis: '--org <id|slug>',
+    example: 'coinventory-server listing list --org liberty-coin',
+    options: { org: string },
+    input: z.object({ org: ref('an organization id or slug') }),
+    run: (sql, input) => marketplace.listListings(sql, input),
+    text: (listings) =>
+      listings.length === 0
+        ? 'No listings.'
+        : table([
+            ['LISTING', 'ITEM', 'STATUS', 'SYNCED QTY', 'SYNCED AT'],
+            ...listings.map((l) => [
+              l.marketplaceListingId,
+              l.sku ?? '(deleted item)',
+              l.status,
+              l.lastSyncedQuantity === null ? '—' : String(l.lastSyncedQuantity),
+              date(l.lastSyncedAt),
+            ]),
+          ]),
+  }),
+  spec({
+    name: 'sync list',
+    summary: 'List marketplace sync jobs, newest first, with their state, attempts and last error.',
+    synopsis: '--org <id|slug> [--state pending|done|dead|superseded] [--limit <1-1000>]',
+    example: 'coinventory-server sync list --org liberty-coin --state dead',
+    options: { org: string, state: string, limit: string },
+    input: z.object({
+      org: ref('an organization id or slug'),
+      state: z
+        .enum(marketplace.SYNC_STATES, {
+          errorMap: () => ({ message: `must be one of ${marketplace.SYNC_STATES.join(', ')}` }),
+        })
+        .optional(),
+      limit: z
+        .string()
+        .regex(/^[0-9]+$/, 'must be a whole number')
+        .transform(Number)
+        .pipe(z.number().int().min(1).max(1000))
+        .optional()
+        .transform((value) => value ?? 50),
+    }),
+    run: (sql, input) => marketplace.listJobs(sql, input),
+    text: (jobs) =>
+      jobs.length === 0
+        ? 'No sync jobs.'
+        : table([
+            ['JOB', 'LISTING', 'KIND', 'QTY', 'SEQ', 'STATE', 'ATTEMPTS', 'NEXT ATTEMPT', 'LAST ERROR'],
+            ...jobs.map((j) => [
+              j.id,
+              j.marketplaceListingId,
+              j.kind,
+              j.quantity === null ? '—' : String(j.quantity),
+              String(j.sequence),
+              j.state,
+              String(j.attempts),
+              j.state === 'pending' ? date(j.nextAttemptAt) : '—',
+              j.lastError ?? '',
+            ]),
+          ]),
+  }),
+  spec({
+    name: 'sync retry',
+    summary: 'Put a dead sync job back in line with a fresh set of attempts.',
+    synopsis: '--org <id|slug> --job <job id>',
+    example: 'coinventory-server sync retry --org liberty-coin --job 3f1c2b9e-8a4d-4c6e-9b7a-1d2e3f4a5b6c',
+    options: { org: string, job: string },
+    input: z.object({
+      org: ref('an organization id or slug'),
+      job: z.string({ required_error: 'is required' }).uuid('must be a job id (a UUID)'),
+    }),
+    run: (sql, input) => marketplace.retryJob(sql, input),
+    text: (job) => `Sync job ${job.id} is pending again; the worker will deliver it shortly.`,
+  }),
+] as const;

@@ -1,0 +1,42 @@
+import { z } from 'zod';
+import * as workspaces from '../../modules/workspaces/index.js';
+import { table } from '../format.js';
+import { name, plan, ref, slug, string } from '../options.js';
+import { spec } from '../spec.js';
+
+/** Organizations and their plans. */
+export const ORGANIZATIONS_COMMANDS = [
+  spec({
+    name: 'org create',
+    summary: 'Create an organization with its default warehouse and zone.',
+    synopsis: '--name <name> --slug <slug> --plan <free|starter|business|enterprise>',
+    example: 'coinventory-server org create --name "Liberty Coins" --slug liberty-coins --plan business',
+    options: { name: string, slug: string, plan: string },
+    input: z.object({ name: name(200), slug, plan }),
+    run: (sql, input) => workspaces.createOrganization(sql, input),
+    text: (org) => `Created organization ${org.slug} (${org.id}) on the ${org.plan} plan.`,
+  }),
+  spec({
+    name: 'org list',
+    summary: 'List organizations.',
+    synopsis: '',
+    example: 'coinventory-server org list --json',
+    options: {},
+    input: z.object({}),
+    run: (sql) => workspaces.listOrganizations(sql),
+    text: (orgs) =>
+      orgs.length === 0
+        ? 'No organizations.'
+        : table([['ID', 'SLUG', 'PLAN', 'NAME'], ...orgs.map((o) => [o.id, o.slug, o.plan, o.name])]),
+  }),
+  spec({
+    name: 'org set-plan',
+    summary: "Change an organization's plan (only business and enterprise include API access).",
+    synopsis: '--org <id|slug> --plan <free|starter|business|enterprise>',
+    example: 'coinventory-server org set-plan --org liberty-coins --plan starter',
+    options: { org: string, plan: string },
+    input: z.object({ org: ref('an organization id or slug'), plan }),
+    run: (sql, input) => workspaces.setPlan(sql, input),
+    text: (org) => `${org.slug} is now on the ${org.plan} plan.`,
+  }),
+] as const;

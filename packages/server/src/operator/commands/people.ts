@@ -1,0 +1,54 @@
+import { z } from 'zod';
+import * as workspaces from '../../modules/workspaces/index.js';
+import { withArticle } from '../format.js';
+import { email, name, ref, role, string } from '../options.js';
+import { spec } from '../spec.js';
+
+/** People and their roles in organizations. */
+export const PEOPLE_COMMANDS = [
+  spec({
+    name: 'user create',
+    summary: 'Create a user (a person who can be a member of organizations).',
+    synopsis: '--email <email> [--name <name>]',
+    example: 'coinventory-server user create --email dana@liberty-coins.example --name "Dana Whitfield"',
+    options: { email: string, name: string },
+    input: z.object({
+      email,
+      name: name(200)
+        .optional()
+        .transform((value) => value ?? null),
+    }),
+    run: (sql, input) => workspaces.createUser(sql, input),
+    text: (user) => `Created user ${user.email} (${user.id}).`,
+  }),
+  spec({
+    name: 'member add',
+    summary: 'Make a user a member of an organization with a role.',
+    synopsis: '--org <id|slug> --user <id|email> --role <owner|admin|member>',
+    example: 'coinventory-server member add --org liberty-coins --user dana@liberty-coins.example --role owner',
+    options: { org: string, user: string, role: string },
+    input: z.object({ org: ref('an organization id or slug'), user: ref('a user id or email'), role }),
+    run: (sql, input) => workspaces.addMember(sql, input),
+    text: (m) => `${m.email} is now ${withArticle(m.role)} of the organization.`,
+  }),
+  spec({
+    name: 'member set-role',
+    summary: "Change a member's role. Keys created by someone who is no longer an owner or admin stop working.",
+    synopsis: '--org <id|slug> --user <id|email> --role <owner|admin|member>',
+    example: 'coinventory-server member set-role --org liberty-coins --user dana@liberty-coins.example --role member',
+    options: { org: string, user: string, role: string },
+    input: z.object({ org: ref('an organization id or slug'), user: ref('a user id or email'), role }),
+    run: (sql, input) => workspaces.setRole(sql, input),
+    text: (m) => `${m.email} is now ${withArticle(m.role)} of the organization.`,
+  }),
+  spec({
+    name: 'member remove',
+    summary: 'Remove a member from an organization; the keys they created stop working.',
+    synopsis: '--org <id|slug> --user <id|email>',
+    example: 'coinventory-server member remove --org liberty-coins --user dana@liberty-coins.example',
+    options: { org: string, user: string },
+    input: z.object({ org: ref('an organization id or slug'), user: ref('a user id or email') }),
+    run: (sql, input) => workspaces.removeMember(sql, input),
+    text: (m) => `${m.email} is no longer a member of the organization.`,
+  }),
+] as const;

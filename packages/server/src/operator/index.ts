@@ -1,0 +1,4 @@
+export { COMMANDS } from './commands/index.js';
+export { commandHelp, executeAdminCommand, isAdminCommand, prepareAdminCommand } from './run.js';
+export { type AdminSocket, adminSocketPath, sendAdminCommand, serveAdminSocket } from './socket.js';
+export { type CommandOutput, EXIT } from './spec.js';
