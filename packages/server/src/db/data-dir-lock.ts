@@ -1,4 +1,4 @@
-import { readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 /**
@@ -49,4 +49,11 @@ export function lockDataDir(dataDir: string): DataDirLock {
     }
   }
   throw new Error(`could not lock ${dataDir}`);
+}
+
+/** Locks the embedded database's data directory (created if need be); nothing to lock on DATABASE_URL. */
+export function lockEmbeddedDataDir(databaseUrl: string | undefined, dataDir: string): DataDirLock | undefined {
+  if (databaseUrl) return undefined;
+  mkdirSync(dataDir, { recursive: true });
+  return lockDataDir(dataDir);
 }

@@ -9,8 +9,8 @@ import { createApp } from '../http/app.js';
 import { answerClientErrors } from '../http/client-errors.js';
 import { InFlightRequests } from '../http/middleware/lifecycle.js';
 import type { Logger } from '../logger.js';
-import { FailedAuthLimiter } from '../modules/access/failed-auth-limiter.js';
-import { syncWorkerFromEnv } from '../modules/marketplace/from-env.js';
+import { FailedAuthLimiter } from '../modules/access/index.js';
+import { syncWorkerFromEnv } from '../modules/marketplace/index.js';
 
 export interface RunningServer {
   /** The base URL of the API, ending in /v1. */

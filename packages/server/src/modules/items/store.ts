@@ -3,7 +3,6 @@ import type postgres from 'postgres';
 import { containsPattern, listPage, offsetOf } from '../../db/sql-helpers.js';
 import type { RowOf, WriteOf } from '../../db/table.js';
 import type { Queryable } from '../../db/types.js';
-import { looksLikeUuid } from '../../ids.js';
 import { ITEMS } from './columns.js';
 
 type ItemRow = RowOf<typeof ITEMS.columns>;
@@ -179,17 +178,4 @@ export async function deleteItem(sql: Queryable, organizationId: string, id: str
 export async function itemExists(sql: Queryable, organizationId: string, id: string): Promise<boolean> {
   const [row] = await sql`SELECT 1 FROM items WHERE organization_id = ${organizationId} AND id = ${id}`;
   return row !== undefined;
-}
-
-/** An item named by id or SKU (as an operator names one), with its available quantity. */
-export async function findItemByRef(
-  sql: Queryable,
-  organizationId: string,
-  ref: string,
-): Promise<{ id: string; sku: string; available: number } | null> {
-  const [row] = await sql<{ id: string; sku: string; available: number }[]>`
-    SELECT id, sku, quantity_available AS available FROM items
-    WHERE organization_id = ${organizationId} AND ${looksLikeUuid(ref) ? sql`id = ${ref}` : sql`sku = ${ref}`}
-  `;
-  return row ?? null;
 }

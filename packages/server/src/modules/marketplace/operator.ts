@@ -1,7 +1,6 @@
 import { violatedUniqueConstraint } from '../../db/errors.js';
 import type { Queryable } from '../../db/types.js';
 import { ProvisioningError } from '../../errors.js';
-import { findItemByRef } from '../items/index.js';
 import { requireOrganization } from '../workspaces/index.js';
 import * as data from './store.js';
 
@@ -11,7 +10,7 @@ export async function linkListing(
   input: { org: string; item: string; listingId: string; url: string | null },
 ) {
   const org = await requireOrganization(sql, input.org);
-  const item = await findItemByRef(sql, org.id, input.item);
+  const item = await data.findLinkableItem(sql, org.id, input.item);
   if (!item) throw new ProvisioningError('not_found', `No item with id or SKU "${input.item}" in ${org.slug}.`);
   const id = await data
     .linkListing(sql, {

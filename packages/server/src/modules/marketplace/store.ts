@@ -1,4 +1,5 @@
 import type { Queryable } from '../../db/types.js';
+import { looksLikeUuid } from '../../ids.js';
 
 /** The two things the marketplace is told. */
 export type SyncKind = 'set_quantity' | 'delete_listing';
@@ -268,4 +269,17 @@ export async function recordLocalDelivery(
             ${delivery.quantity}, ${delivery.sequence})
     ON CONFLICT (organization_id, job_id) DO NOTHING
   `;
+}
+
+/** The item an operator links, named by id or SKU, with the quantity the listing starts from. */
+export async function findLinkableItem(
+  sql: Queryable,
+  organizationId: string,
+  ref: string,
+): Promise<{ id: string; sku: string; available: number } | null> {
+  const [row] = await sql<{ id: string; sku: string; available: number }[]>`
+    SELECT id, sku, quantity_available AS available FROM items
+    WHERE organization_id = ${organizationId} AND ${looksLikeUuid(ref) ? sql`id = ${ref}` : sql`sku = ${ref}`}
+  `;
+  return row ?? null;
 }

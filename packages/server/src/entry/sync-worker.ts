@@ -1,0 +1,34 @@
+import { connectDatabase } from '../db/connect.js';
+import { lockEmbeddedDataDir } from '../db/data-dir-lock.js';
+import { migrate } from '../db/migrate.js';
+import type { Env } from '../env.js';
+import type { Logger } from '../logger.js';
+import { syncWorkerFromEnv } from '../modules/marketplace/index.js';
+
+/** The marketplace sync worker on its own, for operators who run it apart from the HTTP servers. */
+export async function syncWorker(env: Env, logger: Logger) {
+  const lock = lockEmbeddedDataDir(env.DATABASE_URL, env.COINVENTORY_DATA_DIR);
+  const database = await connectDatabase({
+    url: env.DATABASE_URL,
+    dataDir: env.COINVENTORY_DATA_DIR,
+    poolSize: 2,
+    statementTimeoutMs: env.STATEMENT_TIMEOUT_MS,
+  });
+  await migrate(database.sql);
+  const worker = syncWorkerFromEnv(env, database.sql, logger);
+  const shutdown = (signal: string) => {
+    logger.info({ signal }, 'sync worker stopping');
+    (async () => {
+      await worker.stop();
+      await database.close();
+      lock?.release();
+    })()
+      .then(() => process.exit(0))
+      .catch((error: unknown) => {
+        logger.error({ err: error }, 'shutdown failed');
+        process.exit(1);
+      });
+  };
+  process.once('SIGTERM', () => shutdown('SIGTERM'));
+  process.once('SIGINT', () => shutdown('SIGINT'));
+}

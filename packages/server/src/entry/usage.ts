@@ -1,0 +1,80 @@
+import { describeSettings } from '../env.js';
+import { COMMANDS } from '../operator/index.js';
+
+/** The environment variables, one per line with its default, wrapped under the name. */
+function configurationHelp(): string {
+  return describeSettings()
+    .map(({ name, defaultValue, description }) => {
+      const head = `  ${name}${defaultValue === undefined ? '' : ` (${defaultValue === '' ? 'empty' : defaultValue})`}`;
+      return `${head}\n${wrap(description, 6, 80)}`;
+    })
+    .join('\n');
+}
+
+/** Words of `text` on lines of at most `width` columns, each indented by `indent` spaces. */
+function wrap(text: string, indent: number, width: number): string {
+  const lines: string[] = [];
+  let line = '';
+  for (const word of text.split(' ')) {
+    if (line && indent + line.length + 1 + word.length > width) {
+      lines.push(line);
+      line = word;
+    } else {
+      line = line ? `${line} ${word}` : word;
+    }
+  }
+  if (line) lines.push(line);
+  return lines.map((l) => `${' '.repeat(indent)}${l}`).join('\n');
+}
+
+export const USAGE = `Usage: coinventory-server [command] [options]
+
+Commands:
+  start              Start the HTTP server (the default). Applies pending migrations first. On an empty
+                     embedded database it also creates a demo workspace and prints an API key once.
+  sync-worker        Run only the marketplace sync worker (for servers started with SYNC_WORKER=off).
+${COMMANDS.map((c) => `  ${c.name.padEnd(17)}  ${c.summary}`).join('\n')}
+
+Run "coinventory-server <command> --help" for a command's options. The admin commands take --json.
+
+Admin commands work against DATABASE_URL, or the embedded database in COINVENTORY_DATA_DIR, also while a
+server is running on it (they go through the server's admin socket).
+
+Exit codes: 0 ok, 1 failure, 2 usage or invalid input, 3 not found, 4 already exists, 5 refused by a rule.
+
+Configuration (environment variables, with their defaults):
+${configurationHelp()}`;
+
+export const START_USAGE = `Usage: coinventory-server start
+
+Starts the HTTP server; also what "coinventory-server" without a command does. It takes no options: it is
+configured by the environment (listed by "coinventory-server --help").
+
+It takes its port (PORT on HOST) first: if that fails (in use, not permitted) it says so in one line and
+exits 1 before opening the database. Pending migrations are applied next. On an empty embedded database (no
+DATABASE_URL) it creates a demo workspace and prints its API key once, on stderr. It logs JSON lines on
+stdout, "listening" once it serves requests (any sent before wait until then). SIGTERM or SIGINT: it stops
+accepting, finishes in-flight requests (up to SHUTDOWN_TIMEOUT_MS) and exits 0. WEB_CONCURRENCY above 1 runs
+that many server processes on the port (needs DATABASE_URL).
+
+Exit codes: 0 stopped cleanly, 1 failure, 2 invalid configuration.`;
+
+export const SYNC_WORKER_USAGE = `Usage: coinventory-server sync-worker
+
+Runs only the marketplace sync worker, for servers started with SYNC_WORKER=off: it delivers the queued
+listing changes to the marketplace, with the SYNC_* and MARKETPLACE_* settings (listed by
+"coinventory-server --help"). It takes no options. Run as many as you like against one DATABASE_URL: a
+listing is delivered by one worker at a time. On the embedded database it needs the data directory to
+itself, so it cannot run beside a server there. SIGTERM or SIGINT: it finishes its deliveries and exits 0.
+
+Exit codes: 0 stopped cleanly, 1 failure, 2 invalid configuration.`;
+
+export class UsageError extends Error {
+  /** The usage shown after the message: the command's own when it has one. */
+  constructor(
+    message: string,
+    readonly usage = USAGE,
+  ) {
+    super(message);
+  }
+}

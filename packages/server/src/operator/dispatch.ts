@@ -1,0 +1,57 @@
+import { mkdirSync } from 'node:fs';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { connectDatabase } from '../db/connect.js';
+import { DataDirBusyError, type DataDirLock, lockDataDir } from '../db/data-dir-lock.js';
+import { migrate } from '../db/migrate.js';
+import type { Env } from '../env.js';
+import { prepareAdminCommand } from './run.js';
+import { adminSocketPath, sendAdminCommand } from './socket.js';
+import type { CommandOutput } from './spec.js';
+
+/** How long an admin command waits for an embedded database that another process holds to become reachable. */
+const BUSY_WAIT_MS = 10_000;
+
+/**
+ * Runs an admin command where the data is: on DATABASE_URL directly; on the embedded database through a running
+ * server's admin socket, or, when no server runs, by opening the database itself.
+ */
+export async function runAdmin(argv: string[], env: Env): Promise<CommandOutput> {
+  const prepared = prepareAdminCommand(argv);
+  if (prepared.kind === 'done') return prepared.output;
+  if (env.DATABASE_URL) {
+    const database = await connectDatabase({ url: env.DATABASE_URL, dataDir: '', poolSize: 1, statementTimeoutMs: 0 });
+    try {
+      return await prepared.run(database.sql);
+    } finally {
+      await database.close();
+    }
+  }
+  const dataDir = env.COINVENTORY_DATA_DIR;
+  mkdirSync(dataDir, { recursive: true });
+  const socketPath = adminSocketPath(dataDir);
+  const deadline = Date.now() + BUSY_WAIT_MS;
+  for (;;) {
+    const viaServer = await sendAdminCommand(socketPath, argv);
+    if (viaServer) return viaServer;
+    let lock: DataDirLock;
+    try {
+      lock = lockDataDir(dataDir);
+    } catch (error) {
+      // Held, but nothing answers yet: a server still starting, or another admin command. Wait a little.
+      if (!(error instanceof DataDirBusyError) || Date.now() > deadline) throw error;
+      await sleep(250);
+      continue;
+    }
+    try {
+      const database = await connectDatabase({ dataDir, poolSize: 1, statementTimeoutMs: 0 });
+      try {
+        if (prepared.name !== 'migrate') await migrate(database.sql);
+        return await prepared.run(database.sql);
+      } finally {
+        await database.close();
+      }
+    } finally {
+      lock.release();
+    }
+  }
+}
