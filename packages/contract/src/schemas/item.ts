@@ -6,93 +6,75 @@ import {
   ITEM_STATUS_RULES,
   ITEM_STATUSES,
   LIMITS,
-  SEARCH_FIELDS,
 } from '../constants.js';
 import { cents, dateTime, dateTimeInput, text, uuid } from '../primitives.js';
-import { listEnvelope, listLimitQuery, pageQuery } from './common.js';
+import { listEnvelope } from './common.js';
+import { count, listQuery, nullable, strictObject } from './fields.js';
 
 const attributeValue = z
   .union([z.string(), z.number(), z.boolean(), z.null()])
   .describe('A string, number, boolean or null.');
 
-export const ItemCategorySchema = z
-  .object({
-    id: uuid.describe('Category id.'),
-    name: z.string().describe('Category name.'),
-  })
-  .strict()
-  .describe('The category the item is filed under.');
+export const ItemCategorySchema = strictObject('The category the item is filed under.', {
+  id: uuid.describe('Category id.'),
+  name: z.string().describe('Category name.'),
+});
 
-export const ItemQuantitySchema = z
-  .object({
-    available: z.number().int().min(0).describe('Units on hand and available to sell.'),
-    sold: z.number().int().min(0).describe('Units sold.'),
-    reserved: z.number().int().min(0).describe('Units held for a customer.'),
-  })
-  .strict()
-  .describe('Unit counts.');
+export const ItemQuantitySchema = strictObject('Unit counts.', {
+  available: count('Units on hand and available to sell.'),
+  sold: count('Units sold.'),
+  reserved: count('Units held for a customer.'),
+});
 
-export const ItemAcquisitionSchema = z
-  .object({
-    priceInCents: cents.nullable().describe('Cost basis: what was paid for the item.'),
-    date: dateTime.nullable().describe('When the item was acquired.'),
-    from: z.string().nullable().describe('Who the item was acquired from.'),
-    notes: z.string().nullable().describe('Notes on the acquisition.'),
-  })
-  .strict()
-  .describe('How and when the item was acquired.');
+export const ItemAcquisitionSchema = strictObject('How and when the item was acquired.', {
+  priceInCents: nullable.cents('Cost basis: what was paid for the item.'),
+  date: nullable.dateTime('When the item was acquired.'),
+  from: nullable.string('Who the item was acquired from.'),
+  notes: nullable.string('Notes on the acquisition.'),
+});
 
-export const ItemGradingSchema = z
-  .object({
-    service: z.string().nullable().describe('Grading service, for example `PCGS` or `NGC`.'),
-    grade: z.string().nullable().describe('Grade, for example `MS65`.'),
-    certificateNumber: z.string().nullable().describe("The grading service's certificate number."),
-    notes: z.string().nullable().describe('Notes on the grading.'),
-  })
-  .strict()
-  .describe('Third-party grading.');
+export const ItemGradingSchema = strictObject('Third-party grading.', {
+  service: nullable.string('Grading service, for example `PCGS` or `NGC`.'),
+  grade: nullable.string('Grade, for example `MS65`.'),
+  certificateNumber: nullable.string("The grading service's certificate number."),
+  notes: nullable.string('Notes on the grading.'),
+});
 
-export const ItemLocationSchema = z
-  .object({
-    warehouseId: uuid.describe('Warehouse holding the item.'),
-    zoneId: uuid.describe('Zone of that warehouse.'),
-    details: z.string().nullable().describe('Free-text position, for example a tray or slot.'),
-  })
-  .strict()
-  .describe('Where the item is stored.');
+export const ItemLocationSchema = strictObject('Where the item is stored.', {
+  warehouseId: uuid.describe('Warehouse holding the item.'),
+  zoneId: uuid.describe('Zone of that warehouse.'),
+  details: nullable.string('Free-text position, for example a tray or slot.'),
+});
 
-export const ItemImageSchema = z
-  .object({
+export const ItemImageSchema = strictObject(
+  'A photo of the item. Photos are added in the Coinventory application, not through the API.',
+  {
     url: z.string().describe('Address of the image.'),
-    width: z.number().int().nullable().describe('Width in pixels, when known.'),
-    height: z.number().int().nullable().describe('Height in pixels, when known.'),
-  })
-  .strict()
-  .describe('A photo of the item. Photos are added in the Coinventory application, not through the API.');
+    width: nullable.integer('Width in pixels, when known.'),
+    height: nullable.integer('Height in pixels, when known.'),
+  },
+);
 
-export const ItemSchema = z
-  .object({
-    id: uuid.describe('Item id.'),
-    sku: z.string().describe('Stock-keeping unit, unique within the workspace.'),
-    title: z.string().describe('Title.'),
-    description: z.string().nullable().describe('Long description.'),
-    category: ItemCategorySchema.nullable(),
-    quantity: ItemQuantitySchema,
-    valueInCents: cents.describe("The owner's current value for the item, in cents."),
-    acquisition: ItemAcquisitionSchema,
-    grading: ItemGradingSchema,
-    attributes: z
-      .record(z.string(), attributeValue)
-      .describe('Free-form attributes: string keys to string, number, boolean or null values.'),
-    location: ItemLocationSchema,
-    consignmentId: uuid.nullable().describe('The consignment the item belongs to, when it is consigned.'),
-    isAtAuction: z.boolean().describe('True while the item is offered at an auction.'),
-    images: z.array(ItemImageSchema).describe('Photos of the item, read-only.'),
-    createdAt: dateTime.describe('When the item was created.'),
-    updatedAt: dateTime.nullable().describe('When the item was last changed; null when never changed.'),
-  })
-  .strict()
-  .describe('An inventory item.');
+export const ItemSchema = strictObject('An inventory item.', {
+  id: uuid.describe('Item id.'),
+  sku: z.string().describe('Stock-keeping unit, unique within the workspace.'),
+  title: z.string().describe('Title.'),
+  description: nullable.string('Long description.'),
+  category: ItemCategorySchema.nullable(),
+  quantity: ItemQuantitySchema,
+  valueInCents: cents.describe("The owner's current value for the item, in cents."),
+  acquisition: ItemAcquisitionSchema,
+  grading: ItemGradingSchema,
+  attributes: z
+    .record(z.string(), attributeValue)
+    .describe('Free-form attributes: string keys to string, number, boolean or null values.'),
+  location: ItemLocationSchema,
+  consignmentId: nullable.uuid('The consignment the item belongs to, when it is consigned.'),
+  isAtAuction: z.boolean().describe('True while the item is offered at an auction.'),
+  images: z.array(ItemImageSchema).describe('Photos of the item, read-only.'),
+  createdAt: dateTime.describe('When the item was created.'),
+  updatedAt: nullable.dateTime('When the item was last changed; null when never changed.'),
+});
 
 const attributes = z
   .record(
@@ -110,14 +92,21 @@ const attributes = z
 /** Fields that an Item shows as nullable; sending `null` for them clears the stored value. */
 const clearable = <T extends z.ZodTypeAny>(schema: T) => schema.nullable();
 
+/** The entries of `LIMITS` that bound a length. */
+type MaxLimit = {
+  [K in keyof typeof LIMITS]: (typeof LIMITS)[K] extends { max: number } ? K : never;
+}[keyof typeof LIMITS];
+
+/** A free-text write field, bounded by the entry of `LIMITS` named as it is, that `null` clears. */
+const clearableText = (field: MaxLimit, label: string, clears: 'it' | 'them' = 'it') =>
+  clearable(text(LIMITS[field])).describe(`${label}, at most ${LIMITS[field].max} chars; null clears ${clears}.`);
+
 const itemWriteFields = {
   sku: text(LIMITS.sku).describe(
     `Stock-keeping unit, ${LIMITS.sku.min} to ${LIMITS.sku.max} chars, unique within the workspace.`,
   ),
   title: text(LIMITS.title).describe(`Title, ${LIMITS.title.min} to ${LIMITS.title.max} chars.`),
-  description: clearable(text(LIMITS.description)).describe(
-    `Long description, at most ${LIMITS.description.max} chars; null clears it.`,
-  ),
+  description: clearableText('description', 'Long description'),
   quantity: z
     .number()
     .int()
@@ -129,29 +118,17 @@ const itemWriteFields = {
   acquisitionDate: clearable(dateTimeInput).describe(
     'When the item was acquired, with `Z` or a numeric offset; null clears it.',
   ),
-  acquiredFrom: clearable(text(LIMITS.acquiredFrom)).describe(
-    `Acquired from, at most ${LIMITS.acquiredFrom.max} chars; null clears it.`,
-  ),
-  acquisitionNotes: clearable(text(LIMITS.acquisitionNotes)).describe(
-    `Acquisition notes, at most ${LIMITS.acquisitionNotes.max} chars; null clears them.`,
-  ),
-  gradingService: clearable(text(LIMITS.gradingService)).describe(
-    `Grading service, at most ${LIMITS.gradingService.max} chars; null clears it.`,
-  ),
-  grade: clearable(text(LIMITS.grade)).describe(`Grade, at most ${LIMITS.grade.max} chars; null clears it.`),
-  certificateNumber: clearable(text(LIMITS.certificateNumber)).describe(
-    `Certificate number, at most ${LIMITS.certificateNumber.max} chars; null clears it.`,
-  ),
-  gradingNotes: clearable(text(LIMITS.gradingNotes)).describe(
-    `Grading notes, at most ${LIMITS.gradingNotes.max} chars; null clears them.`,
-  ),
+  acquiredFrom: clearableText('acquiredFrom', 'Acquired from'),
+  acquisitionNotes: clearableText('acquisitionNotes', 'Acquisition notes', 'them'),
+  gradingService: clearableText('gradingService', 'Grading service'),
+  grade: clearableText('grade', 'Grade'),
+  certificateNumber: clearableText('certificateNumber', 'Certificate number'),
+  gradingNotes: clearableText('gradingNotes', 'Grading notes', 'them'),
   categoryId: clearable(uuid).describe("A category of the workspace; null removes the item's category."),
   attributes,
   warehouseId: uuid.describe("A warehouse of the workspace. Defaults to the workspace's default warehouse."),
   zoneId: uuid.describe('A zone of the warehouse. Defaults to the first zone of the warehouse.'),
-  locationDetails: clearable(text(LIMITS.locationDetails)).describe(
-    `Free-text position, at most ${LIMITS.locationDetails.max} chars; null clears it.`,
-  ),
+  locationDetails: clearableText('locationDetails', 'Free-text position'),
 };
 
 export const CreateItemBodySchema = z
@@ -177,34 +154,22 @@ const sortDescription = [
   ...ITEM_SORTS.map((sort) => `- \`${sort}\`: ${ITEM_SORT_RULES[sort]}`),
 ].join('\n');
 
-export const ListItemsQuerySchema = z
-  .object({
-    q: text(LIMITS.q)
-      .optional()
-      .describe(
-        `Search text, ${LIMITS.q.min} to ${LIMITS.q.max} chars: items whose ${SEARCH_FIELDS.items.map((f) => `\`${f}\``).join(', ')} contain it, case-insensitively.`,
-      ),
-    status: z.enum(ITEM_STATUSES).optional().describe(statusDescription),
-    categoryId: uuid.optional().describe('Only items in this category.'),
-    gradingService: text({ min: 1, max: LIMITS.gradingService.max })
-      .optional()
-      .describe('Only items graded by this service (exact match, case-insensitive).'),
-    grade: text({ min: 1, max: LIMITS.grade.max })
-      .optional()
-      .describe('Only items with this grade (exact match, case-insensitive).'),
-    sku: text(LIMITS.sku).optional().describe('Only the item with this SKU (exact match).'),
-    sort: z.enum(ITEM_SORTS).default(DEFAULT_ITEM_SORT).describe(sortDescription),
-    page: pageQuery,
-    limit: listLimitQuery,
-  })
-  .strict();
+export const ListItemsQuerySchema = listQuery('items', {
+  status: z.enum(ITEM_STATUSES).optional().describe(statusDescription),
+  categoryId: uuid.optional().describe('Only items in this category.'),
+  gradingService: text({ min: 1, max: LIMITS.gradingService.max })
+    .optional()
+    .describe('Only items graded by this service (exact match, case-insensitive).'),
+  grade: text({ min: 1, max: LIMITS.grade.max })
+    .optional()
+    .describe('Only items with this grade (exact match, case-insensitive).'),
+  sku: text(LIMITS.sku).optional().describe('Only the item with this SKU (exact match).'),
+  sort: z.enum(ITEM_SORTS).default(DEFAULT_ITEM_SORT).describe(sortDescription),
+});
 
 export const ItemListSchema = listEnvelope(ItemSchema, 'A page of items.');
 
-export const DeletedItemSchema = z
-  .object({
-    id: uuid.describe('Id of the deleted item.'),
-    deleted: z.literal(true).describe('Always true.'),
-  })
-  .strict()
-  .describe('Confirmation of a deletion.');
+export const DeletedItemSchema = strictObject('Confirmation of a deletion.', {
+  id: uuid.describe('Id of the deleted item.'),
+  deleted: z.literal(true).describe('Always true.'),
+});
