@@ -5,11 +5,13 @@ import { defineConfig } from 'tsup';
  *
  * - Runtime values come only from the contract's zod-free entry points (`/constants`, `/routes`), which are inlined;
  *   zod never enters the bundle (test/package.test.ts checks).
- * - Declarations are bundled too. The contract's own types are inferred from zod, so `@coinventory/contract` is
- *   mapped to the self-contained copy `scripts/flatten-contract-types.mjs` writes (run first by `build`), and the
- *   zod-free `/constants` and `/routes` declarations are inlined as they are.
+ * - Declarations are bundled too. The contract's own types are inferred from zod, so `@coinventory/contract`, and
+ *   `#contract-routes` (what the SDK reads of the contract's router), are mapped to the self-contained copy
+ *   `scripts/flatten-contract-types.mjs` writes (run first by `build`), and the zod-free `/constants` and `/routes`
+ *   declarations are inlined as they are.
  */
 const contractDist = 'node_modules/@coinventory/contract/dist';
+const flattened = 'node_modules/.cache/coinventory-sdk/contract.d.ts';
 
 export default defineConfig({
   entry: { index: 'src/index.ts' },
@@ -28,10 +30,11 @@ export default defineConfig({
   treeshake: true,
   sourcemap: false,
   dts: {
-    resolve: [/^@coinventory\/contract/],
+    resolve: [/^@coinventory\/contract/, /^#contract-routes$/],
     compilerOptions: {
       paths: {
-        '@coinventory/contract': ['node_modules/.cache/coinventory-sdk/contract.d.ts'],
+        '@coinventory/contract': [flattened],
+        '#contract-routes': [flattened],
         '@coinventory/contract/constants': [`${contractDist}/constants.d.ts`],
         '@coinventory/contract/routes': [`${contractDist}/routes-manifest.d.ts`],
       },

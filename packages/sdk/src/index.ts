@@ -47,7 +47,7 @@ export {
   VALUATION_BASES,
   type ValuationBasis,
 } from '@coinventory/contract/constants';
-export { type ClientOptions, Coinventory, type Fetch, type RequestInput, type RequestOptions } from './client.js';
+export { type ClientOptions, Coinventory } from './client.js';
 export {
   APIConnectionError,
   APIConnectionTimeoutError,
@@ -64,8 +64,10 @@ export {
   PermissionDeniedError,
   RateLimitError,
 } from './core/errors.js';
+export type { Fetch } from './core/http.js';
 export { type CollectedItems, Page, type PageParams, PagePromise, type PageResponse } from './core/pagination.js';
 export { RETRY } from './core/retry.js';
+export type { RequestInput, RequestOptions } from './core/transport.js';
 export { Consignments } from './resources/consignments.js';
 export { Invoices } from './resources/invoices.js';
 export { Items } from './resources/items.js';

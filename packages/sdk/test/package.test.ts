@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import vm from 'node:vm';
+import { ROUTES } from '@coinventory/contract/routes';
 import { build } from 'esbuild';
 import ts from 'typescript';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -67,7 +68,7 @@ describe('publish shape', () => {
 });
 
 describe('published types', () => {
-  it('are identical to the contract types they were flattened from', () => {
+  it("are identical to the contract types they were flattened from, and type each route's response", () => {
     const exported = /export \{([^}]*)\};\s*$/.exec(read('index.d.ts'))?.[1] ?? '';
     const contractTypes = new Set(
       (
@@ -99,6 +100,13 @@ describe('published types', () => {
         'type Equal<A, B> = (<T>() => T extends A ? 1 : 2) extends <T>() => T extends B ? 1 : 2 ? true : false;',
         'type Expect<T extends true> = T;',
         ...names.map((name) => `export type Check${name} = Expect<Equal<Published.${name}, Contract.${name}>>;`),
+        // What `client.request(key, …)` resolves to, for every route: the body the contract's router declares.
+        `import type { RouteResponses } from '${join(root, 'src/core/contract-routes.js')}';`,
+        'declare const client: Published.Coinventory;',
+        ...Object.keys(ROUTES).flatMap((key, i) => [
+          `export const body${i} = client.request('${key}', null as never);`,
+          `export type CheckRoute${i} = Expect<Equal<Awaited<typeof body${i}>, RouteResponses['${key}']>>;`,
+        ]),
         '',
       ].join('\n'),
     );

@@ -151,6 +151,9 @@ async function main(): Promise<void> {
   await client.items.update(created.id, { quantity: 0, description: null }, { timeoutMs: 5_000 });
   await client.items.valuations(created.id, { limit: 5 });
   await client.items.delete(created.id, { signal: AbortSignal.timeout(1_000) });
+  const fetched: Item = await client.request('items.get', { params: { id: created.id } });
+  // @ts-expect-error: items.get answers an item, not the caller
+  const notMe: Me = await client.request('items.get', { params: { id: created.id } });
   try {
     await client.items.get('x');
   } catch (error) {
@@ -165,7 +168,7 @@ async function main(): Promise<void> {
   client.items.create({ sku: 'S-2' });
   // @ts-expect-error: not an item field
   client.items.update('id', { colour: 'red' });
-  void scopes; void items; void truncated;
+  void scopes; void items; void truncated; void fetched; void notMe;
 }
 void main;
 `;

@@ -6,6 +6,7 @@ import {
   Coinventory,
   type CollectedItems,
   type Item,
+  Items,
   type Page,
   type PagePromise,
   RateLimitError,
@@ -51,6 +52,28 @@ describe('types come from the contract', () => {
     // @ts-expect-error: items.get needs its path value
     const _params = () => client.request('items.get', {});
     const _ok = () => client.request<Contract.Me, 'me'>('me', {});
+  });
+});
+
+describe('request and requestList', () => {
+  it('type the body by the route key, with no type argument', () => {
+    const id = { params: { id: 'x' } };
+    const params: Contract.ListInvoicesParams = { status: 'overdue' };
+    expectTypeOf(() => client.request('me', {})).returns.resolves.toEqualTypeOf<Contract.Me>();
+    expectTypeOf(() => client.request('items.get', id)).returns.resolves.toEqualTypeOf<Contract.Item>();
+    expectTypeOf(() => client.request('items.delete', id)).returns.resolves.toEqualTypeOf<Contract.DeletedItem>();
+    expectTypeOf(() => client.request('items.list', {})).returns.resolves.toEqualTypeOf<Contract.ItemList>();
+    expectTypeOf(() => client.requestList('invoices.list', params)).returns.toEqualTypeOf<
+      PagePromise<Contract.Invoice, Contract.ListInvoicesParams>
+    >();
+    // @ts-expect-error: not a list route
+    const _notList = () => client.requestList('items.get', {});
+    // @ts-expect-error: not a route
+    const _unknown = () => client.request('items.archive', {});
+  });
+
+  it('take a client as the transport of a resource built by hand', () => {
+    expectTypeOf(new Items(client).get).returns.resolves.toEqualTypeOf<Contract.Item>();
   });
 });
 

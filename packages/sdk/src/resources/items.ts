@@ -7,28 +7,23 @@ import type {
   UpdateItemInput,
   ValuationList,
 } from '@coinventory/contract';
-import type { Coinventory, RequestOptions } from '../client.js';
 import type { PagePromise } from '../core/pagination.js';
+import type { RequestOptions } from '../core/transport.js';
+import { Resource } from './resource.js';
 
 /** Inventory items: `client.items`. */
-export class Items {
-  readonly #client: Coinventory;
-
-  constructor(client: Coinventory) {
-    this.#client = client;
-  }
-
+export class Items extends Resource {
   /**
    * Lists items. Await it for one page, or iterate every item of every page:
    * `for await (const item of client.items.list({ status: 'in_stock' }))`.
    */
   list(params: ListItemsParams = {}, options?: RequestOptions): PagePromise<Item, ListItemsParams> {
-    return this.#client.requestList<Item, ListItemsParams, 'items.list'>('items.list', params, options);
+    return this.transport.requestList('items.list', params, options);
   }
 
   /** Gets one item. Throws `NotFoundError` for an unknown id or one of another organization. */
   get(id: string, options?: RequestOptions): Promise<Item> {
-    return this.#client.request<Item, 'items.get'>('items.get', { params: { id } }, options);
+    return this.transport.request('items.get', { params: { id } }, options);
   }
 
   /**
@@ -36,7 +31,7 @@ export class Items {
    * Not retried on 5xx or connection errors (the API has no idempotency keys); retried on 429.
    */
   create(body: CreateItemInput, options?: RequestOptions): Promise<Item> {
-    return this.#client.request<Item, 'items.create'>('items.create', { body }, options);
+    return this.transport.request('items.create', { body }, options);
   }
 
   /**
@@ -44,7 +39,7 @@ export class Items {
    * a linked marketplace listing. Not retried on 5xx or connection errors; retried on 429.
    */
   update(id: string, body: UpdateItemInput, options?: RequestOptions): Promise<Item> {
-    return this.#client.request<Item, 'items.update'>('items.update', { params: { id }, body }, options);
+    return this.transport.request('items.update', { params: { id }, body }, options);
   }
 
   /**
@@ -52,15 +47,11 @@ export class Items {
    * been applied, it rejects with `NotFoundError`.
    */
   delete(id: string, options?: RequestOptions): Promise<DeletedItem> {
-    return this.#client.request<DeletedItem, 'items.delete'>('items.delete', { params: { id } }, options);
+    return this.transport.request('items.delete', { params: { id } }, options);
   }
 
   /** The item's valuations, newest first, each with its comparable sales. Not paginated: `{ items }` only. */
   valuations(id: string, params: ListValuationsParams = {}, options?: RequestOptions): Promise<ValuationList> {
-    return this.#client.request<ValuationList, 'items.valuations'>(
-      'items.valuations',
-      { params: { id }, query: params },
-      options,
-    );
+    return this.transport.request('items.valuations', { params: { id }, query: params }, options);
   }
 }
