@@ -94,24 +94,8 @@ export class APIError extends CoinventoryError {
       headers,
       body,
     };
-    switch (status) {
-      case 400:
-        return new BadRequestError(init);
-      case 401:
-        return new AuthenticationError(init);
-      case 403:
-        return new PermissionDeniedError(init);
-      case 404:
-        return new NotFoundError(init);
-      case 409:
-        return new ConflictError(init);
-      case 413:
-        return new PayloadTooLargeError(init);
-      case 429:
-        return new RateLimitError(init);
-      default:
-        return status >= 500 ? new InternalServerError(init) : new APIError(init);
-    }
+    const ErrorClass = CLASS_BY_STATUS[status] ?? (status >= 500 ? InternalServerError : APIError);
+    return new ErrorClass(init);
   }
 }
 
@@ -211,6 +195,17 @@ export class APIUserAbortError extends CoinventoryError {
     super('Request was aborted.', options);
   }
 }
+
+/** The subclass `APIError.from` builds for each status that has one; any other 5xx is an `InternalServerError`. */
+const CLASS_BY_STATUS: Readonly<Record<number, new (init: APIErrorInit) => APIError>> = {
+  400: BadRequestError,
+  401: AuthenticationError,
+  403: PermissionDeniedError,
+  404: NotFoundError,
+  409: ConflictError,
+  413: PayloadTooLargeError,
+  429: RateLimitError,
+};
 
 /**
  * `Retry-After` in seconds: delay-seconds, or an HTTP date (counted from now). Undefined when absent or unreadable.
