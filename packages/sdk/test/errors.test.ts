@@ -1,21 +1,7 @@
 import { ERRORS } from '@coinventory/contract/constants';
 import { HttpResponse, http, type JsonBodyType } from 'msw';
 import { describe, expect, it } from 'vitest';
-import {
-  APIConnectionError,
-  APIConnectionTimeoutError,
-  APIError,
-  APIUserAbortError,
-  AuthenticationError,
-  BadRequestError,
-  CoinventoryError,
-  ConflictError,
-  InternalServerError,
-  NotFoundError,
-  PayloadTooLargeError,
-  PermissionDeniedError,
-  RateLimitError,
-} from '../src/index.js';
+import * as sdk from '../src/index.js';
 import { errorBody, makeClient, server, url, useMsw } from './support/msw.js';
 
 useMsw();
@@ -39,21 +25,21 @@ async function errorFor(status: number, body: JsonBodyType, headers: Record<stri
 
 describe('error mapping', () => {
   const cases = [
-    [400, 'BAD_REQUEST', BadRequestError],
-    [401, 'UNAUTHORIZED', AuthenticationError],
-    [403, 'FORBIDDEN', PermissionDeniedError],
-    [404, 'NOT_FOUND', NotFoundError],
-    [409, 'CONFLICT', ConflictError],
-    [413, 'PAYLOAD_TOO_LARGE', PayloadTooLargeError],
-    [429, 'TOO_MANY_REQUESTS', RateLimitError],
-    [500, 'INTERNAL_SERVER_ERROR', InternalServerError],
+    [400, 'BAD_REQUEST', sdk.BadRequestError],
+    [401, 'UNAUTHORIZED', sdk.AuthenticationError],
+    [403, 'FORBIDDEN', sdk.PermissionDeniedError],
+    [404, 'NOT_FOUND', sdk.NotFoundError],
+    [409, 'CONFLICT', sdk.ConflictError],
+    [413, 'PAYLOAD_TOO_LARGE', sdk.PayloadTooLargeError],
+    [429, 'TOO_MANY_REQUESTS', sdk.RateLimitError],
+    [500, 'INTERNAL_SERVER_ERROR', sdk.InternalServerError],
   ] as const;
 
   it.each(cases)('%i %s → %O', async (status, code, ErrorClass) => {
     const error = await errorFor(status, errorBody(code, ERRORS[code].message));
     expect(error).toBeInstanceOf(ErrorClass);
-    expect(error).toBeInstanceOf(APIError);
-    expect(error).toBeInstanceOf(CoinventoryError);
+    expect(error).toBeInstanceOf(sdk.APIError);
+    expect(error).toBeInstanceOf(sdk.CoinventoryError);
     expect(error).toBeInstanceOf(Error);
     for (const [, , Other] of cases) if (Other !== ErrorClass) expect(error).not.toBeInstanceOf(Other);
     expect(error).toMatchObject({
@@ -69,12 +55,12 @@ describe('error mapping', () => {
   it('carries the validation issues of a 400', async () => {
     const issues = [{ message: 'body.title: Required' }, { message: 'body.sku: must be at least 1 character' }];
     const error = await errorFor(400, errorBody('BAD_REQUEST', ERRORS.BAD_REQUEST.message, issues));
-    expect(error).toBeInstanceOf(BadRequestError);
-    expect((error as BadRequestError).issues).toEqual(issues);
+    expect(error).toBeInstanceOf(sdk.BadRequestError);
+    expect((error as sdk.BadRequestError).issues).toEqual(issues);
   });
 
   it('keeps the headers and body without putting them in the logged output', async () => {
-    const error = (await errorFor(404, errorBody('NOT_FOUND', 'Not found'), { 'X-Extra': 'yes' })) as APIError;
+    const error = (await errorFor(404, errorBody('NOT_FOUND', 'Not found'), { 'X-Extra': 'yes' })) as sdk.APIError;
     expect(error.headers.get('x-extra')).toBe('yes');
     expect(error.body).toEqual({ code: 'NOT_FOUND', message: 'Not found' });
     expect(Object.keys(error)).not.toContain('headers');
@@ -83,11 +69,11 @@ describe('error mapping', () => {
 
   it('maps 502, 503 and 504 to InternalServerError and other statuses to APIError', async () => {
     for (const status of [502, 503, 504]) {
-      expect(await errorFor(status, 'Bad gateway')).toBeInstanceOf(InternalServerError);
+      expect(await errorFor(status, 'Bad gateway')).toBeInstanceOf(sdk.InternalServerError);
     }
     const error = await errorFor(405, errorBody('METHOD_NOT_ALLOWED', ERRORS.METHOD_NOT_ALLOWED.message));
-    expect(error).toBeInstanceOf(APIError);
-    expect(error).not.toBeInstanceOf(BadRequestError);
+    expect(error).toBeInstanceOf(sdk.APIError);
+    expect(error).not.toBeInstanceOf(sdk.BadRequestError);
     expect(error).toMatchObject({ status: 405, code: 'METHOD_NOT_ALLOWED' });
   });
 
@@ -100,13 +86,13 @@ describe('error mapping', () => {
 
   it('reads Retry-After on a 429, as seconds or as an HTTP date', async () => {
     const seconds = await errorFor(429, errorBody('TOO_MANY_REQUESTS', 'Too many requests'), { 'Retry-After': '7' });
-    expect((seconds as RateLimitError).retryAfter).toBe(7);
+    expect((seconds as sdk.RateLimitError).retryAfter).toBe(7);
     const date = new Date(Date.now() + 30_000).toUTCString();
     const dated = await errorFor(429, errorBody('TOO_MANY_REQUESTS', 'Too many requests'), { 'Retry-After': date });
-    expect((dated as RateLimitError).retryAfter).toBeGreaterThanOrEqual(29);
-    expect((dated as RateLimitError).retryAfter).toBeLessThanOrEqual(31);
+    expect((dated as sdk.RateLimitError).retryAfter).toBeGreaterThanOrEqual(29);
+    expect((dated as sdk.RateLimitError).retryAfter).toBeLessThanOrEqual(31);
     const none = await errorFor(429, errorBody('TOO_MANY_REQUESTS', 'Too many requests'));
-    expect((none as RateLimitError).retryAfter).toBeUndefined();
+    expect((none as sdk.RateLimitError).retryAfter).toBeUndefined();
   });
 
   it('throws APIConnectionError, with the cause, when no response arrives', async () => {
@@ -114,21 +100,21 @@ describe('error mapping', () => {
     const error = await makeClient({ maxRetries: 0 })
       .me()
       .catch((e: unknown) => e);
-    expect(error).toBeInstanceOf(APIConnectionError);
-    expect(error).not.toBeInstanceOf(APIError);
+    expect(error).toBeInstanceOf(sdk.APIConnectionError);
+    expect(error).not.toBeInstanceOf(sdk.APIError);
     expect(error).toMatchObject({ name: 'APIConnectionError', message: expect.stringMatching(/^Connection error/) });
-    expect((error as APIConnectionError).cause).toBeInstanceOf(Error);
+    expect((error as sdk.APIConnectionError).cause).toBeInstanceOf(Error);
   });
 });
 
 describe('instanceof', () => {
   it('orders the hierarchy: timeout is a connection error; abort is not', () => {
-    expect(new APIConnectionTimeoutError(5)).toBeInstanceOf(APIConnectionError);
-    expect(new APIUserAbortError()).not.toBeInstanceOf(APIConnectionError);
-    expect(new APIUserAbortError()).toBeInstanceOf(CoinventoryError);
-    expect(new CoinventoryError('x')).not.toBeInstanceOf(APIError);
-    expect({}).not.toBeInstanceOf(CoinventoryError);
-    expect((null as unknown) instanceof CoinventoryError).toBe(false);
+    expect(new sdk.APIConnectionTimeoutError(5)).toBeInstanceOf(sdk.APIConnectionError);
+    expect(new sdk.APIUserAbortError()).not.toBeInstanceOf(sdk.APIConnectionError);
+    expect(new sdk.APIUserAbortError()).toBeInstanceOf(sdk.CoinventoryError);
+    expect(new sdk.CoinventoryError('x')).not.toBeInstanceOf(sdk.APIError);
+    expect({}).not.toBeInstanceOf(sdk.CoinventoryError);
+    expect((null as unknown) instanceof sdk.CoinventoryError).toBe(false);
   });
 
   it('answers by brand, so an error from another copy of the SDK matches', () => {
@@ -139,15 +125,15 @@ describe('instanceof', () => {
         [Symbol.for('coinventory.error.CoinventoryError')]: true,
       }),
     ) as unknown;
-    expect(foreign).toBeInstanceOf(NotFoundError);
-    expect(foreign).toBeInstanceOf(APIError);
-    expect(foreign).not.toBeInstanceOf(ConflictError);
+    expect(foreign).toBeInstanceOf(sdk.NotFoundError);
+    expect(foreign).toBeInstanceOf(sdk.APIError);
+    expect(foreign).not.toBeInstanceOf(sdk.ConflictError);
   });
 
   it("keeps a user's own subclass to the ordinary prototype check", () => {
-    class MyNotFound extends NotFoundError {}
-    const base = APIError.from(404, errorBody('NOT_FOUND', 'Not found'), new Headers());
-    expect(base).toBeInstanceOf(NotFoundError);
+    class MyNotFound extends sdk.NotFoundError {}
+    const base = sdk.APIError.from(404, errorBody('NOT_FOUND', 'Not found'), new Headers());
+    expect(base).toBeInstanceOf(sdk.NotFoundError);
     expect(base).not.toBeInstanceOf(MyNotFound);
     const mine = new MyNotFound({
       status: 404,
@@ -158,6 +144,6 @@ describe('instanceof', () => {
       body: undefined,
     });
     expect(mine).toBeInstanceOf(MyNotFound);
-    expect(mine).toBeInstanceOf(NotFoundError);
+    expect(mine).toBeInstanceOf(sdk.NotFoundError);
   });
 });

@@ -128,28 +128,17 @@ describe('iterating a list', () => {
 });
 
 describe('collectAll({ max })', () => {
-  it('collects everything when the list fits', async () => {
+  it.each([
+    // [test, max, items collected, truncated, pages fetched] of a list of 45 items
+    ['collects everything when the list fits', 1000, 45, false, 3],
+    ['stops at max inside a page and says the result is truncated', 25, 25, true, 2],
+    ['stops at max on a page boundary without fetching the next page', 40, 40, true, 2],
+  ] as const)('%s', async (_test, max, collected, truncated, pages) => {
     const queries = list('/items', 45);
-    const { items, truncated } = await makeClient().items.list().collectAll({ max: 1000 });
-    expect(ids(items)).toEqual(range(1, 45));
-    expect(truncated).toBe(false);
-    expect(queries).toHaveLength(3);
-  });
-
-  it('stops at max inside a page and says the result is truncated', async () => {
-    const queries = list('/items', 45);
-    const { items, truncated } = await makeClient().items.list().collectAll({ max: 25 });
-    expect(ids(items)).toEqual(range(1, 25));
-    expect(truncated).toBe(true);
-    expect(queries).toHaveLength(2);
-  });
-
-  it('stops at max on a page boundary without fetching the next page', async () => {
-    const queries = list('/items', 45);
-    const { items, truncated } = await makeClient().items.list().collectAll({ max: 40 });
-    expect(items).toHaveLength(40);
-    expect(truncated).toBe(true);
-    expect(queries).toHaveLength(2);
+    const result = await makeClient().items.list().collectAll({ max });
+    expect(ids(result.items)).toEqual(range(1, collected));
+    expect(result.truncated).toBe(truncated);
+    expect(queries).toHaveLength(pages);
   });
 
   it('is not truncated when the list holds exactly max', async () => {

@@ -1,5 +1,5 @@
 import { HttpResponse, http } from 'msw';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { backoffMs, RETRY, retryDelayMs } from '../src/core/retry.js';
 import {
   APIConnectionError,
@@ -10,33 +10,11 @@ import {
   NotFoundError,
   RateLimitError,
 } from '../src/index.js';
+import { outcomeOf, settle, useFakeClock } from './support/clock.js';
 import { errorBody, makeClient, server, url, useMsw } from './support/msw.js';
 
 useMsw();
-
-// Fake clocks drive the SDK's backoff and timeout timers; msw answers through promises, so it needs no timers.
-beforeEach(() => {
-  vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'Date'] });
-  vi.spyOn(Math, 'random').mockReturnValue(0);
-});
-afterEach(() => {
-  vi.useRealTimers();
-  vi.restoreAllMocks();
-});
-
-/** What a call resolved or rejected with, without an unhandled rejection while the clock is driven by hand. */
-const outcomeOf = <T>(call: Promise<T>): Promise<{ value?: T; error?: unknown }> =>
-  call.then(
-    (value) => ({ value }),
-    (error: unknown) => ({ error }),
-  );
-
-/** Starts a call and runs the clock until it settles. */
-async function settle<T>(call: Promise<T>): Promise<{ value?: T; error?: unknown }> {
-  const outcome = outcomeOf(call);
-  await vi.runAllTimersAsync();
-  return outcome;
-}
+useFakeClock();
 
 type Answer = () => Response;
 const status =

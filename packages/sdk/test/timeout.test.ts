@@ -1,24 +1,11 @@
 import { delay, HttpResponse, http } from 'msw';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { APIConnectionError, APIConnectionTimeoutError, APIUserAbortError } from '../src/index.js';
+import { outcomeOf, useFakeClock } from './support/clock.js';
 import { makeClient, server, url, useMsw } from './support/msw.js';
 
 useMsw();
-
-beforeEach(() => {
-  vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'Date'] });
-  vi.spyOn(Math, 'random').mockReturnValue(0);
-});
-afterEach(() => {
-  vi.useRealTimers();
-  vi.restoreAllMocks();
-});
-
-const outcomeOf = <T>(call: Promise<T>): Promise<{ value?: T; error?: unknown }> =>
-  call.then(
-    (value) => ({ value }),
-    (error: unknown) => ({ error }),
-  );
+useFakeClock();
 
 /** A server that never answers `method path`, recording when each attempt arrived (fake ms since start). */
 function hang(method: 'get' | 'post', path: string): number[] {
