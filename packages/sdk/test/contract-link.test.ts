@@ -1,5 +1,5 @@
 import { contractRoutes } from '@coinventory/contract';
-import { ROUTES } from '@coinventory/contract/routes';
+import { ROUTES, type RouteKey } from '@coinventory/contract/routes';
 import { describe, expect, it } from 'vitest';
 import { Coinventory } from '../src/index.js';
 
@@ -20,19 +20,19 @@ describe('@coinventory/contract as the SDK sees it', () => {
     ]);
   });
 
-  it('ships a zod-free route manifest that matches the contract', () => {
-    expect(ROUTES).toEqual(
-      Object.fromEntries(
-        contractRoutes.map(({ key, route }) => [
-          key,
-          {
-            method: route.method,
-            path: route.path,
-            scope: route.metadata.scope,
-            operationId: route.metadata.operationId,
-          },
-        ]),
-      ),
+  it('sends every route with the method and path the contract declares', async () => {
+    const sent: string[] = [];
+    const client = new Coinventory({
+      apiKey: 'cvk_live_x',
+      baseUrl: 'https://api.example/v1',
+      fetch: async (url, init) => {
+        sent.push(`${init.method} ${url}`);
+        return Response.json({});
+      },
+    });
+    for (const { key } of contractRoutes) await client.request(key as RouteKey, { params: { id: 'it-1' } });
+    expect(sent).toEqual(
+      contractRoutes.map(({ route }) => `${route.method} https://api.example/v1${route.path.replace(/:\w+/g, 'it-1')}`),
     );
   });
 
