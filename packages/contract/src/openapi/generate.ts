@@ -4,9 +4,6 @@ import { ignoreOverride, type Options, zodToJsonSchema } from 'zod-to-json-schem
 import {
   CALLER_REQUEST_ID_PATTERN,
   DEFAULT_BASE_URL,
-  ERRORS,
-  type ErrorCode,
-  MAX_BODY_BYTES,
   OPENAPI_DOCUMENT_VERSION,
   RATE_LIMIT,
   SCOPES,
@@ -16,6 +13,7 @@ import { textBounds } from '../primitives.js';
 import { contractRoutes } from '../routes.js';
 import { ErrorBodySchema, ErrorIssueSchema } from '../schemas/common.js';
 import { ConsignmentListSchema, ConsignmentSchema, ConsignorSchema } from '../schemas/consignment.js';
+import { codeList } from '../schemas/fields.js';
 import {
   InvoiceCustomerSchema,
   InvoiceLineSchema,
@@ -34,15 +32,9 @@ import {
 import { ApiKeySummarySchema, MeSchema, RateLimitInfoSchema } from '../schemas/me.js';
 import { OrganizationSchema } from '../schemas/organization.js';
 import { ComparableSaleSchema, ValuationListSchema, ValuationSchema } from '../schemas/valuation.js';
-import { COMPONENT_EXAMPLES, PARAMETER_EXAMPLES, VALIDATION_ERROR_EXAMPLE } from './examples.js';
-import type {
-  HeaderObject,
-  JsonSchema,
-  OpenApiDocument,
-  OperationObject,
-  ParameterObject,
-  ResponseObject,
-} from './types.js';
+import { COMPONENT_EXAMPLES, PARAMETER_EXAMPLES } from './examples.js';
+import { errorResponse, errorResponseName, responseHeaders } from './responses.js';
+import type { JsonSchema, OpenApiDocument, OperationObject, ParameterObject, ResponseObject } from './types.js';
 
 /** Schemas published under `components.schemas`; every other use of them becomes a `$ref`. */
 export const COMPONENTS: Record<string, z.ZodTypeAny> = {
@@ -112,162 +104,6 @@ const componentSchemas = (): Record<string, JsonSchema> =>
       return [name, { ...toJsonSchema(schema, name), ...(example !== undefined && { examples: [example] }) }];
     }),
   );
-
-const ERROR_RESPONSES: Partial<Record<number, { name: string; code: ErrorCode; description: string }>> = {
-  400: {
-    name: 'BadRequest',
-    code: 'BAD_REQUEST',
-    description:
-      'The request failed validation: a bad parameter, body field or id, or a bound violated. `issues` lists each failing field.',
-  },
-  401: {
-    name: 'Unauthorized',
-    code: 'UNAUTHORIZED',
-    description: 'The API key is missing, unknown, expired or revoked.',
-  },
-  403: {
-    name: 'Forbidden',
-    code: 'FORBIDDEN',
-    description:
-      "The key lacks the scope the operation needs, the workspace's plan no longer includes API access, or the key's creator is no longer an owner or admin.",
-  },
-  404: {
-    name: 'NotFound',
-    code: 'NOT_FOUND',
-    description: 'The resource does not exist, or belongs to another organization.',
-  },
-  408: {
-    name: 'RequestTimeout',
-    code: 'REQUEST_TIMEOUT',
-    description:
-      "The request body did not arrive in full within the server's body timeout. Nothing was done; the connection is closed.",
-  },
-  409: {
-    name: 'Conflict',
-    code: 'CONFLICT',
-    description: 'The SKU is already used by another item of the workspace.',
-  },
-  413: {
-    name: 'PayloadTooLarge',
-    code: 'PAYLOAD_TOO_LARGE',
-    description: `The request body is larger than ${MAX_BODY_BYTES} bytes (${MAX_BODY_BYTES / 2 ** 20} MiB).`,
-  },
-  415: {
-    name: 'UnsupportedMediaType',
-    code: 'UNSUPPORTED_MEDIA_TYPE',
-    description: 'The request has a body that is not sent as `Content-Type: application/json`.',
-  },
-  429: {
-    name: 'TooManyRequests',
-    code: 'TOO_MANY_REQUESTS',
-    description: `More than ${RATE_LIMIT.maxRequests} requests in ${RATE_LIMIT.windowSeconds} seconds with this key; or too many failed authentications from this address, and a key the server has not recently verified. Wait the number of seconds in \`Retry-After\`.`,
-  },
-  500: {
-    name: 'InternalServerError',
-    code: 'INTERNAL_SERVER_ERROR',
-    description:
-      'The server failed, or did not finish within its request deadline. Nothing was changed: the request may be retried.',
-  },
-  503: {
-    name: 'ServiceUnavailable',
-    code: 'SERVICE_UNAVAILABLE',
-    description:
-      'The server is busy (too many requests waiting in this server process) or shutting down, and refused the request before doing anything. Retry it after `Retry-After` seconds, whatever its method.',
-  },
-};
-
-/**
- * Whether a response to an API operation carries `RateLimit`: the server sends it once the key is verified and the
- * request counted. Never on a 401; on a 403 only for a missing scope (not for a key that may not call at all); on a
- * 500 only if the failure came after the count (not when the database cannot be reached); on a 429 only for a key over
- * its limit (not for an address refused for failed authentications, whose key is not looked up).
- */
-const RATE_LIMIT_SENT: Partial<Record<number, 'always' | 'sometimes'>> = {
-  200: 'always',
-  400: 'always',
-  403: 'sometimes',
-  404: 'always',
-  409: 'always',
-  413: 'always',
-  415: 'always',
-  408: 'sometimes',
-  429: 'sometimes',
-  500: 'sometimes',
-  503: 'sometimes',
-};
-
-/** The response headers the server sends with `status` on every API operation. */
-function responseHeaders(status: number): Record<string, HeaderObject> {
-  const headers: Record<string, HeaderObject> = {
-    'X-Request-Id': {
-      description:
-        "Identifies the request in the server's logs: the caller's own `X-Request-Id` if it sent a valid one, otherwise `req_` and a UUID. Quote it when asking for support.",
-      required: true,
-      schema: { type: 'string' },
-      example: 'req_9367a14e-3f64-426a-b140-c661c5e51606',
-    },
-    'RateLimit-Policy': {
-      description:
-        'The rate limit every key is held to (IETF draft RateLimit header fields): `q` requests per `w` seconds.',
-      required: true,
-      schema: { type: 'string' },
-      example: `"default";q=${RATE_LIMIT.maxRequests};w=${RATE_LIMIT.windowSeconds}`,
-    },
-  };
-  const rateLimit = RATE_LIMIT_SENT[status];
-  if (rateLimit) {
-    headers.RateLimit = {
-      description:
-        'Where the key stands: `r` requests it may still make in the window, and `t` seconds until the count next goes down.' +
-        (rateLimit === 'sometimes' ? ' Sent only once the key was verified and this request counted.' : ''),
-      required: rateLimit === 'always',
-      schema: { type: 'string' },
-      example: `"default";r=${RATE_LIMIT.maxRequests - 1};t=${RATE_LIMIT.windowSeconds}`,
-    };
-  }
-  if (status === 401 || status === 403) {
-    headers['WWW-Authenticate'] = {
-      description:
-        'A Bearer challenge (RFC 6750) whose `error` says why (none when no key was sent), pointing at the protected-resource metadata (RFC 9728) in `resource_metadata`.',
-      required: true,
-      schema: { type: 'string' },
-      example:
-        status === 401
-          ? 'Bearer error="invalid_token", error_description="The API key is unknown, expired or revoked", resource_metadata="https://api.example.com/.well-known/oauth-protected-resource/v1"'
-          : 'Bearer error="insufficient_scope", error_description="The API key lacks the write scope", scope="write", resource_metadata="https://api.example.com/.well-known/oauth-protected-resource/v1"',
-    };
-  }
-  if (status === 503) {
-    headers['Retry-After'] = {
-      description: 'Whole seconds to wait before retrying.',
-      required: true,
-      schema: { type: 'integer', minimum: 1 },
-      example: '1',
-    };
-  }
-  if (status === 429) {
-    headers['Retry-After'] = {
-      description:
-        'Whole seconds to wait before one more request with this key (or, refused for failed authentications, from this address) would be admitted (at least 1).',
-      required: true,
-      schema: { type: 'integer', minimum: 1 },
-      example: '12',
-    };
-  }
-  return headers;
-}
-
-function errorResponse(status: number): ResponseObject {
-  const entry = ERROR_RESPONSES[status];
-  if (!entry) throw new Error(`No error response is described for status ${status}`);
-  const example: Record<string, unknown> = { code: entry.code, message: ERRORS[entry.code].message };
-  if (status === 400) example.issues = VALIDATION_ERROR_EXAMPLE.issues;
-  return {
-    description: entry.description,
-    headers: responseHeaders(status),
-    content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' }, example } },
-  };
-}
 
 /** `X-Request-Id` as a request header: the caller's own id for the request, echoed back and logged. */
 const REQUEST_ID_PARAMETER: ParameterObject = {
@@ -340,7 +176,7 @@ function operation(key: string, route: (typeof contractRoutes)[number]['route'])
         },
       };
     } else {
-      op.responses[status] = { $ref: `#/components/responses/${ERROR_RESPONSES[code]?.name}` };
+      op.responses[status] = { $ref: `#/components/responses/${errorResponseName(code)}` };
     }
   }
   return op;
@@ -377,8 +213,7 @@ export function generateOpenApiDocument(options: GenerateOptions = {}): OpenApiD
 
   const responses: Record<string, ResponseObject> = {};
   for (const status of [...usedErrorStatuses].sort((a, b) => a - b)) {
-    const name = ERROR_RESPONSES[status]?.name;
-    if (name) responses[name] = errorResponse(status);
+    responses[errorResponseName(status)] = errorResponse(status);
   }
 
   return {
@@ -399,7 +234,7 @@ export function generateOpenApiDocument(options: GenerateOptions = {}): OpenApiD
           type: 'http',
           scheme: 'bearer',
           bearerFormat: 'Coinventory API key',
-          description: `An API key created in the workspace's settings. Scopes: ${SCOPES.map((s) => `\`${s}\``).join(', ')}; each operation names the one it needs.`,
+          description: `An API key created in the workspace's settings. Scopes: ${codeList(SCOPES)}; each operation names the one it needs.`,
         },
       },
       schemas: componentSchemas(),
