@@ -1,73 +1,8 @@
 /**
  * What a coin dealer's inventory looks like, as tables the seeder draws from: coin types with their years, mints,
- * metal and price level; grading services and grades on the Sheldon scale with the designations each service
- * prints; certificate number formats; where stock comes from and where it sits.
+ * metal and price level; grading services and grades on the Sheldon scale; where stock comes from and where it
+ * sits. Data only: the seeder (seed/) draws from it with the generator it shares with the demo workspace.
  */
-
-/** mulberry32: fast, seedable, good enough to vary benchmark data; never for anything secret. */
-export class Random {
-  /** @param {number} seed */
-  constructor(seed) {
-    this.state = seed >>> 0;
-  }
-
-  /** A float in [0, 1). */
-  next() {
-    this.state = (this.state + 0x6d2b79f5) >>> 0;
-    let t = this.state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296;
-  }
-
-  /** An integer in [min, max]. @param {number} min @param {number} max */
-  int(min, max) {
-    return min + Math.floor(this.next() * (max - min + 1));
-  }
-
-  /** @param {number} probability */
-  chance(probability) {
-    return this.next() < probability;
-  }
-
-  /**
-   * @template T
-   * @param {readonly T[]} choices
-   * @returns {T}
-   */
-  pick(choices) {
-    const choice = choices[Math.floor(this.next() * choices.length)];
-    if (choice === undefined) throw new Error('pick from an empty list');
-    return choice;
-  }
-
-  /**
-   * A choice by weight.
-   * @template T
-   * @param {ReadonlyArray<readonly [T, number]>} weighted
-   * @returns {T}
-   */
-  weighted(weighted) {
-    let total = 0;
-    for (const [, w] of weighted) total += w;
-    let r = this.next() * total;
-    for (const [value, w] of weighted) {
-      r -= w;
-      if (r < 0) return value;
-    }
-    const last = weighted[weighted.length - 1];
-    if (!last) throw new Error('weighted pick from an empty list');
-    return last[0];
-  }
-
-  /** A log-normal multiplier around 1 with spread sigma. @param {number} sigma */
-  logNormal(sigma) {
-    // Box–Muller.
-    const u = 1 - this.next();
-    const v = this.next();
-    return Math.exp(sigma * Math.sqrt(-2 * Math.log(u)) * Math.cos(2 * Math.PI * v));
-  }
-}
 
 /**
  * @typedef {object} CoinType
@@ -424,20 +359,6 @@ export const BULLION_GRADES = [
   [69, 60],
   [70, 33],
 ];
-
-/**
- * The grade's letters: MS for mint state, AU, XF (EF at some graders), VF, F, VG, G.
- * @param {number} sheldon
- */
-export function gradePrefix(sheldon) {
-  if (sheldon >= 60) return 'MS';
-  if (sheldon >= 50) return 'AU';
-  if (sheldon >= 40) return 'XF';
-  if (sheldon >= 20) return 'VF';
-  if (sheldon >= 12) return 'F';
-  if (sheldon >= 8) return 'VG';
-  return 'G';
-}
 
 /** NGC's adjectival grades for ancient coins. */
 export const ANCIENT_GRADES = ['Ch VF', 'XF', 'Ch XF', 'AU', 'Ch AU', 'MS', 'VF', 'F'];
