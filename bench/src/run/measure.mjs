@@ -1,0 +1,238 @@
+import { fork } from 'node:child_process';
+import { once } from 'node:events';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { runPgbench } from '../pgbench.mjs';
+import { MIXED, pageScenario, SCENARIOS, scenario } from '../scenarios.mjs';
+import { startServer } from '../server.mjs';
+import { freePort, log, sleep } from '../util.mjs';
+import {
+  CONNECTIONS,
+  DB_SESSIONS,
+  DEEP_PAGES,
+  DURATION,
+  FLOOR_WARMUP,
+  MAIN,
+  SCALING_SCENARIOS,
+  WARMUP,
+  WORKER_SCENARIOS,
+} from './options.mjs';
+
+/**
+ * The three measurements of a scenario, all at one concurrency: the real server under the load generator, the
+ * database floor (pgbench on the captured SQL) and the HTTP floor (a bare node:http server sending the captured
+ * bytes).
+ */
+
+/**
+ * @typedef {import('../load.mjs').LoadResult & { rssMaxMB: number }} ServerFigures
+ * @typedef {import('../pgbench.mjs').PgbenchResult} DbFigures
+ * @typedef {import('../load.mjs').LoadResult} HttpFigures
+ */
+
+/**
+ * Runs the load generator in its own process and returns its figures.
+ * @param {import('../load.mjs').LoadJob} job
+ * @returns {Promise<import('../load.mjs').LoadResult>}
+ */
+async function load(job) {
+  const child = fork(fileURLToPath(new URL('../load.mjs', import.meta.url)), [], {
+    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+  });
+  /** @type {import('../load.mjs').LoadResult | undefined} */
+  let result;
+  child.once('message', (message) => {
+    result = /** @type {import('../load.mjs').LoadResult} */ (message);
+  });
+  child.send(job);
+  const [code] = await once(child, 'exit');
+  if (code !== 0 || !result) throw new Error(`the load generator exited with ${code} and no figures`);
+  return result;
+}
+
+/**
+ * @param {{ cluster: import('./capture-all.mjs').Cluster, admin: import('postgres').Sql, pgbench: string,
+ *   work: string, targets: Record<string, import('../scenarios.mjs').Target>,
+ *   captures: import('./capture-all.mjs').Captures, cleanup: Array<() => unknown> }} run
+ */
+async function measurements({ cluster, admin, pgbench, work, targets, captures, cleanup }) {
+  const { scriptsOf, routesOf } = captures;
+  let runs = 0;
+  /** @type {import('../server.mjs').RunningServer | null} */
+  let server = null;
+  const serverPort = await freePort();
+  /** @param {number} workers @param {string} [profileDir] */
+  const startMeasuredServer = async (workers, profileDir) => {
+    runs += 1;
+    server = await startServer({
+      main: MAIN,
+      databaseUrl: cluster.url,
+      port: serverPort,
+      workers,
+      logFile: join(work, `server-${runs}.log`),
+      ...(profileDir ? { cpuProfileDir: profileDir } : {}),
+    });
+    cleanup.push(() => server?.stop());
+    return server;
+  };
+  /** @param {import('../server.mjs').RunningServer} running @param {string} targetName @param {string} name */
+  const measureServer = async (running, targetName, name) => {
+    let rssMax = 0;
+    const sampler = setInterval(() => {
+      rssMax = Math.max(rssMax, running.rssBytes());
+    }, 250);
+    try {
+      const figures = await load({
+        origin: running.origin,
+        scenario: name,
+        target: /** @type {import('../scenarios.mjs').Target} */ (targets[targetName]),
+        connections: CONNECTIONS,
+        warmupSeconds: WARMUP,
+        durationSeconds: DURATION,
+      });
+      return { ...figures, rssMaxMB: Math.round(rssMax / 2 ** 20) };
+    } finally {
+      clearInterval(sampler);
+    }
+  };
+  /** @param {string} targetName @param {string} name @param {number} [clients] */
+  const measureDb = async (targetName, name, clients = DB_SESSIONS) => ({
+    ...(await runPgbench({
+      pgbench,
+      database: { host: cluster.host, port: cluster.port },
+      scripts: scriptsOf(targetName, name),
+      clients,
+      warmupSeconds: FLOOR_WARMUP,
+      durationSeconds: DURATION,
+      workDir: join(work, 'pgbench', `${targetName}-${name}-${clients}`),
+    })),
+    sessions: clients,
+  });
+  /**
+   * The main scenarios' database floor, at the server's pool size and at the load's own concurrency: postgres.js
+   * pipelines many requests' statements over its few connections, which a few pgbench sessions (each waiting for
+   * its answer) cannot, so the floor is whichever of the two PostgreSQL serves faster; both are kept.
+   * @param {string} targetName @param {string} name
+   */
+  const measureDbFloor = async (targetName, name) => {
+    const atPool = await measureDb(targetName, name, DB_SESSIONS);
+    const atLoad = await measureDb(targetName, name, CONNECTIONS);
+    const best = atLoad.tps > atPool.tps ? atLoad : atPool;
+    return { ...best, bySessions: { [DB_SESSIONS]: atPool, [CONNECTIONS]: atLoad } };
+  };
+  /** @param {string} targetName @param {string} name */
+  const measureHttp = async (targetName, name) => {
+    const child = fork(fileURLToPath(new URL('../floor-http.mjs', import.meta.url)), [], {
+      stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+    });
+    try {
+      child.send(routesOf(targetName, name));
+      const [message] = await once(child, 'message');
+      const port = /** @type {{ port: number }} */ (message).port;
+      return await load({
+        origin: `http://127.0.0.1:${port}`,
+        scenario: name,
+        target: /** @type {import('../scenarios.mjs').Target} */ (targets[targetName]),
+        connections: CONNECTIONS,
+        warmupSeconds: FLOOR_WARMUP,
+        durationSeconds: DURATION,
+      });
+    } finally {
+      child.kill('SIGTERM');
+      await once(child, 'exit');
+    }
+  };
+  /** Lets the sync worker deliver what a write scenario queued, so the next scenario does not pay for it. */
+  const drainOutbox = async () => {
+    for (let i = 0; i < 120; i++) {
+      const [row] = await admin`SELECT count(*)::int AS n FROM marketplace_sync_jobs WHERE state = 'pending'`;
+      if (!row || row.n === 0) return;
+      await sleep(250);
+    }
+  };
+  return { startMeasuredServer, measureServer, measureDb, measureDbFloor, measureHttp, drainOutbox };
+}
+
+/**
+ * Every measurement of the run, scenario by scenario and back to back, so the machine's noise hits the server and
+ * its floors alike: the main scenarios (reads, then deep pages and scaling, then writes and the mix), then one
+ * server process against two.
+ * @param {Parameters<typeof measurements>[0]} run
+ */
+export async function measureScenarios(run) {
+  const { targets } = run;
+  const { startMeasuredServer, measureServer, measureDb, measureDbFloor, measureHttp, drainOutbox } =
+    await measurements(run);
+  const deep = DEEP_PAGES.map(pageScenario);
+  /**
+   * @typedef {object} ScenarioFigures
+   * @property {string} name
+   * @property {string} label
+   * @property {'read' | 'write' | 'mixed'} kind
+   * @property {ServerFigures} server
+   * @property {DbFigures} dbFloor
+   * @property {HttpFigures} httpFloor
+   */
+  /** @type {ScenarioFigures[]} */
+  const main = [];
+  /** @type {Array<{ size: number, scenario: string, label: string, server: ServerFigures, dbFloor: DbFigures }>} */
+  const scaling = [];
+  /** @type {Array<{ page: number, server: ServerFigures, dbFloor: DbFigures }>} */
+  const pages = [];
+  /** @type {Array<{ scenario: string, label: string, workers: number, server: ServerFigures }>} */
+  const workers = [];
+
+  const one = await startMeasuredServer(1);
+  /** @param {import('../scenarios.mjs').Scenario} s */
+  const measureMain = async (s) => {
+    log(`${s.label}: server`);
+    const serverFigures = await measureServer(one, 'measured', s.name);
+    if (s.kind !== 'read') await drainOutbox();
+    log(`${s.label}: database floor`);
+    const dbFloor = await measureDbFloor('measured', s.name);
+    if (s.kind !== 'read') await drainOutbox();
+    log(`${s.label}: HTTP floor`);
+    const httpFloor = await measureHttp('measured', s.name);
+    main.push({ name: s.name, label: s.label, kind: s.kind, server: serverFigures, dbFloor, httpFloor });
+  };
+  for (const s of SCENARIOS.filter((x) => x.kind === 'read')) await measureMain(s);
+
+  for (const [i, s] of deep.entries()) {
+    log(`${s.label}: server and database floor`);
+    pages.push({
+      page: /** @type {number} */ (DEEP_PAGES[i]),
+      server: await measureServer(one, 'measured', s.name),
+      dbFloor: await measureDb('measured', s.name),
+    });
+  }
+  for (const targetName of ['small', 'large']) {
+    for (const name of SCALING_SCENARIOS) {
+      const s = scenario(name);
+      log(`${s.label} at ${targets[targetName]?.items.toLocaleString('en-US')} items: server and database floor`);
+      scaling.push({
+        size: /** @type {import('../scenarios.mjs').Target} */ (targets[targetName]).items,
+        scenario: name,
+        label: s.label,
+        server: await measureServer(one, targetName, name),
+        dbFloor: await measureDb(targetName, name),
+      });
+    }
+  }
+  for (const s of [...SCENARIOS.filter((x) => x.kind === 'write'), MIXED]) await measureMain(s);
+  /** The worker scenarios against a server of `count` processes, which is then stopped. @param {import('../server.mjs').RunningServer} running @param {number} count */
+  const measureWorkers = async (running, count) => {
+    for (const name of WORKER_SCENARIOS) {
+      const s = scenario(name);
+      log(`${s.label}: ${count} worker${count === 1 ? '' : 's'}`);
+      const server = await measureServer(running, 'measured', name);
+      workers.push({ scenario: name, label: s.label, workers: count, server });
+      if (name === 'mixed') await drainOutbox();
+    }
+    await running.stop();
+  };
+  // One process and two, back to back on the same data (the write scenarios above have added their items).
+  await measureWorkers(one, 1);
+  log('two server processes (WEB_CONCURRENCY=2)');
+  await measureWorkers(await startMeasuredServer(2), 2);
+  return { figures: { main, pages, scaling, workers }, startMeasuredServer, measureServer };
+}

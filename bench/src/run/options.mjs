@@ -1,0 +1,90 @@
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import { scenario } from '../scenarios.mjs';
+import { SERVER_SETTINGS } from '../server.mjs';
+
+/** The run's options (read once, at start) and the sizes of what it seeds and measures. */
+
+const USAGE = `usage: pnpm bench [--] [--quick] [--connections=N] [--duration=S] [--warmup=S]
+                  [--profile=<scenario> | --no-profile] [--output=<file.json>] [--main=<dist/main.js>]
+(bench/README.md says what each option does)`;
+
+/** The options, read leniently about one thing: `pnpm bench -- --quick` hands the script its `--` too. */
+function readArgs() {
+  const argv = process.argv.slice(2);
+  try {
+    const { values } = parseArgs({
+      args: argv[0] === '--' ? argv.slice(1) : argv,
+      options: {
+        // The scenario to profile with node --cpu-prof (default: the slowest); --no-profile skips the profile.
+        profile: { type: 'string' },
+        'no-profile': { type: 'boolean', default: false },
+        quick: { type: 'boolean', default: false },
+        connections: { type: 'string', default: '32' },
+        duration: { type: 'string', default: '6' },
+        warmup: { type: 'string', default: '2' },
+        output: { type: 'string' },
+        // Another build of the server to measure (its dist/main.js), e.g. a checkout of an earlier commit.
+        main: { type: 'string' },
+      },
+      allowPositionals: false,
+    });
+    for (const name of /** @type {const} */ (['connections', 'duration', 'warmup'])) {
+      const value = values[name];
+      const min = name === 'warmup' ? 0 : 1;
+      if (!/^\d+$/.test(value) || Number(value) < min) {
+        throw new Error(`--${name} must be a whole number${min ? ' of at least 1' : ''}, not "${value}"`);
+      }
+    }
+    // Checked now rather than after ten minutes of measuring.
+    if (values.profile !== undefined) scenario(values.profile);
+    return values;
+  } catch (error) {
+    console.error(`bench: ${error instanceof Error ? error.message : String(error)}\n${USAGE}`);
+    process.exit(2);
+  }
+}
+const args = readArgs();
+
+export const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
+export const MAIN = args.main ?? join(ROOT, 'packages/server/dist/main.js');
+export const RESULTS = join(ROOT, 'bench/results');
+export const CONNECTIONS = Number(args.connections);
+export const DURATION = Number(args.duration);
+export const WARMUP = Number(args.warmup);
+// The floors need less warming: pgbench has no JIT to warm and the bare server has nothing to cache.
+export const FLOOR_WARMUP = Math.min(1, WARMUP);
+/** --quick: a tenth of the data and short runs, to try the harness; its figures are not the benchmark's. */
+export const QUICK = args.quick === true;
+export const SCALE = QUICK ? 0.1 : 1;
+export const PROFILE = args['no-profile'] ? null : (args.profile ?? 'slowest');
+/** Where the figures go (the markdown goes beside it). */
+export const OUTPUT = args.output ?? join(RESULTS, QUICK ? 'quick.json' : 'latest.json');
+
+/**
+ * pgbench sessions: as many as the server has database connections, so PostgreSQL sees the same concurrency from
+ * the floor as from the server (the server never has more statements in flight than its pool).
+ */
+export const DB_SESSIONS = Number(SERVER_SETTINGS.DATABASE_POOL_SIZE);
+
+/** The measured workspace and the two scaling ones; ninety-eight more hold the rest of the first million. */
+export const SIZES = { small: 10_000 * SCALE, measured: 100_000 * SCALE, large: 1_000_000 * SCALE };
+export const OTHERS = { count: 98, items: 890_000 * SCALE };
+export const SALES = { consignments: 2_000, consignors: 400, invoices: 10_000, customers: 2_500, listings: 2_000 };
+export const SCALING_SCENARIOS = ['items', 'items-q', 'items-status-value', 'item'];
+export const DEEP_PAGES = [1, 20, 200];
+export const WORKER_SCENARIOS = ['me', 'items', 'item', 'mixed'];
+
+/**
+ * Sizes of the other workspaces: a long tail, as a SaaS's customers are, adding up to exactly `total`.
+ * @param {number} count
+ * @param {number} total
+ */
+export function tail(count, total) {
+  const weights = Array.from({ length: count }, (_, i) => 1 / (i + 8) ** 0.9);
+  const sum = weights.reduce((a, b) => a + b, 0);
+  const sizes = weights.map((w) => Math.max(1, Math.floor((w / sum) * total)));
+  sizes[0] = (sizes[0] ?? 0) + total - sizes.reduce((a, b) => a + b, 0);
+  return sizes;
+}

@@ -1,0 +1,93 @@
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { TUNING } from '../cluster.mjs';
+import { markdownReport, targetsOf } from '../report.mjs';
+import { DEEP_PAGE, scenario } from '../scenarios.mjs';
+import { SERVER_SETTINGS } from '../server.mjs';
+import { log, seconds } from '../util.mjs';
+import { machine, versions } from './environment.mjs';
+import {
+  CONNECTIONS,
+  DB_SESSIONS,
+  DURATION,
+  FLOOR_WARMUP,
+  OTHERS,
+  OUTPUT,
+  QUICK,
+  RESULTS,
+  SCALING_SCENARIOS,
+  SIZES,
+  WARMUP,
+} from './options.mjs';
+
+/** The run's figures as one JSON document with the targets judged from them, and the markdown table of it. */
+
+/**
+ * Writes the figures (OUTPUT, and the markdown beside it) and prints the markdown on stdout.
+ * @param {{ started: number, postgres: string, pgbench: string, seeded: import('../seed.mjs').SeedResult,
+ *   figures: Awaited<ReturnType<typeof import('./measure.mjs').measureScenarios>>['figures'],
+ *   profile: import('./profile-step.mjs').Profile | null }} run
+ */
+export function writeReport({ started, postgres, pgbench, seeded, figures, profile }) {
+  const { main, pages, scaling, workers } = figures;
+  const report = {
+    date: new Date().toISOString(),
+    wallSeconds: Math.round((Date.now() - started) / 1000),
+    quick: QUICK,
+    machine: machine(),
+    versions: versions({ postgres, pgbench }),
+    settings: {
+      connections: CONNECTIONS,
+      dbSessions: DB_SESSIONS,
+      warmupSeconds: WARMUP,
+      durationSeconds: DURATION,
+      floorWarmupSeconds: FLOOR_WARMUP,
+      loadGenerator: `autocannon in its own process, ${CONNECTIONS} keep-alive connections, no pipelining`,
+      dbFloor: `pgbench -M prepared -j 2 over TCP, the captured statements of each scenario; main scenarios at -c ${DB_SESSIONS} (the server's pool) and -c ${CONNECTIONS} (the load's connections), the faster taken; deep pages and scaling at -c ${DB_SESSIONS}`,
+      httpFloor: 'a bare node:http server (one process) sending the captured response bytes',
+      server: { ...SERVER_SETTINGS, WEB_CONCURRENCY: '1 (2 in the workers table)', SYNC_WORKER: 'on' },
+      postgres: TUNING,
+      cores: 'the load generator, the server and PostgreSQL share the same cores',
+    },
+    seed: {
+      seconds: Math.round(seeded.ms / 100) / 10,
+      rows: seeded.rows,
+      phasesMs: seeded.phasesMs,
+      workspaces: {
+        measured: SIZES.measured,
+        scaling: [SIZES.small, SIZES.measured, SIZES.large],
+        others: `${OTHERS.count} workspaces holding ${OTHERS.items.toLocaleString('en-US')} items`,
+      },
+    },
+    scenarios: main,
+    deepPages: [...pages, { page: DEEP_PAGE.page, ...pick(main, 'items-deep') }],
+    scaling: [
+      ...scaling,
+      ...SCALING_SCENARIOS.map((name) => ({
+        size: SIZES.measured,
+        scenario: name,
+        label: scenario(name).label,
+        ...pick(main, name),
+      })),
+    ],
+    workers,
+    profile,
+  };
+  const withTargets = { ...report, targets: targetsOf(report) };
+  mkdirSync(RESULTS, { recursive: true });
+  writeFileSync(OUTPUT, `${JSON.stringify(withTargets, null, 2)}\n`);
+  const markdown = markdownReport(withTargets);
+  writeFileSync(OUTPUT.replace(/\.json$/, '.md'), markdown);
+  process.stdout.write(markdown);
+  log(`done in ${seconds(Date.now() - started)}; figures in ${OUTPUT}`);
+}
+
+/**
+ * The server and database figures of a main scenario.
+ * @param {Array<{ name: string, server: import('./measure.mjs').ServerFigures, dbFloor: import('./measure.mjs').DbFigures }>} main
+ * @param {string} name
+ */
+function pick(main, name) {
+  const found = main.find((m) => m.name === name);
+  if (!found) throw new Error(`no figures for ${name}`);
+  return { server: found.server, dbFloor: found.dbFloor };
+}
