@@ -1,13 +1,6 @@
 import { z } from 'zod';
 import { LIMITS } from './constants.js';
-import {
-  DATE_TIME_YEARS_MESSAGE,
-  isDigits,
-  isStorableYear,
-  type TextBounds,
-  textProblem,
-  textProblemMessage,
-} from './text-rules.js';
+import { DATE_TIME_YEARS_MESSAGE, isDigits, isStorableYear, type TextBounds, textProblem } from './text-rules.js';
 
 /**
  * Building blocks shared by every schema. Each carries its OpenAPI description through `.describe()`,
@@ -28,7 +21,7 @@ export function text(bounds: TextBounds) {
   const check = (value: string, ctx: z.RefinementCtx) => {
     const problem = textProblem(value, bounds);
     if (!problem) return;
-    const message = textProblemMessage(problem);
+    const { message } = problem;
     if (problem.kind === 'too_short') {
       ctx.addIssue({ code: z.ZodIssueCode.too_small, minimum: problem.min, type: 'string', inclusive: true, message });
     } else if (problem.kind === 'too_long') {

@@ -24,33 +24,27 @@ export interface TextBounds {
   max: number;
 }
 
-/** Why a value breaks a text field's rules. */
-export type TextProblem =
+/** Why a value breaks a text field's rules, with the API's words for it (`must be at most 200 characters`). */
+export type TextProblem = { message: string } & (
   | { kind: 'too_short'; min: number; length: number }
   | { kind: 'too_long'; max: number; length: number }
-  | { kind: 'not_storable' };
-
-/** The first rule `value` breaks (length, then storability), or undefined when it keeps them all. */
-export function textProblem(value: string, bounds: TextBounds): TextProblem | undefined {
-  const length = characterLength(value);
-  if (bounds.min !== undefined && length < bounds.min) return { kind: 'too_short', min: bounds.min, length };
-  if (length > bounds.max) return { kind: 'too_long', max: bounds.max, length };
-  if (!isStorableText(value)) return { kind: 'not_storable' };
-  return undefined;
-}
+  | { kind: 'not_storable' }
+);
 
 const characters = (n: number): string => `${n} character${n === 1 ? '' : 's'}`;
 
-/** The API's words for a problem, as its error bodies give them: `must be at most 200 characters`. */
-export function textProblemMessage(problem: TextProblem): string {
-  switch (problem.kind) {
-    case 'too_short':
-      return `must be at least ${characters(problem.min)}`;
-    case 'too_long':
-      return `must be at most ${characters(problem.max)}`;
-    case 'not_storable':
-      return 'must not contain NUL characters or unpaired surrogates';
+/** The first rule `value` breaks (length, then storability), or undefined when it keeps them all. */
+export function textProblem(value: string, bounds: TextBounds): TextProblem | undefined {
+  const { min, max } = bounds;
+  const length = characterLength(value);
+  if (min !== undefined && length < min) {
+    return { kind: 'too_short', min, length, message: `must be at least ${characters(min)}` };
   }
+  if (length > max) return { kind: 'too_long', max, length, message: `must be at most ${characters(max)}` };
+  if (!isStorableText(value)) {
+    return { kind: 'not_storable', message: 'must not contain NUL characters or unpaired surrogates' };
+  }
+  return undefined;
 }
 
 const DIGITS = /^[0-9]+$/;
