@@ -1,33 +1,30 @@
 import { LIMITS } from '@coinventory/contract/constants';
+import {
+  DATE_TIME_YEARS_MESSAGE,
+  isDigits,
+  isStorableYear,
+  type TextBounds,
+  textProblem,
+  UUID_PATTERN,
+} from '@coinventory/contract/text-rules';
 import { InvalidArgumentError } from 'commander';
 import { groupDigits } from './output/format.js';
 
 /**
- * Parsers for option values. Each checks a value against the contract's bounds before any request and throws
- * commander's InvalidArgumentError with the reason, which commander prints as
+ * Parsers for option values. Each checks a value against the contract's bounds and rules before any request and
+ * throws commander's InvalidArgumentError with the reason, which commander prints as
  * `error: option '--limit <n>' argument '500' is invalid. Must be a whole number from 1 to 100.` (exit 2).
  */
 
-const DIGITS = /^[0-9]+$/;
-const UUID = /^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$/;
-// PostgreSQL cannot store NUL, and unpaired surrogates cannot be encoded: the API refuses both.
-const UNPAIRED_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
-
-/** Length in characters (code points), as the API counts it. */
-export function characterLength(value: string): number {
-  let length = 0;
-  for (const _ of value) length += 1;
-  return length;
-}
-
-const plural = (n: number, word: string): string => `${n} ${word}${n === 1 ? '' : 's'}`;
+/** The API's lower-case reason as a sentence: `must be …` → `Must be ….` */
+const sentence = (reason: string): string => `${reason.charAt(0).toUpperCase()}${reason.slice(1)}.`;
 
 /** A whole number written in digits, within `min`..`max`. */
 export function integer(bounds: { min: number; max?: number }): (value: string) => number {
   const range =
     bounds.max === undefined ? `of at least ${bounds.min}` : `from ${bounds.min} to ${groupDigits(bounds.max)}`;
   return (value) => {
-    const n = DIGITS.test(value) ? Number(value) : Number.NaN;
+    const n = isDigits(value) ? Number(value) : Number.NaN;
     if (!Number.isSafeInteger(n) || n < bounds.min || (bounds.max !== undefined && n > bounds.max)) {
       throw new InvalidArgumentError(`Must be a whole number ${range}, written in digits.`);
     }
@@ -36,25 +33,21 @@ export function integer(bounds: { min: number; max?: number }): (value: string) 
 }
 
 /** Text of `min`..`max` characters that the API can store. */
-export function text(bounds: { min?: number; max: number }): (value: string) => string {
+export function text(bounds: TextBounds): (value: string) => string {
   return (value) => checkText(value, bounds);
 }
 
-function checkText(value: string, bounds: { min?: number; max: number }): string {
-  const length = characterLength(value);
-  const min = bounds.min ?? 0;
-  if (length < min) throw new InvalidArgumentError(`Must be at least ${plural(min, 'character')}.`);
-  if (length > bounds.max) {
-    throw new InvalidArgumentError(`Must be at most ${plural(bounds.max, 'character')} (got ${length}).`);
-  }
-  if (value.includes('\u0000') || UNPAIRED_SURROGATE.test(value)) {
-    throw new InvalidArgumentError('Must not contain NUL characters or unpaired surrogates.');
-  }
-  return value;
+function checkText(value: string, bounds: TextBounds): string {
+  const problem = textProblem(value, bounds);
+  if (!problem) return value;
+  // Past the maximum, the length found helps to cut the text to fit.
+  const reason = problem.kind === 'too_long' ? `${problem.message} (got ${problem.length})` : problem.message;
+  throw new InvalidArgumentError(sentence(reason));
 }
 
 export function uuid(value: string): string {
-  if (!UUID.test(value)) throw new InvalidArgumentError('Must be a UUID, like 3f5a7dec-b331-4659-8f5a-474ef56754dd.');
+  if (!UUID_PATTERN.test(value))
+    throw new InvalidArgumentError('Must be a UUID, like 3f5a7dec-b331-4659-8f5a-474ef56754dd.');
   return value;
 }
 
@@ -75,7 +68,7 @@ export function dollars(value: string): number {
 
 /** A whole number of cents. */
 export function cents(value: string): number {
-  if (!DIGITS.test(value)) {
+  if (!isDigits(value)) {
     throw new InvalidArgumentError('Must be a whole number of cents, written in digits (12500 is $125.00).');
   }
   return checkCents(BigInt(value));
@@ -88,8 +81,6 @@ function checkCents(cents: bigint): number {
   return Number(cents);
 }
 
-/** Years an input date-time may fall in once converted to UTC (the API's rule). */
-const YEARS = { min: 1000, max: 9999 } as const;
 const DATE_TIME = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(?::(\d{2})(?:\.\d+)?)?(Z|[+-]\d{2}(?::?\d{2}))$/;
 const DATE_ONLY = /^(\d{4})-(\d{2})-(\d{2})$/;
 
@@ -112,10 +103,8 @@ export function dateTime(value: string): string {
   if (month < 1 || month > 12 || day < 1 || day > days || hour > 23 || minute > 59 || second > 59) {
     throw new InvalidArgumentError(`${value} is not a real date and time.`);
   }
-  const utcYear = new Date(iso).getUTCFullYear();
-  if (!(utcYear >= YEARS.min && utcYear <= YEARS.max)) {
-    throw new InvalidArgumentError(`Must fall between the years ${YEARS.min} and ${YEARS.max} (UTC).`);
-  }
+  if (!isStorableYear(new Date(iso).getUTCFullYear()))
+    throw new InvalidArgumentError(sentence(DATE_TIME_YEARS_MESSAGE));
   return iso;
 }
 
@@ -186,7 +175,8 @@ function jsonAttributeValue(raw: string, key: string): AttributeValue {
 
 function checkAttributeKey(key: string): void {
   const { keyMax } = LIMITS.attributes;
-  if (key.length === 0 || characterLength(key) > keyMax) {
+  const problem = textProblem(key, { min: 1, max: keyMax });
+  if (problem && problem.kind !== 'not_storable') {
     throw new InvalidArgumentError(`Attribute keys must be 1 to ${keyMax} characters.`);
   }
   if (key === '__proto__') throw new InvalidArgumentError('__proto__ is a reserved key.');
