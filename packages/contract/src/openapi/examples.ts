@@ -1,4 +1,4 @@
-import { ERRORS, LIMITS } from '../constants.js';
+import { ERRORS, LIMITS, RATE_LIMIT } from '../constants.js';
 import type {
   ConsignmentList,
   CreateItemInput,
@@ -70,10 +70,13 @@ const me: Me = {
     expiresAt: null,
     scopes: ['read', 'write'],
   },
-  rateLimit: { maxRequests: 120, windowSeconds: 60 },
+  rateLimit: { ...RATE_LIMIT },
 };
 
-const itemList: ItemList = { items: [item], page: 1, limit: 20, hasMore: true };
+/** The first page of a list, at the default page size. */
+const firstPage = <T>(items: T[], hasMore: boolean) => ({ items, page: 1, limit: LIMITS.listLimit.default, hasMore });
+
+const itemList: ItemList = firstPage([item], true);
 
 const deletedItem: DeletedItem = { id: item.id, deleted: true };
 
@@ -128,8 +131,8 @@ const valuationList: ValuationList = {
   ],
 };
 
-const consignmentList: ConsignmentList = {
-  items: [
+const consignmentList: ConsignmentList = firstPage(
+  [
     {
       id: '66554938-d071-4ea1-b0d4-0f9508991957',
       number: 'C-2026-011',
@@ -151,10 +154,8 @@ const consignmentList: ConsignmentList = {
       createdAt: '2026-08-30T13:45:12.000Z',
     },
   ],
-  page: 1,
-  limit: 20,
-  hasMore: false,
-};
+  false,
+);
 
 const invoice: Invoice = {
   id: '2bb12c9d-e553-4756-938b-7cd17618129b',
@@ -201,7 +202,7 @@ const invoice: Invoice = {
   createdAt: '2026-11-14T17:41:46.000Z',
 };
 
-const invoiceList: InvoiceList = { items: [invoice], page: 1, limit: 20, hasMore: true };
+const invoiceList: InvoiceList = firstPage([invoice], true);
 
 /** The error body of a request that failed validation. */
 export const VALIDATION_ERROR_EXAMPLE: ErrorBody = {
@@ -267,5 +268,5 @@ export const PARAMETER_EXAMPLES: Record<string, readonly (string | number)[]> = 
   sku: ['MOR-1921-D-63'],
   sort: ['value_desc', 'newest'],
   page: [1],
-  limit: [20, 10],
+  limit: [LIMITS.listLimit.default, LIMITS.valuationLimit.default],
 };
