@@ -2,7 +2,7 @@ import { defineConfig } from 'tsup';
 
 /**
  * One minified ESM file with a shebang, holding everything it runs (the SDK, the contract's zod-free constants and
- * commander): `node dist/coinventory.js` reads a single file and loads no package at start.
+ * text rules, and commander): `node dist/coinventory.js` reads a single file and loads no package at start.
  *
  * commander is CommonJS and `require`s Node built-ins; an ESM bundle has no `require`, so the banner defines one.
  */

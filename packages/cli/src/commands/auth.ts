@@ -1,30 +1,46 @@
 import type { Command } from 'commander';
-import { configPath, readConfig, writeConfig } from '../config.js';
+import { configPath, type Profile, readConfig, writeConfig } from '../config.js';
 import { UsageError } from '../errors.js';
+import type { IO } from '../io.js';
 import { readSecret } from '../prompt.js';
-import { createClient, globalOptions, ioFor, resolveBaseUrl, selectedProfile } from '../session.js';
+import { createClient, type GlobalOptions, globalOptions, ioFor, resolveBaseUrl, selectedProfile } from '../session.js';
 import { examples } from './shared.js';
+
+interface ProfileCommand {
+  options: GlobalOptions;
+  io: IO;
+  /** The profile `--profile` names (default `default`), and its saved settings. */
+  name: string;
+  profile: Profile | undefined;
+}
+
+/** An action on the profile `--profile` names. */
+function onProfile(run: (context: ProfileCommand) => Promise<void>) {
+  return async (_options: unknown, command: Command): Promise<void> => {
+    const options = globalOptions(command);
+    await run({ options, io: ioFor(command), ...selectedProfile(options) });
+  };
+}
 
 export function registerAuth(program: Command): void {
   const login = program
     .command('login')
     .description('save an API key in a profile, after checking it with GET /me')
-    .action(async (_options: unknown, command: Command) => {
-      const options = globalOptions(command);
-      const io = ioFor(command);
-      const { name, profile } = selectedProfile(options);
-      const baseUrl = resolveBaseUrl(options, profile, io.env);
-      const apiKey = options.apiKey?.trim() || (await readSecret('API key: '));
-      if (!apiKey) throw new UsageError('No API key given.', 'login');
-      const me = await createClient(apiKey, baseUrl, io).me();
-      const config = readConfig();
-      config.profiles[name] = { ...config.profiles[name], apiKey, baseUrl };
-      writeConfig(config);
-      await io.out.write(
-        `Logged in to ${me.organization.name} (${me.organization.slug}) as key ${me.apiKey.name ?? me.apiKey.id}\n`,
-      );
-      io.notice(io.errStyle.dim(`Saved to profile '${name}' in ${configPath()} (${me.apiKey.scopes.join(', ')}).`));
-    });
+    .action(
+      onProfile(async ({ options, io, name, profile }) => {
+        const baseUrl = resolveBaseUrl(options, profile, io.env);
+        const apiKey = options.apiKey?.trim() || (await readSecret('API key: '));
+        if (!apiKey) throw new UsageError('No API key given.', 'login');
+        const me = await createClient(apiKey, baseUrl, io).me();
+        const config = readConfig();
+        config.profiles[name] = { ...config.profiles[name], apiKey, baseUrl };
+        writeConfig(config);
+        await io.out.write(
+          `Logged in to ${me.organization.name} (${me.organization.slug}) as key ${me.apiKey.name ?? me.apiKey.id}\n`,
+        );
+        io.notice(io.errStyle.dim(`Saved to profile '${name}' in ${configPath()} (${me.apiKey.scopes.join(', ')}).`));
+      }),
+    );
   examples(login, [
     'coinventory login',
     'coinventory login --profile staging --base-url https://staging.example.com/v1',
@@ -39,21 +55,20 @@ export function registerAuth(program: Command): void {
   const logout = program
     .command('logout')
     .description("remove the profile's saved API key")
-    .action(async (_options: unknown, command: Command) => {
-      const options = globalOptions(command);
-      const io = ioFor(command);
-      const { name } = selectedProfile(options);
-      const config = readConfig();
-      const profile = config.profiles[name];
-      if (!profile?.apiKey) {
-        io.notice(`Not logged in (profile '${name}' has no saved key).`);
-        return;
-      }
-      const { apiKey: _removed, ...rest } = profile;
-      if (Object.keys(rest).length === 0) delete config.profiles[name];
-      else config.profiles[name] = rest;
-      writeConfig(config);
-      await io.out.write(`Logged out: removed the key of profile '${name}' from ${configPath()}\n`);
-    });
+    .action(
+      onProfile(async ({ io, name }) => {
+        const config = readConfig();
+        const profile = config.profiles[name];
+        if (!profile?.apiKey) {
+          io.notice(`Not logged in (profile '${name}' has no saved key).`);
+          return;
+        }
+        const { apiKey: _removed, ...rest } = profile;
+        if (Object.keys(rest).length === 0) delete config.profiles[name];
+        else config.profiles[name] = rest;
+        writeConfig(config);
+        await io.out.write(`Logged out: removed the key of profile '${name}' from ${configPath()}\n`);
+      }),
+    );
   examples(logout, ['coinventory logout', 'coinventory logout --profile staging']);
 }

@@ -1,54 +1,37 @@
-import { CONSIGNMENT_STATUSES, type ConsignmentStatus, LIMITS, SEARCH_FIELDS } from '@coinventory/contract/constants';
+import { CONSIGNMENT_STATUSES, SEARCH_FIELDS } from '@coinventory/contract/constants';
 import type { Consignment, ListConsignmentsParams } from '@coinventory/sdk';
 import { type Command, Option } from 'commander';
-import { text, uuid } from '../options.js';
-import type { Missing } from '../output/csv.js';
+import { uuid } from '../options.js';
+import { csvColumns } from '../output/csv.js';
 import { formatBps, formatDate, formatMoney, formatText, NONE, type Style } from '../output/format.js';
-import { printObject, printPages, type View } from '../output/render.js';
+import type { View } from '../output/render.js';
 import { renderDetails } from '../output/table.js';
-import { globalOptions, ioFor, openSession } from '../session.js';
-import {
-  addListOptions,
-  addOutputOptions,
-  defined,
-  examples,
-  type ListOptions,
-  type OutputOptions,
-  outputFormat,
-  pagesOf,
-} from './shared.js';
+import { resourceCommands, searchOption } from './resource.js';
 
-const CONSIGNMENT_CSV = [
-  'id',
-  'number',
-  'name',
-  'status',
-  'paymentStatus',
-  'consignor.id',
-  'consignor.name',
-  'consignor.email',
-  'commissionBps',
-  'buyerPremiumBps',
-  'numItems',
-  'numItemsSold',
-  'totalValueInCents',
-  'totalSoldInCents',
-  'totalCommissionInCents',
-  'totalPayoutInCents',
-  'receivedAt',
-  'soldAt',
-  'settledAt',
-  'createdAt',
-] as const;
-// Compile-time proof that the CSV has a column for every field of the contract's Consignment.
-const csvComplete: [Missing<Consignment, typeof CONSIGNMENT_CSV>] extends [never]
-  ? true
-  : Missing<Consignment, typeof CONSIGNMENT_CSV> = true;
-void csvComplete;
+const CONSIGNMENT_CSV = csvColumns<Consignment>({
+  id: true,
+  number: true,
+  name: true,
+  status: true,
+  paymentStatus: true,
+  consignor: { id: true, name: true, email: true },
+  commissionBps: true,
+  buyerPremiumBps: true,
+  numItems: true,
+  numItemsSold: true,
+  totalValueInCents: true,
+  totalSoldInCents: true,
+  totalCommissionInCents: true,
+  totalPayoutInCents: true,
+  receivedAt: true,
+  soldAt: true,
+  settledAt: true,
+  createdAt: true,
+});
 
 const consignor = (c: Consignment): string => c.consignor?.name ?? c.consignor?.email ?? NONE;
 
-export const consignmentView: View<Consignment> = {
+const consignmentView: View<Consignment> = {
   noun: ['consignment', 'consignments'],
   columns: [
     { header: 'ID', value: (c) => c.id, shrink: 'never' },
@@ -94,69 +77,29 @@ function consignmentDetails(c: Consignment, style: Style): string {
   );
 }
 
-interface ConsignmentListOptions extends ListOptions {
-  query?: string;
-  status?: ConsignmentStatus;
-  consignorId?: string;
-}
-
 export function registerConsignments(program: Command): void {
-  const consignments = program.command('consignments').description('list and show consignments (read-only)');
-
-  const list = consignments
-    .command('list')
-    .alias('ls')
-    .description('list consignments, newest first')
-    .addOption(
-      new Option(
-        '-q, --query <text>',
-        `search ${SEARCH_FIELDS.consignments.join(', ')} (case-insensitive substring, ${LIMITS.q.min}-${LIMITS.q.max} chars)`,
-      ).argParser(text(LIMITS.q)),
-    )
-    .addOption(new Option('--status <status>', 'only consignments in this state').choices(CONSIGNMENT_STATUSES))
-    .addOption(new Option('--consignor-id <uuid>', "only this consignor's consignments").argParser(uuid))
-    .action(async (_options: ConsignmentListOptions, command: Command) => {
-      const options = command.opts<ConsignmentListOptions>();
-      const format = outputFormat(options, command);
-      const io = ioFor(command);
-      const { client } = openSession(globalOptions(command), io);
-      const params: ListConsignmentsParams = defined({
-        q: options.query,
-        status: options.status,
-        consignorId: options.consignorId,
-        page: options.page,
-        limit: options.limit,
-      });
-      await printPages(
-        io,
-        consignmentView,
-        { format, all: options.all === true },
-        pagesOf(client.consignments.list(params), options.all),
-      );
-    });
-  addListOptions(list);
-  addOutputOptions(list);
-  examples(list, [
-    'coinventory consignments list',
-    'coinventory consignments list --status partially_sold --all',
-    'coinventory consignments list -q brandt --output csv',
-  ]);
-
-  const get = consignments
-    .command('get')
-    .alias('show')
-    .description('show one consignment')
-    .argument('<id>', "the consignment's id (a UUID)", uuid)
-    .action(async (id: string, _options: OutputOptions, command: Command) => {
-      const format = outputFormat(command.opts<OutputOptions>(), command);
-      const io = ioFor(command);
-      const { client } = openSession(globalOptions(command), io);
-      const consignment = await client.consignments.get(id);
-      await printObject(io, format, consignment, {
-        details: (c) => consignmentDetails(c, io.style),
-        csv: CONSIGNMENT_CSV,
-      });
-    });
-  addOutputOptions(get);
-  examples(get, ['coinventory consignments get <id>', 'coinventory consignments get <id> --json']);
+  resourceCommands<Consignment, ListConsignmentsParams>(program, {
+    name: 'consignments',
+    description: 'list and show consignments (read-only)',
+    view: consignmentView,
+    resource: (client) => client.consignments,
+    list: {
+      description: 'list consignments, newest first',
+      filters: {
+        q: searchOption(SEARCH_FIELDS.consignments),
+        status: new Option('--status <status>', 'only consignments in this state').choices(CONSIGNMENT_STATUSES),
+        consignorId: new Option('--consignor-id <uuid>', "only this consignor's consignments").argParser(uuid),
+      },
+      examples: [
+        'coinventory consignments list',
+        'coinventory consignments list --status partially_sold --all',
+        'coinventory consignments list -q brandt --output csv',
+      ],
+    },
+    get: {
+      description: 'show one consignment',
+      details: (consignment, io) => consignmentDetails(consignment, io.style),
+      examples: ['coinventory consignments get <id>', 'coinventory consignments get <id> --json'],
+    },
+  });
 }

@@ -1,61 +1,36 @@
-import {
-  INVOICE_SORTS,
-  INVOICE_STATUSES,
-  type InvoiceSort,
-  type InvoiceStatus,
-  LIMITS,
-  SEARCH_FIELDS,
-} from '@coinventory/contract/constants';
+import { INVOICE_SORTS, INVOICE_STATUSES, SEARCH_FIELDS } from '@coinventory/contract/constants';
 import type { Invoice, InvoiceLine, InvoicePayment, ListInvoicesParams } from '@coinventory/sdk';
 import { type Command, Option } from 'commander';
 import type { IO } from '../io.js';
-import { text, uuid } from '../options.js';
-import type { Missing } from '../output/csv.js';
+import { csvColumns } from '../output/csv.js';
 import { formatDate, formatMoney, formatText, NONE } from '../output/format.js';
-import { printObject, printPages, type View } from '../output/render.js';
+import type { View } from '../output/render.js';
 import { heading, renderDetails, renderTable } from '../output/table.js';
-import { globalOptions, ioFor, openSession } from '../session.js';
-import {
-  addListOptions,
-  addOutputOptions,
-  defined,
-  examples,
-  type ListOptions,
-  type OutputOptions,
-  outputFormat,
-  pagesOf,
-} from './shared.js';
+import { resourceCommands, searchOption } from './resource.js';
 
-const INVOICE_CSV = [
-  'id',
-  'number',
-  'status',
-  'source',
-  'customer.id',
-  'customer.name',
-  'customer.email',
-  'subtotalInCents',
-  'discountInCents',
-  'shippingInCents',
-  'taxInCents',
-  'totalInCents',
-  'paidInCents',
-  'dueInCents',
-  'lines',
-  'payments',
-  'dueAt',
-  'paidAt',
-  'createdAt',
-] as const;
-// Compile-time proof that the CSV has a column for every field of the contract's Invoice.
-const csvComplete: [Missing<Invoice, typeof INVOICE_CSV>] extends [never]
-  ? true
-  : Missing<Invoice, typeof INVOICE_CSV> = true;
-void csvComplete;
+const INVOICE_CSV = csvColumns<Invoice>({
+  id: true,
+  number: true,
+  status: true,
+  source: true,
+  customer: { id: true, name: true, email: true },
+  subtotalInCents: true,
+  discountInCents: true,
+  shippingInCents: true,
+  taxInCents: true,
+  totalInCents: true,
+  paidInCents: true,
+  dueInCents: true,
+  lines: true,
+  payments: true,
+  dueAt: true,
+  paidAt: true,
+  createdAt: true,
+});
 
 const customer = (i: Invoice): string => i.customer.name ?? i.customer.email ?? NONE;
 
-export const invoiceView: View<Invoice> = {
+const invoiceView: View<Invoice> = {
   noun: ['invoice', 'invoices'],
   columns: [
     { header: 'ID', value: (i) => i.id, shrink: 'never' },
@@ -125,66 +100,29 @@ function invoiceDetails(invoice: Invoice, io: IO): string {
   return out;
 }
 
-interface InvoiceListOptions extends ListOptions {
-  query?: string;
-  status?: InvoiceStatus;
-  sort?: InvoiceSort;
-}
-
 export function registerInvoices(program: Command): void {
-  const invoices = program.command('invoices').description('list and show sales invoices (read-only)');
-
-  const list = invoices
-    .command('list')
-    .alias('ls')
-    .description('list invoices with their lines and payments')
-    .addOption(
-      new Option(
-        '-q, --query <text>',
-        `search ${SEARCH_FIELDS.invoices.join(', ')} (case-insensitive substring, ${LIMITS.q.min}-${LIMITS.q.max} chars)`,
-      ).argParser(text(LIMITS.q)),
-    )
-    .addOption(new Option('--status <status>', 'only invoices in this state').choices(INVOICE_STATUSES))
-    .addOption(new Option('--sort <order>', 'order by creation (default: newest)').choices(INVOICE_SORTS))
-    .action(async (_options: InvoiceListOptions, command: Command) => {
-      const options = command.opts<InvoiceListOptions>();
-      const format = outputFormat(options, command);
-      const io = ioFor(command);
-      const { client } = openSession(globalOptions(command), io);
-      const params: ListInvoicesParams = defined({
-        q: options.query,
-        status: options.status,
-        sort: options.sort,
-        page: options.page,
-        limit: options.limit,
-      });
-      await printPages(
-        io,
-        invoiceView,
-        { format, all: options.all === true },
-        pagesOf(client.invoices.list(params), options.all),
-      );
-    });
-  addListOptions(list);
-  addOutputOptions(list);
-  examples(list, [
-    'coinventory invoices list --status overdue',
-    'coinventory invoices list --sort oldest --all --output csv > invoices.csv',
-    "coinventory invoices list --all --json | jq '[.[] | .dueInCents] | add'",
-  ]);
-
-  const get = invoices
-    .command('get')
-    .alias('show')
-    .description('show one invoice with its lines and payments')
-    .argument('<id>', "the invoice's id (a UUID)", uuid)
-    .action(async (id: string, _options: OutputOptions, command: Command) => {
-      const format = outputFormat(command.opts<OutputOptions>(), command);
-      const io = ioFor(command);
-      const { client } = openSession(globalOptions(command), io);
-      const invoice = await client.invoices.get(id);
-      await printObject(io, format, invoice, { details: (i) => invoiceDetails(i, io), csv: INVOICE_CSV });
-    });
-  addOutputOptions(get);
-  examples(get, ['coinventory invoices get <id>', 'coinventory invoices get <id> --json | jq .lines']);
+  resourceCommands<Invoice, ListInvoicesParams>(program, {
+    name: 'invoices',
+    description: 'list and show sales invoices (read-only)',
+    view: invoiceView,
+    resource: (client) => client.invoices,
+    list: {
+      description: 'list invoices with their lines and payments',
+      filters: {
+        q: searchOption(SEARCH_FIELDS.invoices),
+        status: new Option('--status <status>', 'only invoices in this state').choices(INVOICE_STATUSES),
+        sort: new Option('--sort <order>', 'order by creation (default: newest)').choices(INVOICE_SORTS),
+      },
+      examples: [
+        'coinventory invoices list --status overdue',
+        'coinventory invoices list --sort oldest --all --output csv > invoices.csv',
+        "coinventory invoices list --all --json | jq '[.[] | .dueInCents] | add'",
+      ],
+    },
+    get: {
+      description: 'show one invoice with its lines and payments',
+      details: invoiceDetails,
+      examples: ['coinventory invoices get <id>', 'coinventory invoices get <id> --json | jq .lines'],
+    },
+  });
 }

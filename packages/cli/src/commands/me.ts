@@ -3,16 +3,15 @@ import type { Command } from 'commander';
 import { formatDate } from '../output/format.js';
 import { printObject } from '../output/render.js';
 import { renderDetails } from '../output/table.js';
-import { globalOptions, ioFor, openSession } from '../session.js';
-import { addOutputOptions, examples, type OutputOptions, outputFormat } from './shared.js';
+import { globalOptions, openSession } from '../session.js';
+import { addOutputOptions, examples, invocation, type OutputOptions } from './shared.js';
 
 export function registerMe(program: Command): void {
   const me = program
     .command('me')
     .description('show the organization and key you are authenticated as (GET /me)')
     .action(async (_options: OutputOptions, command: Command) => {
-      const format = outputFormat(command.opts<OutputOptions>(), command);
-      const io = ioFor(command);
+      const { format, io } = invocation(command);
       const session = openSession(globalOptions(command), io);
       const value = await session.client.me();
       await printObject(io, format, value, {

@@ -1,19 +1,12 @@
-import { LIMITS } from '@coinventory/contract/constants';
-import type { Page, PageParams, PagePromise } from '@coinventory/sdk';
 import { type Command, Option } from 'commander';
 import { UsageError } from '../errors.js';
-import { integer } from '../options.js';
-import type { OutputFormat, PageLike } from '../output/render.js';
+import type { IO } from '../io.js';
+import type { OutputFormat } from '../output/render.js';
+import { ioFor } from '../session.js';
 
 export interface OutputOptions {
   json?: boolean;
   output?: OutputFormat;
-}
-
-export interface ListOptions extends OutputOptions {
-  page?: number;
-  limit?: number;
-  all?: boolean;
 }
 
 /** `--json` and `-o, --output <format>` (table by default). */
@@ -34,35 +27,18 @@ export function outputFormat(options: OutputOptions, command: Command): OutputFo
   return options.json ? 'json' : (options.output ?? 'table');
 }
 
-/** `--page`, `--limit` and `--all`, with the contract's bounds. */
-export function addListOptions(command: Command): Command {
-  const { listLimit, page } = LIMITS;
-  return command
-    .addOption(
-      new Option('--page <n>', `page number, from ${page.min} (default: ${page.default})`).argParser(
-        integer({ min: page.min, max: page.max }),
-      ),
-    )
-    .addOption(
-      new Option(
-        '--limit <n>',
-        `items per page, ${listLimit.min} to ${listLimit.max} (default: ${listLimit.default})`,
-      ).argParser(integer(listLimit)),
-    )
-    .option('--all', 'fetch every page (from --page), printing each as it arrives; progress on stderr');
+/** What every command that prints starts from. */
+export interface Invocation<O> {
+  /** The command's own options (the program's are in `globalOptions`). */
+  options: O;
+  format: OutputFormat;
+  io: IO;
 }
 
-/** The pages to print: the one asked for, or with `--all` every page from it on. */
-export async function* pagesOf<T, P extends PageParams>(
-  list: PagePromise<T, P>,
-  all: boolean | undefined,
-): AsyncGenerator<PageLike<T>> {
-  if (!all) {
-    const page: Page<T, P> = await list;
-    yield page;
-    return;
-  }
-  yield* list.iterPages();
+/** The command's options, its output format (checked first: a clash is a usage error) and its terminal. */
+export function invocation<O extends OutputOptions>(command: Command): Invocation<O> {
+  const options = command.opts<O>();
+  return { options, format: outputFormat(options, command), io: ioFor(command) };
 }
 
 /** Help text listing examples, shown after the options. */

@@ -8,21 +8,26 @@
  */
 
 /**
- * Every column path of `T`: nested object fields joined with dots, arrays and string-keyed maps as leaves.
- * Column lists are typed with it, and checked against the contract's types to be complete (see `Missing`).
+ * The CSV columns of `T`, in column order, shaped like `T`: `true` for a column, the nested fields for an object that
+ * is flattened (arrays and string-keyed maps are one column). Every field must appear, so a field added to the
+ * contract is a compile error here until it has its column.
  */
-export type LeafPath<T> = {
-  [K in keyof T & string]: NonNullable<T[K]> extends readonly unknown[]
-    ? K
+export type CsvColumns<T> = {
+  [K in keyof T & string]-?: NonNullable<T[K]> extends readonly unknown[]
+    ? true
     : NonNullable<T[K]> extends object
       ? string extends keyof NonNullable<T[K]>
-        ? K
-        : `${K}.${LeafPath<NonNullable<T[K]>>}`
-      : K;
-}[keyof T & string];
+        ? true
+        : CsvColumns<NonNullable<T[K]>>
+      : true;
+};
 
-/** The paths of `T` that `Columns` lacks: `never` when the column list is complete. */
-export type Missing<T, Columns extends readonly string[]> = Exclude<LeafPath<T>, Columns[number]>;
+/** The column paths of a spec: `{ grading: { service: true } }` gives `grading.service`. */
+export function csvColumns<T>(columns: CsvColumns<T>): string[] {
+  return Object.entries<true | object>(columns).flatMap(([key, nested]) =>
+    nested === true ? [key] : csvColumns(nested as CsvColumns<unknown>).map((path) => `${key}.${path}`),
+  );
+}
 
 /** Reads a dotted path; a missing or null step gives null. */
 export function valueAt(row: unknown, path: string): unknown {

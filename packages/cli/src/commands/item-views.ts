@@ -1,0 +1,121 @@
+import type { Item, Valuation } from '@coinventory/sdk';
+import { csvColumns } from '../output/csv.js';
+import { formatDate, formatMoney, formatText, NONE, type Style } from '../output/format.js';
+import type { View } from '../output/render.js';
+import { type Column, renderDetails } from '../output/table.js';
+
+// How items and their valuations are shown: table columns, CSV columns and the detail view.
+
+const ITEM_CSV = csvColumns<Item>({
+  id: true,
+  sku: true,
+  title: true,
+  description: true,
+  category: { id: true, name: true },
+  quantity: { available: true, sold: true, reserved: true },
+  valueInCents: true,
+  acquisition: { priceInCents: true, date: true, from: true, notes: true },
+  grading: { service: true, grade: true, certificateNumber: true, notes: true },
+  attributes: true,
+  location: { warehouseId: true, zoneId: true, details: true },
+  consignmentId: true,
+  isAtAuction: true,
+  images: true,
+  createdAt: true,
+  updatedAt: true,
+});
+
+const VALUATION_CSV = csvColumns<Valuation>({
+  id: true,
+  itemId: true,
+  estimateLowInCents: true,
+  estimateInCents: true,
+  estimateHighInCents: true,
+  confidencePercent: true,
+  basis: true,
+  priceGuideValueInCents: true,
+  meltValueInCents: true,
+  summary: true,
+  comps: true,
+  appliedAt: true,
+  createdAt: true,
+});
+
+const grading = (item: Item): string =>
+  [item.grading.service, item.grading.grade].filter((part): part is string => !!part).join(' ') || NONE;
+
+const itemColumns: Column<Item>[] = [
+  { header: 'ID', value: (i) => i.id, shrink: 'never' },
+  { header: 'SKU', value: (i) => i.sku },
+  { header: 'TITLE', value: (i) => i.title, shrink: 'first' },
+  { header: 'QTY', value: (i) => String(i.quantity.available), align: 'right', reserve: 4 },
+  { header: 'VALUE', value: (i) => formatMoney(i.valueInCents), align: 'right', reserve: 11 },
+  { header: 'GRADE', value: grading },
+  { header: 'CREATED', value: (i) => formatDate(i.createdAt), shrink: 'never' },
+];
+
+export const itemView: View<Item> = { noun: ['item', 'items'], columns: itemColumns, csv: ITEM_CSV };
+
+export const valuationView: View<Valuation> = {
+  noun: ['valuation', 'valuations'],
+  columns: [
+    { header: 'CREATED', value: (v) => formatDate(v.createdAt), shrink: 'never' },
+    { header: 'ESTIMATE', value: (v) => formatMoney(v.estimateInCents), align: 'right' },
+    { header: 'LOW', value: (v) => formatMoney(v.estimateLowInCents), align: 'right' },
+    { header: 'HIGH', value: (v) => formatMoney(v.estimateHighInCents), align: 'right' },
+    {
+      header: 'CONF',
+      value: (v) => (v.confidencePercent === null ? NONE : `${v.confidencePercent}%`),
+      align: 'right',
+    },
+    { header: 'BASIS', value: (v) => formatText(v.basis) },
+    { header: 'COMPS', value: (v) => String(v.comps.length), align: 'right' },
+    { header: 'APPLIED', value: (v) => formatDate(v.appliedAt), shrink: 'never' },
+    { header: 'SUMMARY', value: (v) => formatText(v.summary), shrink: 'first' },
+  ],
+  csv: VALUATION_CSV,
+};
+
+export function itemDetails(item: Item, style: Style): string {
+  const { acquisition: a, grading: g, location: l } = item;
+  const acquired = [a.date ? formatDate(a.date) : undefined, a.from ? `from ${a.from}` : undefined]
+    .filter(Boolean)
+    .join(' ');
+  const attributes = Object.entries(item.attributes).map(([key, value]) => `${key}: ${JSON.stringify(value)}`);
+  return renderDetails(
+    [
+      ['ID', item.id],
+      ['SKU', item.sku],
+      ['Title', item.title],
+      ['Description', formatText(item.description)],
+      ['Category', item.category ? `${item.category.name} (${item.category.id})` : NONE],
+      [
+        'Quantity',
+        `${item.quantity.available} available, ${item.quantity.sold} sold, ${item.quantity.reserved} reserved`,
+      ],
+      ['Value', formatMoney(item.valueInCents)],
+      ['Cost basis', formatMoney(a.priceInCents)],
+      ['Acquired', acquired || NONE],
+      ['Acquisition notes', formatText(a.notes)],
+      ['Grading', [grading(item), g.certificateNumber ? `cert ${g.certificateNumber}` : ''].filter(Boolean).join(', ')],
+      ['Grading notes', formatText(g.notes)],
+      ['Attributes', attributes.length ? attributes.join('\n') : NONE],
+      ['Warehouse', l.warehouseId],
+      ['Zone', l.zoneId],
+      ['Location details', formatText(l.details)],
+      ['Consignment', formatText(item.consignmentId)],
+      ['At auction', item.isAtAuction ? 'yes' : 'no'],
+      [
+        'Images',
+        item.images.length
+          ? item.images
+              .map((image) => `${image.url}${image.width && image.height ? ` (${image.width}x${image.height})` : ''}`)
+              .join('\n')
+          : NONE,
+      ],
+      ['Created', formatDate(item.createdAt)],
+      ['Updated', formatDate(item.updatedAt)],
+    ],
+    style,
+  );
+}
