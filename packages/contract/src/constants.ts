@@ -7,7 +7,7 @@ export const API_VERSION = 'v1' as const;
 /** The OpenAPI document's `info.version`. */
 export const OPENAPI_DOCUMENT_VERSION = '1.0.0' as const;
 /** Base URL used when nothing else is configured (the embedded server's default address). */
-export const DEFAULT_BASE_URL = 'http://localhost:3000/v1' as const;
+export const DEFAULT_BASE_URL = `http://localhost:3000/${API_VERSION}` as const;
 
 /** Requests one key may make per window. */
 export const RATE_LIMIT = { maxRequests: 120, windowSeconds: 60 } as const;

@@ -2,6 +2,7 @@ import type { AppRoute } from '@ts-rest/core';
 import { z } from 'zod';
 import { ignoreOverride, type Options, zodToJsonSchema } from 'zod-to-json-schema';
 import {
+  API_VERSION,
   CALLER_REQUEST_ID_PATTERN,
   DEFAULT_BASE_URL,
   OPENAPI_DOCUMENT_VERSION,
@@ -184,7 +185,7 @@ function operation(key: string, route: (typeof contractRoutes)[number]['route'])
 
 const API_DESCRIPTION = `JSON-over-HTTP API to a Coinventory workspace: inventory items, automated valuations with their comparable sales, consignments and sales invoices.
 
-- **Base URL** ends in \`/v1\`; every path below is relative to it.
+- **Base URL** ends in \`/${API_VERSION}\`; every path below is relative to it.
 - **Authentication**: \`Authorization: Bearer <API key>\`. GET needs the \`read\` scope; POST, PATCH and DELETE need \`write\`.
 - **Money** is integer cents (USD), in fields ending \`InCents\`. **Date-times** are ISO 8601 in UTC; input date-times must carry \`Z\` or a numeric offset. **Ids** are UUIDs.
 - **Lists** take \`page\` and \`limit\` and return \`hasMore\`.
@@ -200,7 +201,8 @@ export interface GenerateOptions {
 /** Builds the OpenAPI 3.1 document of the whole contract. */
 export function generateOpenApiDocument(options: GenerateOptions = {}): OpenApiDocument {
   const serverUrl = options.serverUrl ?? DEFAULT_BASE_URL;
-  if (!serverUrl.endsWith('/v1')) throw new Error(`The server URL must end in /v1, got ${serverUrl}`);
+  const base = `/${API_VERSION}`;
+  if (!serverUrl.endsWith(base)) throw new Error(`The server URL must end in ${base}, got ${serverUrl}`);
 
   const paths: OpenApiDocument['paths'] = {};
   const usedErrorStatuses = new Set<number>();
