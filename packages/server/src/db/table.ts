@@ -25,6 +25,12 @@ export const timestamp: ColumnType<Date> = { kind: 'timestamp' };
 export const json = <T>(): ColumnType<T> => ({ kind: 'json' });
 export const nullable = <T>(type: ColumnType<T>): ColumnType<T | null> => type;
 
+/** Every tenant table's key: the workspace, and the row's own id (shown as `id`). */
+export const tenantKey = {
+  organization_id: { type: text },
+  id: { type: text, field: 'id' },
+} as const;
+
 /** Dotted paths into an API object, two levels deep (`quantity.available`), for where a column's value goes. */
 export type FieldPath<A> = {
   [K in keyof A & string]: NonNullable<A[K]> extends readonly unknown[]
@@ -71,6 +77,10 @@ export interface Table<A, B, C extends Columns> {
   select(sql: Queryable): Fragment;
   /** The API object of a selected row. */
   toApi(row: RowOf<C>): A;
+  /** The API objects of a query's rows; the query selects this table's `select` list. */
+  all(rows: Promise<readonly postgres.Row[]>): Promise<A[]>;
+  /** The API object of a query's first row, or null when it returned none. */
+  first(rows: Promise<readonly postgres.Row[]>): Promise<A | null>;
   /** The columns a body writes: only the fields present (a null kept, an absent field left alone). */
   writes(sql: Queryable, body: Partial<B>): WriteOf<C>;
   /** Every column that is stored, in declaration order (the insert list). */
@@ -92,6 +102,16 @@ export function defineTable<A, B = never>() {
     const qualified = shown.filter(([, spec]) => !spec.computed).map(([name]) => `${declaration.alias}.${name}`);
     const computed = shown.filter(([, spec]) => spec.computed);
     const written = entries.filter(([, spec]) => spec.body !== undefined);
+    const toApi = (row: RowOf<C>): A => {
+      const api: Record<string, unknown> = {};
+      for (const [name, spec] of shown) {
+        const value = (row as Record<string, unknown>)[name];
+        const shownValue = spec.type.kind === 'timestamp' && value instanceof Date ? value.toISOString() : value;
+        setPath(api, spec.field as string, shownValue);
+      }
+      // The declaration names a path for every field of A; a test checks it against the contract's schema.
+      return api as A;
+    };
     return {
       name: declaration.name,
       alias: declaration.alias,
@@ -102,15 +122,11 @@ export function defineTable<A, B = never>() {
           (list, [name, spec]) => sql`${list}, ${spec.computed?.(sql) ?? sql``} AS ${sql(name)}`,
           sql`${sql(qualified)}`,
         ),
-      toApi: (row) => {
-        const api: Record<string, unknown> = {};
-        for (const [name, spec] of shown) {
-          const value = (row as Record<string, unknown>)[name];
-          const shownValue = spec.type.kind === 'timestamp' && value instanceof Date ? value.toISOString() : value;
-          setPath(api, spec.field as string, shownValue);
-        }
-        // The declaration names a path for every field of A; a test checks it against the contract's schema.
-        return api as A;
+      toApi,
+      all: async (rows) => (await rows).map((row) => toApi(row as RowOf<C>)),
+      first: async (rows) => {
+        const [row] = await rows;
+        return row === undefined ? null : toApi(row as RowOf<C>);
       },
       writes: (sql, body) => {
         const columns: Record<string, unknown> = {};

@@ -32,3 +32,10 @@ export const expiresAt = z
   .optional()
   .transform((value) => value ?? null);
 export const uuid = z.string({ required_error: 'is required' }).uuid('must be a key id (a UUID)');
+
+/** An organization or a user, as an operator names one. */
+export const org = ref('an organization id or slug');
+export const user = ref('a user id or email');
+
+/** What a command without options declares. */
+export const NO_OPTIONS = { options: {}, input: z.object({}) };

@@ -36,9 +36,22 @@ export function sqlOf(res: Response): Sql {
 }
 
 /** The workspace a route works in, and the database as this request may use it. */
-export function tenantOf(res: Response): { sql: Sql; organizationId: string } {
+export interface Tenant {
+  sql: Sql;
+  organizationId: string;
+}
+
+export function tenantOf(res: Response): Tenant {
   return { sql: sqlOf(res), organizationId: authOf(res).organization.id };
 }
+
+/**
+ * A route handler that works in the caller's workspace and answers 200 with what `work` returns (its errors are
+ * typed ApiErrors, answered by the error handler). The route's own argument types come from the contract.
+ */
+export const inTenant =
+  <Args extends { res: Response }, Body>(work: (tenant: Tenant, args: Args) => Promise<Body>) =>
+  async (args: Args) => ({ status: 200 as const, body: await work(tenantOf(args.res), args) });
 
 /** Gives every request an id, echoed as X-Request-Id, and logs one line when the response is sent. */
 export function requestContext(logger: Logger) {

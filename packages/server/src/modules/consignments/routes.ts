@@ -1,19 +1,13 @@
 import { contract } from '@coinventory/contract';
 import { initServer } from '@ts-rest/express';
 import { found } from '../../errors.js';
-import { tenantOf } from '../../request/context.js';
+import { inTenant } from '../../request/context.js';
 import { findConsignment, listConsignments } from './store.js';
 
-const s = initServer();
-
 /** GET /consignments and GET /consignments/{id}: read-only, the workspace's own. */
-export const consignmentsRoutes = s.router(contract.consignments, {
-  list: async ({ query, res }) => {
-    const { sql, organizationId } = tenantOf(res);
-    return { status: 200, body: await listConsignments(sql, organizationId, query) };
-  },
-  get: async ({ params, res }) => {
-    const { sql, organizationId } = tenantOf(res);
-    return { status: 200, body: found(await findConsignment(sql, organizationId, params.id)) };
-  },
+export const consignmentsRoutes = initServer().router(contract.consignments, {
+  list: inTenant(({ sql, organizationId }, { query }) => listConsignments(sql, organizationId, query)),
+  get: inTenant(async ({ sql, organizationId }, { params }) =>
+    found(await findConsignment(sql, organizationId, params.id)),
+  ),
 });

@@ -5,7 +5,7 @@ import {
   SOLD_INVOICE_STATUSES,
 } from '@coinventory/contract';
 import { containsPattern, listPage, offsetOf } from '../../db/sql-helpers.js';
-import { defineTable, integer, json, nullable, type RowOf, text, timestamp } from '../../db/table.js';
+import { defineTable, integer, json, nullable, type RowOf, tenantKey, text, timestamp } from '../../db/table.js';
 import type { Queryable } from '../../db/types.js';
 
 /**
@@ -21,8 +21,7 @@ export const CONSIGNMENTS = defineTable<Consignment>()({
   name: 'consignments',
   alias: 'c',
   columns: {
-    organization_id: { type: text },
-    id: { type: text, field: 'id' },
+    ...tenantKey,
     number: { type: nullable(text), field: 'number' },
     name: { type: nullable(text), field: 'name' },
     status: { type: text, field: 'status' },
@@ -115,9 +114,7 @@ export async function listConsignments(
 }
 
 export async function findConsignment(sql: Queryable, organizationId: string, id: string): Promise<Consignment | null> {
-  const [row] = await sql<ConsignmentRow[]>`
-    ${selectConsignments(sql)}
-    WHERE c.organization_id = ${organizationId} AND c.id = ${id}
-  `;
-  return row ? CONSIGNMENTS.toApi(row) : null;
+  return CONSIGNMENTS.first(
+    sql`${selectConsignments(sql)} WHERE c.organization_id = ${organizationId} AND c.id = ${id}`,
+  );
 }

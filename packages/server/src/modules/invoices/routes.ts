@@ -1,19 +1,13 @@
 import { contract } from '@coinventory/contract';
 import { initServer } from '@ts-rest/express';
 import { found } from '../../errors.js';
-import { tenantOf } from '../../request/context.js';
+import { inTenant } from '../../request/context.js';
 import { findInvoice, listInvoices } from './store.js';
 
-const s = initServer();
-
 /** GET /invoices and GET /invoices/{id}: read-only, the workspace's own. */
-export const invoicesRoutes = s.router(contract.invoices, {
-  list: async ({ query, res }) => {
-    const { sql, organizationId } = tenantOf(res);
-    return { status: 200, body: await listInvoices(sql, organizationId, query) };
-  },
-  get: async ({ params, res }) => {
-    const { sql, organizationId } = tenantOf(res);
-    return { status: 200, body: found(await findInvoice(sql, organizationId, params.id)) };
-  },
+export const invoicesRoutes = initServer().router(contract.invoices, {
+  list: inTenant(({ sql, organizationId }, { query }) => listInvoices(sql, organizationId, query)),
+  get: inTenant(async ({ sql, organizationId }, { params }) =>
+    found(await findInvoice(sql, organizationId, params.id)),
+  ),
 });

@@ -7,7 +7,7 @@ import {
 } from '@coinventory/contract';
 import type postgres from 'postgres';
 import { containsPattern, listPage, offsetOf } from '../../db/sql-helpers.js';
-import { defineTable, integer, json, nullable, type RowOf, text, timestamp } from '../../db/table.js';
+import { defineTable, integer, json, nullable, type RowOf, tenantKey, text, timestamp } from '../../db/table.js';
 import type { Queryable } from '../../db/types.js';
 
 /**
@@ -19,8 +19,7 @@ export const INVOICES = defineTable<Invoice>()({
   name: 'invoices',
   alias: 'inv',
   columns: {
-    organization_id: { type: text },
-    id: { type: text, field: 'id' },
+    ...tenantKey,
     number: { type: nullable(integer), field: 'number' },
     status: { type: text, field: 'status' },
     source: { type: text, field: 'source' },
@@ -107,9 +106,5 @@ export async function listInvoices(
 }
 
 export async function findInvoice(sql: Queryable, organizationId: string, id: string): Promise<Invoice | null> {
-  const [row] = await sql<InvoiceRow[]>`
-    ${selectInvoices(sql)}
-    WHERE inv.organization_id = ${organizationId} AND inv.id = ${id}
-  `;
-  return row ? INVOICES.toApi(row) : null;
+  return INVOICES.first(sql`${selectInvoices(sql)} WHERE inv.organization_id = ${organizationId} AND inv.id = ${id}`);
 }

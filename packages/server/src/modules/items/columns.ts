@@ -1,5 +1,15 @@
 import type { Item, UpdateItemBody } from '@coinventory/contract';
-import { boolean, defineTable, integer, json, nullable, type StoredRowOf, text, timestamp } from '../../db/table.js';
+import {
+  boolean,
+  defineTable,
+  integer,
+  json,
+  nullable,
+  type StoredRowOf,
+  tenantKey,
+  text,
+  timestamp,
+} from '../../db/table.js';
 
 /**
  * The items table, once: in the API's field order (the order an item's JSON shows). `i` is the item; the category
@@ -10,8 +20,7 @@ export const ITEMS = defineTable<Item, UpdateItemBody>()({
   name: 'items',
   alias: 'i',
   columns: {
-    organization_id: { type: text },
-    id: { type: text, field: 'id' },
+    ...tenantKey,
     sku: { type: text, field: 'sku', body: 'sku' },
     title: { type: text, field: 'title', body: 'title' },
     description: { type: nullable(text), field: 'description', body: 'description' },

@@ -81,11 +81,7 @@ export async function listItems(sql: Queryable, organizationId: string, query: L
 }
 
 export async function findItem(sql: Queryable, organizationId: string, id: string): Promise<Item | null> {
-  const [row] = await sql<ItemRow[]>`
-    ${selectItems(sql)}
-    WHERE i.organization_id = ${organizationId} AND i.id = ${id}
-  `;
-  return row ? ITEMS.toApi(row) : null;
+  return ITEMS.first(sql`${selectItems(sql)} WHERE i.organization_id = ${organizationId} AND i.id = ${id}`);
 }
 
 export interface Location {

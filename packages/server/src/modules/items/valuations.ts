@@ -1,5 +1,5 @@
 import type { Valuation } from '@coinventory/contract';
-import { defineTable, integer, json, nullable, type RowOf, text, timestamp } from '../../db/table.js';
+import { defineTable, integer, json, nullable, type RowOf, tenantKey, text, timestamp } from '../../db/table.js';
 import type { Queryable } from '../../db/types.js';
 
 /** The valuations table, once, in the API's field order; `v` is the valuation, its comps aggregated in order. */
@@ -7,8 +7,7 @@ export const VALUATIONS = defineTable<Valuation>()({
   name: 'valuations',
   alias: 'v',
   columns: {
-    organization_id: { type: text },
-    id: { type: text, field: 'id' },
+    ...tenantKey,
     item_id: { type: text, field: 'itemId' },
     estimate_low_in_cents: { type: nullable(integer), field: 'estimateLowInCents' },
     estimate_in_cents: { type: nullable(integer), field: 'estimateInCents' },

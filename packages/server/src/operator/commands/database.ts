@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { migrate } from '../../db/migrate.js';
 import { seedDemo } from '../../demo/index.js';
+import { NO_OPTIONS, name } from '../options.js';
 import { spec } from '../spec.js';
 
 /** The database itself: migrations and the demo workspace. */
@@ -10,8 +11,7 @@ export const DATABASE_COMMANDS = [
     summary: 'Apply pending database migrations (start does this too).',
     synopsis: '',
     example: 'coinventory-server migrate --json',
-    options: {},
-    input: z.object({}),
+    ...NO_OPTIONS,
     run: (sql) => migrate(sql),
     text: (result) =>
       result.applied.length === 0
@@ -23,8 +23,7 @@ export const DATABASE_COMMANDS = [
     summary: 'Create the demo workspace (liberty-coin) and print a read/write key for it once.',
     synopsis: '',
     example: 'coinventory-server seed-demo',
-    options: {},
-    input: z.object({}),
+    ...NO_OPTIONS,
     run: (sql) => seedDemo(sql),
     text: (demo) =>
       `Created the demo workspace ${demo.slug} (${demo.counts.items} items, ${demo.counts.invoices} invoices).\n` +

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import * as access from '../../modules/access/index.js';
 import { date, table } from '../format.js';
-import { expiresAt, name, ref, scopes, string, uuid } from '../options.js';
+import { email, expiresAt, name, org, scopes, slug, string, user, uuid } from '../options.js';
 import { spec } from '../spec.js';
 
 /** API keys: created by an owner or admin, listed without their values, revoked. */
@@ -16,8 +16,8 @@ export const KEYS_COMMANDS = [
     options: { org: string, creator: string, name: string, scopes: string, 'expires-at': string },
     input: z
       .object({
-        org: ref('an organization id or slug'),
-        creator: ref('a user id or email'),
+        org,
+        creator: user,
         name: name(200),
         scopes,
         'expires-at': expiresAt,
@@ -35,7 +35,7 @@ export const KEYS_COMMANDS = [
     synopsis: '--org <id|slug>',
     example: 'coinventory-server key list --org liberty-coins',
     options: { org: string },
-    input: z.object({ org: ref('an organization id or slug') }),
+    input: z.object({ org }),
     run: (sql, input) => access.listKeys(sql, input),
     text: ({ organization, keys }) =>
       keys.length === 0
@@ -60,7 +60,7 @@ export const KEYS_COMMANDS = [
     synopsis: '--org <id|slug> --key <key id>',
     example: 'coinventory-server key revoke --org liberty-coins --key 3f1c2b9e-8a4d-4c6e-9b7a-1d2e3f4a5b6c',
     options: { org: string, key: string },
-    input: z.object({ org: ref('an organization id or slug'), key: uuid }),
+    input: z.object({ org, key: uuid }),
     run: (sql, input) => access.revokeKey(sql, input),
     text: (key) => `Revoked key ${key.id}${key.name ? ` "${key.name}"` : ''} at ${date(key.revokedAt)}.`,
   }),

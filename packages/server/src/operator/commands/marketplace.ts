@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import * as marketplace from '../../modules/marketplace/index.js';
 import { date, table } from '../format.js';
-import { name, ref, string } from '../options.js';
+import { name, org, ref, slug, string } from '../options.js';
 import { spec } from '../spec.js';
 
 /** Marketplace listings and their sync jobs. */
@@ -14,7 +14,7 @@ export const MARKETPLACE_COMMANDS = [
     options: { org: string, item: string, 'listing-id': string, url: string },
     input: z
       .object({
-        org: ref('an organization id or slug'),
+        org,
         item: ref('an item id or SKU'),
         'listing-id': name(200),
         url: z.string().url('must be a URL').optional(),
@@ -29,9 +29,7 @@ export const MARKETPLACE_COMMANDS = [
     synopsis: '--org <id|slug> --listing-id <marketplace listing id>',
     example: 'coinventory-server listing unlink --org liberty-coin --listing-id mkt-100234',
     options: { org: string, 'listing-id': string },
-    input: z
-      .object({ org: ref('an organization id or slug'), 'listing-id': name(200) })
-      .transform((v) => ({ org: v.org, listingId: v['listing-id'] })),
+    input: z.object({ org, 'listing-id': name(200) }).transform((v) => ({ org: v.org, listingId: v['listing-id'] })),
     run: (sql, input) => marketplace.unlinkListing(sql, input),
     text: (l) => `Unlinked marketplace listing ${l.marketplaceListingId}.`,
   }),
@@ -41,7 +39,7 @@ export const MARKETPLACE_COMMANDS = [
     synopsis: '--org <id|slug>',
     example: 'coinventory-server listing list --org liberty-coin',
     options: { org: string },
-    input: z.object({ org: ref('an organization id or slug') }),
+    input: z.object({ org }),
     run: (sql, input) => marketplace.listListings(sql, input),
     text: (listings) =>
       listings.length === 0
@@ -64,7 +62,7 @@ export const MARKETPLACE_COMMANDS = [
     example: 'coinventory-server sync list --org liberty-coin --state dead',
     options: { org: string, state: string, limit: string },
     input: z.object({
-      org: ref('an organization id or slug'),
+      org,
       state: z
         .enum(marketplace.SYNC_STATES, {
           errorMap: () => ({ message: `must be one of ${marketplace.SYNC_STATES.join(', ')}` }),
@@ -104,7 +102,7 @@ export const MARKETPLACE_COMMANDS = [
     example: 'coinventory-server sync retry --org liberty-coin --job 3f1c2b9e-8a4d-4c6e-9b7a-1d2e3f4a5b6c',
     options: { org: string, job: string },
     input: z.object({
-      org: ref('an organization id or slug'),
+      org,
       job: z.string({ required_error: 'is required' }).uuid('must be a job id (a UUID)'),
     }),
     run: (sql, input) => marketplace.retryJob(sql, input),

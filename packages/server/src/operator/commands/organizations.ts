@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import * as workspaces from '../../modules/workspaces/index.js';
 import { table } from '../format.js';
-import { name, plan, ref, slug, string } from '../options.js';
+import { NO_OPTIONS, name, org, plan, slug, string } from '../options.js';
 import { spec } from '../spec.js';
 
 /** Organizations and their plans. */
@@ -21,8 +21,7 @@ export const ORGANIZATIONS_COMMANDS = [
     summary: 'List organizations.',
     synopsis: '',
     example: 'coinventory-server org list --json',
-    options: {},
-    input: z.object({}),
+    ...NO_OPTIONS,
     run: (sql) => workspaces.listOrganizations(sql),
     text: (orgs) =>
       orgs.length === 0
@@ -35,7 +34,7 @@ export const ORGANIZATIONS_COMMANDS = [
     synopsis: '--org <id|slug> --plan <free|starter|business|enterprise>',
     example: 'coinventory-server org set-plan --org liberty-coins --plan starter',
     options: { org: string, plan: string },
-    input: z.object({ org: ref('an organization id or slug'), plan }),
+    input: z.object({ org, plan }),
     run: (sql, input) => workspaces.setPlan(sql, input),
     text: (org) => `${org.slug} is now on the ${org.plan} plan.`,
   }),

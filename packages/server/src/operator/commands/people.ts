@@ -1,10 +1,13 @@
 import { z } from 'zod';
 import * as workspaces from '../../modules/workspaces/index.js';
 import { withArticle } from '../format.js';
-import { email, name, ref, role, string } from '../options.js';
+import { email, name, org, role, slug, string, user } from '../options.js';
 import { spec } from '../spec.js';
 
 /** People and their roles in organizations. */
+
+/** A user's role in an organization: what member add and member set-role take. */
+const MEMBERSHIP = { options: { org: string, user: string, role: string }, input: z.object({ org, user, role }) };
 export const PEOPLE_COMMANDS = [
   spec({
     name: 'user create',
@@ -26,8 +29,7 @@ export const PEOPLE_COMMANDS = [
     summary: 'Make a user a member of an organization with a role.',
     synopsis: '--org <id|slug> --user <id|email> --role <owner|admin|member>',
     example: 'coinventory-server member add --org liberty-coins --user dana@liberty-coins.example --role owner',
-    options: { org: string, user: string, role: string },
-    input: z.object({ org: ref('an organization id or slug'), user: ref('a user id or email'), role }),
+    ...MEMBERSHIP,
     run: (sql, input) => workspaces.addMember(sql, input),
     text: (m) => `${m.email} is now ${withArticle(m.role)} of the organization.`,
   }),
@@ -36,8 +38,7 @@ export const PEOPLE_COMMANDS = [
     summary: "Change a member's role. Keys created by someone who is no longer an owner or admin stop working.",
     synopsis: '--org <id|slug> --user <id|email> --role <owner|admin|member>',
     example: 'coinventory-server member set-role --org liberty-coins --user dana@liberty-coins.example --role member',
-    options: { org: string, user: string, role: string },
-    input: z.object({ org: ref('an organization id or slug'), user: ref('a user id or email'), role }),
+    ...MEMBERSHIP,
     run: (sql, input) => workspaces.setRole(sql, input),
     text: (m) => `${m.email} is now ${withArticle(m.role)} of the organization.`,
   }),
@@ -47,7 +48,7 @@ export const PEOPLE_COMMANDS = [
     synopsis: '--org <id|slug> --user <id|email>',
     example: 'coinventory-server member remove --org liberty-coins --user dana@liberty-coins.example',
     options: { org: string, user: string },
-    input: z.object({ org: ref('an organization id or slug'), user: ref('a user id or email') }),
+    input: z.object({ org, user }),
     run: (sql, input) => workspaces.removeMember(sql, input),
     text: (m) => `${m.email} is no longer a member of the organization.`,
   }),
