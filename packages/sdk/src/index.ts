@@ -67,7 +67,7 @@ export {
 export type { Fetch } from './core/http.js';
 export { type CollectedItems, Page, type PageParams, PagePromise, type PageResponse } from './core/pagination.js';
 export { RETRY } from './core/retry.js';
-export type { RequestInput, RequestOptions } from './core/transport.js';
+export type { ListEntry, RequestInput, RequestOptions, ResponseBody } from './core/transport.js';
 export { Consignments } from './resources/consignments.js';
 export { Invoices } from './resources/invoices.js';
 export { Items } from './resources/items.js';
