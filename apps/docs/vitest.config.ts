@@ -1,8 +1,7 @@
-import { defineConfig } from 'vitest/config';
+import { vitestConfig } from '../../packages/contract/vitest.shared.js';
 
-export default defineConfig({
+export default vitestConfig({
   test: {
-    include: ['test/**/*.test.ts'],
     // Samples start servers and CLIs; the browser test drives Chromium.
     testTimeout: 90_000,
     hookTimeout: 180_000,

@@ -1,15 +1,12 @@
-import { defineConfig } from 'vitest/config';
+import { vitestConfig } from '../contract/vitest.shared.js';
 
-export default defineConfig({
+export default vitestConfig({
   test: {
-    include: ['test/**/*.test.ts'],
     // One real server (fresh embedded database, demo workspace) for every file; files that need a server with
     // other settings (a tight rate limit) start their own.
     globalSetup: ['test/support/setup.ts'],
     // Files share that server and some of them change its data: one file at a time keeps every list and snapshot
     // exact. (Each file also has its own key, so no file spends another's rate limit.)
     fileParallelism: false,
-    testTimeout: 30_000,
-    hookTimeout: 90_000,
   },
 });

@@ -1,11 +1,5 @@
-import { defineConfig } from 'vitest/config';
+import { vitestConfig } from '../contract/vitest.shared.js';
 
-export default defineConfig({
-  test: {
-    include: ['test/**/*.test.ts'],
-    // The integration suite starts the real server (about 15 s on a fresh embedded database); the package suite
-    // packs, installs and type-checks the built package.
-    testTimeout: 30_000,
-    hookTimeout: 90_000,
-  },
-});
+// The integration suite starts the real server; the package suite packs, installs and type-checks the built
+// package: the shared timeouts cover both.
+export default vitestConfig();

@@ -1,4 +1,4 @@
-import { defineConfig } from 'vitest/config';
+import { vitestConfig } from '../contract/vitest.shared.js';
 import { findPostgresBin } from './src/testing/postgres-cluster.js';
 
 /**
@@ -12,18 +12,17 @@ if (!postgresBin) {
   console.warn('[coinventory] No PostgreSQL server binaries found: running the suite on the embedded database only.');
 }
 
-// `*.embedded.test.ts` and `*.postgres.test.ts` hold what only makes sense on one of the two databases.
-const shared = { include: ['test/**/*.test.ts'], testTimeout: 30_000, hookTimeout: 60_000 };
-
-export default defineConfig({
+// `*.embedded.test.ts` and `*.postgres.test.ts` hold what only makes sense on one of the two databases. Each
+// project extends this config, so both take the shared include and timeouts.
+export default vitestConfig({
   test: {
     projects: [
-      { test: { ...shared, name: 'embedded', exclude: ['test/**/*.postgres.test.ts'] } },
+      { extends: true, test: { name: 'embedded', exclude: ['test/**/*.postgres.test.ts'] } },
       ...(postgresBin
         ? [
             {
+              extends: true as const,
               test: {
-                ...shared,
                 name: 'postgres',
                 exclude: ['test/**/*.embedded.test.ts'],
                 globalSetup: ['test/support/global-postgres.ts'],
