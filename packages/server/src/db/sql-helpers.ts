@@ -12,8 +12,16 @@ export function pageOf<T>(rows: readonly T[], limit: number): { entries: T[]; ha
   return { entries: rows.slice(0, limit), hasMore: rows.length > limit };
 }
 
-/** A list answer from a fetched page of limit + 1 rows: `{ items, page, limit, hasMore }`. */
-export function listPage<T>(rows: readonly T[], query: { page: number; limit: number }) {
+/** The envelope of every list answer. */
+export interface ListPage<T> {
+  items: T[];
+  page: number;
+  limit: number;
+  hasMore: boolean;
+}
+
+/** A list answer from a fetched page of limit + 1 rows. */
+export function listPage<T>(rows: readonly T[], query: { page: number; limit: number }): ListPage<T> {
   const { entries, hasMore } = pageOf(rows, query.limit);
   return { items: entries, page: query.page, limit: query.limit, hasMore };
 }

@@ -1,4 +1,5 @@
 import type postgres from 'postgres';
+import { type ListPage, listPage } from './sql-helpers.js';
 import type { Queryable } from './types.js';
 
 /**
@@ -79,6 +80,8 @@ export interface Table<A, B, C extends Columns> {
   toApi(row: RowOf<C>): A;
   /** The API objects of a query's rows; the query selects this table's `select` list. */
   all(rows: Promise<readonly postgres.Row[]>): Promise<A[]>;
+  /** A list answer from a query that fetched one page's rows plus one (which says whether another page follows). */
+  page(rows: Promise<readonly postgres.Row[]>, query: { page: number; limit: number }): Promise<ListPage<A>>;
   /** The API object of a query's first row, or null when it returned none. */
   first(rows: Promise<readonly postgres.Row[]>): Promise<A | null>;
   /** The columns a body writes: only the fields present (a null kept, an absent field left alone). */
@@ -124,6 +127,11 @@ export function defineTable<A, B = never>() {
         ),
       toApi,
       all: async (rows) => (await rows).map((row) => toApi(row as RowOf<C>)),
+      page: async (rows, query) =>
+        listPage(
+          (await rows).map((row) => toApi(row as RowOf<C>)),
+          query,
+        ),
       first: async (rows) => {
         const [row] = await rows;
         return row === undefined ? null : toApi(row as RowOf<C>);

@@ -37,5 +37,8 @@ export const uuid = z.string({ required_error: 'is required' }).uuid('must be a 
 export const org = ref('an organization id or slug');
 export const user = ref('a user id or email');
 
+/** What a command that takes only --org declares. */
+export const ORG_ONLY = { options: { org: string }, input: z.object({ org }) };
+
 /** What a command without options declares. */
 export const NO_OPTIONS = { options: {}, input: z.object({}) };

@@ -4,8 +4,8 @@ import {
   type ListConsignmentsQuery,
   SOLD_INVOICE_STATUSES,
 } from '@coinventory/contract';
-import { containsPattern, listPage, offsetOf } from '../../db/sql-helpers.js';
-import { defineTable, integer, json, nullable, type RowOf, tenantKey, text, timestamp } from '../../db/table.js';
+import { containsPattern, offsetOf } from '../../db/sql-helpers.js';
+import { defineTable, integer, json, nullable, tenantKey, text, timestamp } from '../../db/table.js';
 import type { Queryable } from '../../db/types.js';
 
 /**
@@ -60,8 +60,6 @@ export const CONSIGNMENTS = defineTable<Consignment>()({
   },
 });
 
-type ConsignmentRow = RowOf<typeof CONSIGNMENTS.columns>;
-
 const selectConsignments = (sql: Queryable) => sql`
   SELECT ${CONSIGNMENTS.select(sql)}
   FROM consignments c
@@ -93,7 +91,8 @@ export async function listConsignments(
   query: ListConsignmentsQuery,
 ): Promise<ConsignmentList> {
   const pattern = query.q === undefined ? undefined : containsPattern(query.q);
-  const rows = await sql<ConsignmentRow[]>`
+  return CONSIGNMENTS.page(
+    sql`
     ${selectConsignments(sql)}
     WHERE c.organization_id = ${organizationId}
       ${
@@ -109,8 +108,9 @@ export async function listConsignments(
       ${query.consignorId === undefined ? sql`` : sql`AND c.consignor_id = ${query.consignorId}`}
     ORDER BY c.created_at DESC, c.id DESC
     LIMIT ${query.limit + 1} OFFSET ${offsetOf(query.page, query.limit)}
-  `;
-  return listPage(rows.map(CONSIGNMENTS.toApi), query);
+  `,
+    query,
+  );
 }
 
 export async function findConsignment(sql: Queryable, organizationId: string, id: string): Promise<Consignment | null> {

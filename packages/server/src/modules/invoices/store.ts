@@ -6,8 +6,8 @@ import {
   SETTLED_PAYMENT_STATUS,
 } from '@coinventory/contract';
 import type postgres from 'postgres';
-import { containsPattern, listPage, offsetOf } from '../../db/sql-helpers.js';
-import { defineTable, integer, json, nullable, type RowOf, tenantKey, text, timestamp } from '../../db/table.js';
+import { containsPattern, offsetOf } from '../../db/sql-helpers.js';
+import { defineTable, integer, json, nullable, tenantKey, text, timestamp } from '../../db/table.js';
 import type { Queryable } from '../../db/types.js';
 
 /**
@@ -44,8 +44,6 @@ export const INVOICES = defineTable<Invoice>()({
     created_at: { type: timestamp, field: 'createdAt' },
   },
 });
-
-type InvoiceRow = RowOf<typeof INVOICES.columns>;
 
 const selectInvoices = (sql: Queryable) => sql`
   SELECT ${INVOICES.select(sql)}
@@ -94,15 +92,17 @@ export async function listInvoices(
   organizationId: string,
   query: ListInvoicesQuery,
 ): Promise<InvoiceList> {
-  const rows = await sql<InvoiceRow[]>`
+  return INVOICES.page(
+    sql`
     ${selectInvoices(sql)}
     WHERE inv.organization_id = ${organizationId}
       ${query.q === undefined ? sql`` : searchInvoices(sql, containsPattern(query.q))}
       ${query.status === undefined ? sql`` : sql`AND inv.status = ${query.status}`}
     ${ORDER_BY[query.sort](sql)}
     LIMIT ${query.limit + 1} OFFSET ${offsetOf(query.page, query.limit)}
-  `;
-  return listPage(rows.map(INVOICES.toApi), query);
+  `,
+    query,
+  );
 }
 
 export async function findInvoice(sql: Queryable, organizationId: string, id: string): Promise<Invoice | null> {

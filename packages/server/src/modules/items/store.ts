@@ -1,11 +1,9 @@
 import type { Item, ItemList, ItemSort, ListItemsQuery, UpdateItemBody } from '@coinventory/contract';
 import type postgres from 'postgres';
-import { containsPattern, listPage, offsetOf } from '../../db/sql-helpers.js';
-import type { RowOf, WriteOf } from '../../db/table.js';
+import { containsPattern, offsetOf } from '../../db/sql-helpers.js';
+import type { WriteOf } from '../../db/table.js';
 import type { Queryable } from '../../db/types.js';
 import { ITEMS } from './columns.js';
-
-type ItemRow = RowOf<typeof ITEMS.columns>;
 
 const selectItems = (sql: Queryable) => sql`
   SELECT ${ITEMS.select(sql)}
@@ -56,15 +54,15 @@ const listFilters = (sql: Queryable, organizationId: string, query: ListItemsQue
  */
 export async function listItems(sql: Queryable, organizationId: string, query: ListItemsQuery): Promise<ItemList> {
   const offset = offsetOf(query.page, query.limit);
-  const rows =
+  return ITEMS.page(
     offset === 0
-      ? await sql<ItemRow[]>`
+      ? sql`
           ${selectItems(sql)}
           ${listFilters(sql, organizationId, query)}
           ${ORDER_BY[query.sort](sql)}
           LIMIT ${query.limit + 1}
         `
-      : await sql<ItemRow[]>`
+      : sql`
           SELECT ${ITEMS.select(sql)}
           FROM (
             SELECT i.organization_id, i.id
@@ -76,8 +74,9 @@ export async function listItems(sql: Queryable, organizationId: string, query: L
           JOIN items i ON i.organization_id = page.organization_id AND i.id = page.id
           LEFT JOIN categories c ON c.organization_id = i.organization_id AND c.id = i.category_id
           ${ORDER_BY[query.sort](sql)}
-        `;
-  return listPage(rows.map(ITEMS.toApi), query);
+        `,
+    query,
+  );
 }
 
 export async function findItem(sql: Queryable, organizationId: string, id: string): Promise<Item | null> {

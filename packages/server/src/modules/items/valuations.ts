@@ -1,5 +1,5 @@
 import type { Valuation } from '@coinventory/contract';
-import { defineTable, integer, json, nullable, type RowOf, tenantKey, text, timestamp } from '../../db/table.js';
+import { defineTable, integer, json, nullable, tenantKey, text, timestamp } from '../../db/table.js';
 import type { Queryable } from '../../db/types.js';
 
 /** The valuations table, once, in the API's field order; `v` is the valuation, its comps aggregated in order. */
@@ -41,12 +41,11 @@ export async function listValuations(
   itemId: string,
   limit: number,
 ): Promise<Valuation[]> {
-  const rows = await sql<RowOf<typeof VALUATIONS.columns>[]>`
+  return VALUATIONS.all(sql`
     SELECT ${VALUATIONS.select(sql)}
     FROM valuations v
     WHERE v.organization_id = ${organizationId} AND v.item_id = ${itemId}
     ORDER BY v.created_at DESC, v.id DESC
     LIMIT ${limit}
-  `;
-  return rows.map(VALUATIONS.toApi);
+  `);
 }

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import * as access from '../../modules/access/index.js';
 import { date, table } from '../format.js';
-import { email, expiresAt, name, org, scopes, slug, string, user, uuid } from '../options.js';
+import { email, expiresAt, name, ORG_ONLY, org, scopes, slug, string, user, uuid } from '../options.js';
 import { spec } from '../spec.js';
 
 /** API keys: created by an owner or admin, listed without their values, revoked. */
@@ -34,8 +34,7 @@ export const KEYS_COMMANDS = [
     summary: "List an organization's keys (never their values).",
     synopsis: '--org <id|slug>',
     example: 'coinventory-server key list --org liberty-coins',
-    options: { org: string },
-    input: z.object({ org }),
+    ...ORG_ONLY,
     run: (sql, input) => access.listKeys(sql, input),
     text: ({ organization, keys }) =>
       keys.length === 0

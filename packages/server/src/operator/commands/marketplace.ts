@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import * as marketplace from '../../modules/marketplace/index.js';
 import { date, table } from '../format.js';
-import { name, org, ref, slug, string } from '../options.js';
+import { name, ORG_ONLY, org, ref, slug, string } from '../options.js';
 import { spec } from '../spec.js';
 
 /** Marketplace listings and their sync jobs. */
@@ -38,8 +38,7 @@ export const MARKETPLACE_COMMANDS = [
     summary: "List an organization's marketplace listings and what was last synced to them.",
     synopsis: '--org <id|slug>',
     example: 'coinventory-server listing list --org liberty-coin',
-    options: { org: string },
-    input: z.object({ org }),
+    ...ORG_ONLY,
     run: (sql, input) => marketplace.listListings(sql, input),
     text: (listings) =>
       listings.length === 0
