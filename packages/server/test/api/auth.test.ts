@@ -1,9 +1,9 @@
 import { randomInt } from 'node:crypto';
 import { type ContractRoute, contractRoutes, ERRORS } from '@coinventory/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { generateKey, issueApiKey } from '../src/modules/access/index.js';
-import { addMember, createUser } from '../src/modules/workspaces/store.js';
-import { type ApiResponse, call, client } from './support/http.js';
+import { generateKey, issueApiKey } from '../../src/modules/access/index.js';
+import { addMember, createUser } from '../../src/modules/workspaces/store.js';
+import { type ApiResponse, call, client } from '../support/http.js';
 import {
   type ConcreteRequest,
   readRoutes,
@@ -13,9 +13,9 @@ import {
   seedResources,
   send,
   writeRoutes,
-} from './support/routes.js';
-import { startTestServer, type TestServer } from './support/server.js';
-import { createWorkspace, type TestWorkspace } from './support/workspace.js';
+} from '../support/routes.js';
+import { startTestServer, type TestServer } from '../support/server.js';
+import { createWorkspace, type TestWorkspace } from '../support/workspace.js';
 
 const UNAUTHORIZED = { code: 'UNAUTHORIZED', message: ERRORS.UNAUTHORIZED.message };
 const FORBIDDEN = { code: 'FORBIDDEN', message: ERRORS.FORBIDDEN.message };

@@ -1,11 +1,11 @@
 import { type ContractRoute, contractRoutes, ERRORS, SCOPES } from '@coinventory/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { generateKey, issueApiKey } from '../src/modules/access/index.js';
-import { addMember, createUser, removeMember, setPlan, setRole } from '../src/modules/workspaces/store.js';
-import { type ApiResponse, call } from './support/http.js';
-import { requestFor, type SeededResources, seedResources, send, writeRoutes } from './support/routes.js';
-import { startTestServer, type TestServer } from './support/server.js';
-import { createWorkspace, type TestWorkspace } from './support/workspace.js';
+import { generateKey, issueApiKey } from '../../src/modules/access/index.js';
+import { addMember, createUser, removeMember, setPlan, setRole } from '../../src/modules/workspaces/store.js';
+import { type ApiResponse, call } from '../support/http.js';
+import { requestFor, type SeededResources, seedResources, send, writeRoutes } from '../support/routes.js';
+import { startTestServer, type TestServer } from '../support/server.js';
+import { createWorkspace, type TestWorkspace } from '../support/workspace.js';
 
 /**
  * The WWW-Authenticate challenges of 401 and 403 (RFC 6750 §3) and the protected-resource metadata they point at

@@ -1,12 +1,12 @@
 import { type ContractRoute, contractRoutes } from '@coinventory/contract';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { createSql } from '../src/db/connect.js';
-import type { Sql } from '../src/db/types.js';
-import { expectHealth, expectInternalError } from './support/fail-closed.js';
-import { type ApiResponse, call } from './support/http.js';
-import { requestFor, type SeededResources, seedResources } from './support/routes.js';
-import { startTestServer, type TestServer } from './support/server.js';
-import { createWorkspace, type TestWorkspace } from './support/workspace.js';
+import { createSql } from '../../src/db/connect.js';
+import type { Sql } from '../../src/db/types.js';
+import { expectHealth, expectInternalError } from '../support/fail-closed.js';
+import { type ApiResponse, call } from '../support/http.js';
+import { requestFor, type SeededResources, seedResources } from '../support/routes.js';
+import { startTestServer, type TestServer } from '../support/server.js';
+import { createWorkspace, type TestWorkspace } from '../support/workspace.js';
 
 describe('the database refuses connections, then accepts them again', () => {
   /**

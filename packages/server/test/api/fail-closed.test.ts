@@ -1,10 +1,10 @@
 import { type ContractRoute, contractRoutes } from '@coinventory/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { expectHealth, expectInternalError, UNAUTHORIZED } from './support/fail-closed.js';
-import { call } from './support/http.js';
-import { requestFor, type SeededResources, seedResources, send } from './support/routes.js';
-import { startTestServer, type TestServer } from './support/server.js';
-import { createWorkspace, type TestWorkspace } from './support/workspace.js';
+import { expectHealth, expectInternalError, UNAUTHORIZED } from '../support/fail-closed.js';
+import { call } from '../support/http.js';
+import { requestFor, type SeededResources, seedResources, send } from '../support/routes.js';
+import { startTestServer, type TestServer } from '../support/server.js';
+import { createWorkspace, type TestWorkspace } from '../support/workspace.js';
 
 const everyRoute = contractRoutes.map((entry) => [entry.key, entry] as const);
 

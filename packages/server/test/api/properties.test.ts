@@ -19,10 +19,10 @@ import {
 } from '@coinventory/contract';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type ApiResponse, call } from './support/http.js';
-import { type SeededResources, seedResources, takesBody, uniqueSku } from './support/routes.js';
-import { startTestServer, type TestServer } from './support/server.js';
-import { createWorkspace, type TestWorkspace } from './support/workspace.js';
+import { type ApiResponse, call } from '../support/http.js';
+import { type SeededResources, seedResources, takesBody, uniqueSku } from '../support/routes.js';
+import { startTestServer, type TestServer } from '../support/server.js';
+import { createWorkspace, type TestWorkspace } from '../support/workspace.js';
 
 /**
  * Property-based tests (fast-check) of every contract route: whatever the body, query string or path id, the

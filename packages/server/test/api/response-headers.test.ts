@@ -1,7 +1,7 @@
 import { CALLER_REQUEST_ID_PATTERN, type ContractRoute, contractRoutes, RATE_LIMIT } from '@coinventory/contract';
 import openApiDocument, { type HeaderObject, type ResponseObject } from '@coinventory/contract/openapi';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ApiResponse } from './support/http.js';
+import type { ApiResponse } from '../support/http.js';
 import {
   requestFor,
   routesTakingId,
@@ -9,9 +9,9 @@ import {
   seedResources,
   send,
   writeRoutes,
-} from './support/routes.js';
-import { startTestServer, type TestServer } from './support/server.js';
-import { createWorkspace, type TestWorkspace } from './support/workspace.js';
+} from '../support/routes.js';
+import { startTestServer, type TestServer } from '../support/server.js';
+import { createWorkspace, type TestWorkspace } from '../support/workspace.js';
 
 /**
  * The OpenAPI document tells integrators which headers each response carries. These tests hold the server to it:

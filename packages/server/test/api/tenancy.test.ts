@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { type Consignment, contractRoutes, ERRORS, type Invoice, type Item } from '@coinventory/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { client } from './support/http.js';
+import { client } from '../support/http.js';
 import {
   readRoutes,
   requestFor,
@@ -10,9 +10,9 @@ import {
   type SeededResources,
   seedResources,
   send,
-} from './support/routes.js';
-import { startTestServer, type TestServer } from './support/server.js';
-import { createWorkspace, type TestWorkspace } from './support/workspace.js';
+} from '../support/routes.js';
+import { startTestServer, type TestServer } from '../support/server.js';
+import { createWorkspace, type TestWorkspace } from '../support/workspace.js';
 
 const NOT_FOUND = { code: 'NOT_FOUND', message: ERRORS.NOT_FOUND.message };
 

@@ -11,11 +11,11 @@ import {
   LIMITS,
 } from '@coinventory/contract';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { issueApiKey } from '../src/modules/access/index.js';
-import { type ApiResponse, call, client } from './support/http.js';
-import { requestFor, routesTakingId, type SeededResources, seedResources, send, uniqueSku } from './support/routes.js';
-import { startTestServer, type TestServer } from './support/server.js';
-import { createWorkspace, type TestWorkspace } from './support/workspace.js';
+import { issueApiKey } from '../../src/modules/access/index.js';
+import { type ApiResponse, call, client } from '../support/http.js';
+import { requestFor, routesTakingId, type SeededResources, seedResources, send, uniqueSku } from '../support/routes.js';
+import { startTestServer, type TestServer } from '../support/server.js';
+import { createWorkspace, type TestWorkspace } from '../support/workspace.js';
 
 let server: TestServer;
 let workspace: TestWorkspace;

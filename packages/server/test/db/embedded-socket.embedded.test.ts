@@ -3,10 +3,10 @@ import { existsSync, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import postgres from 'postgres';
 import { afterAll, describe, expect, it } from 'vitest';
-import { connectDatabase } from '../src/db/connect.js';
-import { EMBEDDED_SOCKET_NAME, startEmbeddedPostgres } from '../src/db/embedded.js';
-import { removeTempDirs, start, stop, tempDir } from './support/binary.js';
-import { canListListeners, tcpListeners } from './support/listeners.js';
+import { connectDatabase } from '../../src/db/connect.js';
+import { EMBEDDED_SOCKET_NAME, startEmbeddedPostgres } from '../../src/db/embedded.js';
+import { removeTempDirs, start, stop, tempDir } from '../support/binary.js';
+import { canListListeners, tcpListeners } from '../support/listeners.js';
 
 afterAll(removeTempDirs);
 

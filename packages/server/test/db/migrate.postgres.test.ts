@@ -1,11 +1,11 @@
 import { randomBytes } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { createSql } from '../src/db/connect.js';
-import { MIGRATION_LOCK, migrate } from '../src/db/migrate.js';
-import { migrations } from '../src/db/migrations/index.js';
-import type { Sql } from '../src/db/types.js';
-import { runToEnd } from './support/binary.js';
+import { createSql } from '../../src/db/connect.js';
+import { MIGRATION_LOCK, migrate } from '../../src/db/migrate.js';
+import { migrations } from '../../src/db/migrations/index.js';
+import type { Sql } from '../../src/db/types.js';
+import { runToEnd } from '../support/binary.js';
 
 describe('migrate() started by several processes at once on an empty database', () => {
   let admin: Sql;

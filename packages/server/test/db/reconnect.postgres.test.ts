@@ -1,8 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { createSql, MAX_RECONNECT_DELAY_S } from '../src/db/connect.js';
-import type { Sql } from '../src/db/types.js';
-import { startTcpProxy, type TcpProxy } from './support/tcp-proxy.js';
+import { createSql, MAX_RECONNECT_DELAY_S } from '../../src/db/connect.js';
+import type { Sql } from '../../src/db/types.js';
+import { startTcpProxy, type TcpProxy } from '../support/tcp-proxy.js';
 
 /** A query's outcome, or 'no answer' if it has not settled by the deadline (the bug these tests hold off). */
 async function settle(query: Promise<unknown>, deadlineMs: number): Promise<unknown> {

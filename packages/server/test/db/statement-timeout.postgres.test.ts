@@ -1,8 +1,8 @@
 import { ERRORS, type Item } from '@coinventory/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { client } from './support/http.js';
-import { startTestServer, type TestServer } from './support/server.js';
-import { createWorkspace, type TestWorkspace } from './support/workspace.js';
+import { client } from '../support/http.js';
+import { startTestServer, type TestServer } from '../support/server.js';
+import { createWorkspace, type TestWorkspace } from '../support/workspace.js';
 
 const INTERNAL_SERVER_ERROR = { code: 'INTERNAL_SERVER_ERROR', message: ERRORS.INTERNAL_SERVER_ERROR.message };
 const JSON_TYPE = /^application\/json(;|$)/;

@@ -1,7 +1,7 @@
 import { expect, inject, it } from 'vitest';
-import { createSql } from '../src/db/connect.js';
-import type { Sql } from '../src/db/types.js';
-import { createTestDatabase } from './support/database.js';
+import { createSql } from '../../src/db/connect.js';
+import type { Sql } from '../../src/db/types.js';
+import { createTestDatabase } from '../support/database.js';
 
 /**
  * patches/postgres@3.4.9.patch: a transaction whose BEGIN is the query that fills a connection's pipeline (100

@@ -3,10 +3,10 @@ import { once } from 'node:events';
 import { createServer as createHttpServer, request } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { createSql } from '../src/db/connect.js';
-import type { Sql } from '../src/db/types.js';
-import { type Running, removeTempDirs, run, runToEnd, start, stop } from './support/binary.js';
-import { createWorkspace, type TestWorkspace } from './support/workspace.js';
+import { createSql } from '../../src/db/connect.js';
+import type { Sql } from '../../src/db/types.js';
+import { type Running, removeTempDirs, run, runToEnd, start, stop } from '../support/binary.js';
+import { createWorkspace, type TestWorkspace } from '../support/workspace.js';
 
 /**
  * WEB_CONCURRENCY=2 on DATABASE_URL: a primary and two workers on one port (cluster.ts). Connections are spread over

@@ -1,6 +1,6 @@
 import { afterAll, describe, expect, it } from 'vitest';
-import { ConfigError, loadEnv } from '../src/env.js';
-import { removeTempDirs, runToEnd, tempDir } from './support/binary.js';
+import { ConfigError, loadEnv } from '../../src/env.js';
+import { removeTempDirs, runToEnd, tempDir } from '../support/binary.js';
 
 /** WEB_CONCURRENCY: how many server processes share the port (cluster.ts); see cluster.postgres.test.ts for them running. */
 

@@ -12,11 +12,11 @@ import {
   ValuationListSchema,
 } from '@coinventory/contract';
 import { afterAll, describe, expect, it } from 'vitest';
-import { migrations } from '../src/db/migrations/index.js';
-import { describeSettings } from '../src/env.js';
-import { KEY_PATTERN } from '../src/modules/access/index.js';
-import { removeTempDirs, runToEnd, start, stop, tempDir } from './support/binary.js';
-import { client } from './support/http.js';
+import { migrations } from '../../src/db/migrations/index.js';
+import { describeSettings } from '../../src/env.js';
+import { KEY_PATTERN } from '../../src/modules/access/index.js';
+import { removeTempDirs, runToEnd, start, stop, tempDir } from '../support/binary.js';
+import { client } from '../support/http.js';
 
 afterAll(removeTempDirs);
 

@@ -1,6 +1,6 @@
 import { afterAll, describe, expect, inject, it } from 'vitest';
-import { removeTempDirs, start, stop, tempDir } from './support/binary.js';
-import { client } from './support/http.js';
+import { removeTempDirs, start, stop, tempDir } from '../support/binary.js';
+import { client } from '../support/http.js';
 
 afterAll(removeTempDirs);
 

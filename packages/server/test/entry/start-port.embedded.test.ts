@@ -3,9 +3,9 @@ import { createConnection, createServer, type Server, type Socket } from 'node:n
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, describe, expect, it } from 'vitest';
-import { KEY_PATTERN } from '../src/modules/access/index.js';
-import { removeTempDirs, run, runToEnd, start, stop, tempDir } from './support/binary.js';
-import { client } from './support/http.js';
+import { KEY_PATTERN } from '../../src/modules/access/index.js';
+import { removeTempDirs, run, runToEnd, start, stop, tempDir } from '../support/binary.js';
+import { client } from '../support/http.js';
 
 afterAll(removeTempDirs);
 

@@ -1,10 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { contractRoutes, ERRORS, type Item, MAX_BODY_BYTES } from '@coinventory/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type ApiResponse, call, client } from './support/http.js';
-import { pathFor, requestFor, rowCounts, type SeededResources, seedResources, send } from './support/routes.js';
-import { startTestServer, type TestServer } from './support/server.js';
-import { createWorkspace, type TestWorkspace } from './support/workspace.js';
+import { type ApiResponse, call, client } from '../support/http.js';
+import { pathFor, requestFor, rowCounts, type SeededResources, seedResources, send } from '../support/routes.js';
+import { startTestServer, type TestServer } from '../support/server.js';
+import { createWorkspace, type TestWorkspace } from '../support/workspace.js';
 
 const NOT_FOUND = { code: 'NOT_FOUND', message: ERRORS.NOT_FOUND.message };
 const PAYLOAD_TOO_LARGE = { code: 'PAYLOAD_TOO_LARGE', message: ERRORS.PAYLOAD_TOO_LARGE.message };

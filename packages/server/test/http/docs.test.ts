@@ -1,8 +1,8 @@
 import { contractRoutes, ERRORS } from '@coinventory/contract';
 import openApiDocument from '@coinventory/contract/openapi';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { call } from './support/http.js';
-import { startTestServer, type TestServer } from './support/server.js';
+import { call } from '../support/http.js';
+import { startTestServer, type TestServer } from '../support/server.js';
 
 const METHOD_NOT_ALLOWED = { code: 'METHOD_NOT_ALLOWED', message: ERRORS.METHOD_NOT_ALLOWED.message };
 

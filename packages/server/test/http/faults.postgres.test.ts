@@ -2,17 +2,17 @@ import { request as httpRequest } from 'node:http';
 import { ERRORS, ItemSchema } from '@coinventory/contract';
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { createSql } from '../src/db/connect.js';
-import type { TransactionSql } from '../src/db/types.js';
-import { type RunningServer, startServer } from '../src/entry/server.js';
-import { loadEnv } from '../src/env.js';
-import { createClusterDatabase } from './support/admin.js';
-import { type Running, start, stop } from './support/binary.js';
-import { client } from './support/http.js';
-import { type Api, createItem, freshApi } from './support/items.js';
-import { startTestServer, type TestServer } from './support/server.js';
-import { secondPool } from './support/sync.js';
-import { createWorkspace, type TestWorkspace } from './support/workspace.js';
+import { createSql } from '../../src/db/connect.js';
+import type { TransactionSql } from '../../src/db/types.js';
+import { type RunningServer, startServer } from '../../src/entry/server.js';
+import { loadEnv } from '../../src/env.js';
+import { createClusterDatabase } from '../support/admin.js';
+import { type Running, start, stop } from '../support/binary.js';
+import { client } from '../support/http.js';
+import { type Api, createItem, freshApi } from '../support/items.js';
+import { startTestServer, type TestServer } from '../support/server.js';
+import { secondPool } from '../support/sync.js';
+import { createWorkspace, type TestWorkspace } from '../support/workspace.js';
 
 /**
  * What only a real PostgreSQL shows: a statement held by another session's lock past the request's deadline or the

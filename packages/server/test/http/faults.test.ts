@@ -4,16 +4,16 @@ import { type AddressInfo, connect } from 'node:net';
 import { ERRORS, ItemSchema } from '@coinventory/contract';
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { RequestWork, WorkAbandonedError } from '../src/db/request-work.js';
-import type { Queryable } from '../src/db/types.js';
-import { createApp } from '../src/http/app.js';
-import { answerClientErrors } from '../src/http/client-errors.js';
-import { linkListing } from '../src/modules/marketplace/store.js';
-import { createTestDatabase, databaseKind } from './support/database.js';
-import type { ApiResponse } from './support/http.js';
-import { type Api, createItem, expectStatus, freshApi } from './support/items.js';
-import { startTestServer, type TestServer } from './support/server.js';
-import { createWorkspace, type TestWorkspace } from './support/workspace.js';
+import { RequestWork, WorkAbandonedError } from '../../src/db/request-work.js';
+import type { Queryable } from '../../src/db/types.js';
+import { createApp } from '../../src/http/app.js';
+import { answerClientErrors } from '../../src/http/client-errors.js';
+import { linkListing } from '../../src/modules/marketplace/store.js';
+import { createTestDatabase, databaseKind } from '../support/database.js';
+import type { ApiResponse } from '../support/http.js';
+import { type Api, createItem, expectStatus, freshApi } from '../support/items.js';
+import { startTestServer, type TestServer } from '../support/server.js';
+import { createWorkspace, type TestWorkspace } from '../support/workspace.js';
 
 /**
  * The fault suite: under overload, slow bodies and races, an answer of 5xx (or 408) must mean the write did not

@@ -6,9 +6,9 @@ import {
   head,
   type RawResponse,
   variesOnHost,
-} from './support/raw-http.js';
-import { startTestServer, type TestServer } from './support/server.js';
-import { createWorkspace, type TestWorkspace } from './support/workspace.js';
+} from '../support/raw-http.js';
+import { startTestServer, type TestServer } from '../support/server.js';
+import { createWorkspace, type TestWorkspace } from '../support/workspace.js';
 
 /**
  * Without PUBLIC_BASE_URL the server names itself after the request's Host header, in cacheable documents (the

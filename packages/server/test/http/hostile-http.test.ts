@@ -1,10 +1,10 @@
 import { deflateSync, gzipSync } from 'node:zlib';
 import { ERRORS, type ErrorCode } from '@coinventory/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { capturingLogger, exchange, expectErrorResponse, head, WARN_LEVEL } from './support/raw-http.js';
-import { uniqueSku } from './support/routes.js';
-import { startTestServer, type TestServer } from './support/server.js';
-import { createWorkspace, type TestWorkspace } from './support/workspace.js';
+import { capturingLogger, exchange, expectErrorResponse, head, WARN_LEVEL } from '../support/raw-http.js';
+import { uniqueSku } from '../support/routes.js';
+import { startTestServer, type TestServer } from '../support/server.js';
+import { createWorkspace, type TestWorkspace } from '../support/workspace.js';
 
 /**
  * Malformed HTTP, sent as raw bytes: whatever a client gets wrong (the body's encoding, the chunking, the header

@@ -23,8 +23,8 @@ import {
   type ProvisionedWorkspace,
   provisionWorkspace,
   UserJson,
-} from './support/admin.js';
-import { type Running, removeTempDirs, runToEnd, start, stop, tempDir } from './support/binary.js';
+} from '../support/admin.js';
+import { type Running, removeTempDirs, runToEnd, start, stop, tempDir } from '../support/binary.js';
 
 afterAll(removeTempDirs);
 

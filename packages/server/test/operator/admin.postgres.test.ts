@@ -1,7 +1,7 @@
 import { readdirSync } from 'node:fs';
 import { MeSchema } from '@coinventory/contract';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { migrations } from '../src/db/migrations/index.js';
+import { migrations } from '../../src/db/migrations/index.js';
 import {
   type Admin,
   adminCli,
@@ -23,8 +23,8 @@ import {
   OrganizationJson,
   RemovedMemberJson,
   UserJson,
-} from './support/admin.js';
-import { type Running, removeTempDirs, start, stop, tempDir } from './support/binary.js';
+} from '../support/admin.js';
+import { type Running, removeTempDirs, start, stop, tempDir } from '../support/binary.js';
 
 describe('admin commands on DATABASE_URL', () => {
   let database: { url: string; drop(): Promise<void> } | undefined;

@@ -6,7 +6,7 @@ import {
   addressBucket,
   FailedAuthLimiter,
   type FailedAuthLimiterOptions,
-} from '../src/modules/access/failed-auth-limiter.js';
+} from '../../../src/modules/access/failed-auth-limiter.js';
 
 /** The per-address budget of failed authentications, on a clock the test moves. */
 

@@ -10,14 +10,14 @@ import { ERRORS } from '@coinventory/contract';
 import openApiDocument, { type ResponseObject } from '@coinventory/contract/openapi';
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { createSql, type Database } from '../src/db/connect.js';
-import type { Sql } from '../src/db/types.js';
-import { type RunningServer, startServer } from '../src/entry/server.js';
-import { loadEnv } from '../src/env.js';
-import { createApp } from '../src/http/app.js';
-import { FailedAuthLimiter, generateKey, issueApiKey } from '../src/modules/access/index.js';
-import { createTestDatabase } from './support/database.js';
-import { createWorkspace, type TestWorkspace } from './support/workspace.js';
+import { createSql, type Database } from '../../../src/db/connect.js';
+import type { Sql } from '../../../src/db/types.js';
+import { type RunningServer, startServer } from '../../../src/entry/server.js';
+import { loadEnv } from '../../../src/env.js';
+import { createApp } from '../../../src/http/app.js';
+import { FailedAuthLimiter, generateKey, issueApiKey } from '../../../src/modules/access/index.js';
+import { createTestDatabase } from '../../support/database.js';
+import { createWorkspace, type TestWorkspace } from '../../support/workspace.js';
 
 /**
  * An address that keeps presenting keys the database does not know is answered 429, with Retry-After, without its

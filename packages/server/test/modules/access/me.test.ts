@@ -1,8 +1,8 @@
 import { ERRORS, MeSchema, RATE_LIMIT } from '@coinventory/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { client } from './support/http.js';
-import { startTestServer, type TestServer } from './support/server.js';
-import { createWorkspace, type TestWorkspace } from './support/workspace.js';
+import { client } from '../../support/http.js';
+import { startTestServer, type TestServer } from '../../support/server.js';
+import { createWorkspace, type TestWorkspace } from '../../support/workspace.js';
 
 let server: TestServer;
 let workspace: TestWorkspace;

@@ -5,15 +5,15 @@ import type { AddressInfo } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { connectDatabase, createSql, type Database } from '../src/db/connect.js';
-import { migrate } from '../src/db/migrate.js';
-import { type Migration, migrations } from '../src/db/migrations/index.js';
-import { createApp } from '../src/http/app.js';
-import type { RatePolicy } from '../src/modules/access/index.js';
-import { issueApiKey } from '../src/modules/access/index.js';
-import { createTestDatabase } from './support/database.js';
-import { type ApiResponse, call } from './support/http.js';
-import { createWorkspace, type TestWorkspace } from './support/workspace.js';
+import { connectDatabase, createSql, type Database } from '../../../src/db/connect.js';
+import { migrate } from '../../../src/db/migrate.js';
+import { type Migration, migrations } from '../../../src/db/migrations/index.js';
+import { createApp } from '../../../src/http/app.js';
+import type { RatePolicy } from '../../../src/modules/access/index.js';
+import { issueApiKey } from '../../../src/modules/access/index.js';
+import { createTestDatabase } from '../../support/database.js';
+import { type ApiResponse, call } from '../../support/http.js';
+import { createWorkspace, type TestWorkspace } from '../../support/workspace.js';
 
 /**
  * Server processes with different rate-limit settings on one database, as in the middle of a rolling change of

@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Database } from '../src/db/connect.js';
-import { createTestDatabase } from './support/database.js';
+import type { Database } from '../../../src/db/connect.js';
+import { createTestDatabase } from '../../support/database.js';
 
 /**
  * rate_limit_admit (migrations 0002, 0004 and 0006) called directly, its answers checked against the ring it keeps.

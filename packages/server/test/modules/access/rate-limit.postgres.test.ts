@@ -1,12 +1,12 @@
 import { randomBytes } from 'node:crypto';
 import { ERRORS, MeSchema, RATE_LIMIT } from '@coinventory/contract';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { createSql } from '../src/db/connect.js';
-import type { Sql } from '../src/db/types.js';
-import { issueApiKey } from '../src/modules/access/index.js';
-import { type Running, runToEnd, start, stop } from './support/binary.js';
-import { type ApiResponse, call } from './support/http.js';
-import { createWorkspace, type TestWorkspace } from './support/workspace.js';
+import { createSql } from '../../../src/db/connect.js';
+import type { Sql } from '../../../src/db/types.js';
+import { issueApiKey } from '../../../src/modules/access/index.js';
+import { type Running, runToEnd, start, stop } from '../../support/binary.js';
+import { type ApiResponse, call } from '../../support/http.js';
+import { createWorkspace, type TestWorkspace } from '../../support/workspace.js';
 
 /**
  * The rate limit is kept in the database, so several server processes on one database count the same requests:

@@ -1,12 +1,12 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { ERRORS, MeSchema, RATE_LIMIT } from '@coinventory/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { RatePolicy } from '../src/modules/access/index.js';
-import { generateKey, issueApiKey } from '../src/modules/access/index.js';
-import { setPlan } from '../src/modules/workspaces/store.js';
-import { type ApiResponse, call } from './support/http.js';
-import { startTestServer, type TestServer } from './support/server.js';
-import { createWorkspace, type TestWorkspace } from './support/workspace.js';
+import type { RatePolicy } from '../../../src/modules/access/index.js';
+import { generateKey, issueApiKey } from '../../../src/modules/access/index.js';
+import { setPlan } from '../../../src/modules/workspaces/store.js';
+import { type ApiResponse, call } from '../../support/http.js';
+import { startTestServer, type TestServer } from '../../support/server.js';
+import { createWorkspace, type TestWorkspace } from '../../support/workspace.js';
 
 /**
  * The per-key rate limit (spec, Limits: 120 requests per 60 seconds per key, then 429 with Retry-After), with the

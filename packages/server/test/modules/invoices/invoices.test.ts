@@ -12,10 +12,10 @@ import {
   LIMITS,
 } from '@coinventory/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { client } from './support/http.js';
-import { compareIds, insertCustomer, insertInvoice, insertLine, insertPayment } from './support/sales.js';
-import { startTestServer, type TestServer } from './support/server.js';
-import { createWorkspace, type TestWorkspace } from './support/workspace.js';
+import { client } from '../../support/http.js';
+import { compareIds, insertCustomer, insertInvoice, insertLine, insertPayment } from '../../support/sales.js';
+import { startTestServer, type TestServer } from '../../support/server.js';
+import { createWorkspace, type TestWorkspace } from '../../support/workspace.js';
 
 let server: TestServer;
 

@@ -1,8 +1,8 @@
 import { ErrorBodySchema, ItemSchema } from '@coinventory/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CONFLICT_BODY, createItem, expectStatus, freshApi, getItem, listItems } from './support/items.js';
-import { startTestServer, type TestServer } from './support/server.js';
-import { createWorkspace, type TestWorkspace } from './support/workspace.js';
+import { CONFLICT_BODY, createItem, expectStatus, freshApi, getItem, listItems } from '../../support/items.js';
+import { startTestServer, type TestServer } from '../../support/server.js';
+import { createWorkspace, type TestWorkspace } from '../../support/workspace.js';
 
 let server: TestServer;
 let ws: TestWorkspace;

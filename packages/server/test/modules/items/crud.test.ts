@@ -19,9 +19,9 @@ import {
   listItems,
   NOT_FOUND_BODY,
   randomId,
-} from './support/items.js';
-import { startTestServer, type TestServer } from './support/server.js';
-import { addCategory, addZone, createWorkspace, type TestWorkspace } from './support/workspace.js';
+} from '../../support/items.js';
+import { startTestServer, type TestServer } from '../../support/server.js';
+import { addCategory, addZone, createWorkspace, type TestWorkspace } from '../../support/workspace.js';
 
 let server: TestServer;
 let ws: TestWorkspace;

@@ -16,9 +16,9 @@ import {
   listItems,
   randomId,
   type SeedItem,
-} from './support/items.js';
-import { startTestServer, type TestServer } from './support/server.js';
-import { addCategory, createWorkspace, type TestWorkspace } from './support/workspace.js';
+} from '../../support/items.js';
+import { startTestServer, type TestServer } from '../../support/server.js';
+import { addCategory, createWorkspace, type TestWorkspace } from '../../support/workspace.js';
 
 let server: TestServer;
 

@@ -9,9 +9,9 @@ import {
   freshApi,
   NOT_FOUND_BODY,
   randomId,
-} from './support/items.js';
-import { startTestServer, type TestServer } from './support/server.js';
-import { createWorkspace, type TestWorkspace } from './support/workspace.js';
+} from '../../support/items.js';
+import { startTestServer, type TestServer } from '../../support/server.js';
+import { createWorkspace, type TestWorkspace } from '../../support/workspace.js';
 
 let server: TestServer;
 let ws: TestWorkspace;

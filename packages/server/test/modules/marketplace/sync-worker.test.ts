@@ -4,10 +4,10 @@ import {
   DeliveryError,
   type MarketplaceAdapter,
   type MarketplaceRequest,
-} from '../src/modules/marketplace/adapters/adapter.js';
-import { httpMarketplaceAdapter } from '../src/modules/marketplace/adapters/http.js';
-import { backoffMs } from '../src/modules/marketplace/worker.js';
-import { FakeMarketplace, MARKETPLACE_BASE, MARKETPLACE_TOKEN, wait } from './support/sync.js';
+} from '../../../src/modules/marketplace/adapters/adapter.js';
+import { httpMarketplaceAdapter } from '../../../src/modules/marketplace/adapters/http.js';
+import { backoffMs } from '../../../src/modules/marketplace/worker.js';
+import { FakeMarketplace, MARKETPLACE_BASE, MARKETPLACE_TOKEN, wait } from '../../support/sync.js';
 
 describe('backoffMs', () => {
   it('doubles from the base with each attempt (no jitter when random gives 1)', () => {

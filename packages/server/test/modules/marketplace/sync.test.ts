@@ -1,15 +1,15 @@
 import { DeletedItemSchema, ItemSchema } from '@coinventory/contract';
 import { HttpResponse } from 'msw';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import type { Database } from '../src/db/connect.js';
-import { issueApiKey } from '../src/modules/access/index.js';
-import { httpMarketplaceAdapter } from '../src/modules/marketplace/adapters/http.js';
-import { linkListing, listJobs, listListings, retryJob } from '../src/modules/marketplace/operator.js';
-import { takeNewestJob } from '../src/modules/marketplace/store.js';
-import type { SyncWorker } from '../src/modules/marketplace/worker.js';
-import { EXIT, executeAdminCommand } from '../src/operator/index.js';
-import { client } from './support/http.js';
-import { type Api, createItem, expectStatus, insertItems } from './support/items.js';
+import type { Database } from '../../../src/db/connect.js';
+import { issueApiKey } from '../../../src/modules/access/index.js';
+import { httpMarketplaceAdapter } from '../../../src/modules/marketplace/adapters/http.js';
+import { linkListing, listJobs, listListings, retryJob } from '../../../src/modules/marketplace/operator.js';
+import { takeNewestJob } from '../../../src/modules/marketplace/store.js';
+import type { SyncWorker } from '../../../src/modules/marketplace/worker.js';
+import { EXIT, executeAdminCommand } from '../../../src/operator/index.js';
+import { client } from '../../support/http.js';
+import { type Api, createItem, expectStatus, insertItems } from '../../support/items.js';
 import {
   type AppServer,
   crashingBefore,
@@ -29,8 +29,8 @@ import {
   startAppServer,
   startWorker,
   wait,
-} from './support/sync.js';
-import { createWorkspace, type TestWorkspace } from './support/workspace.js';
+} from '../../support/sync.js';
+import { createWorkspace, type TestWorkspace } from '../../support/workspace.js';
 
 const marketplace = new FakeMarketplace();
 let database: Database;
