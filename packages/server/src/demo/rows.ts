@@ -1,10 +1,12 @@
-import type { ConsignmentStatus, InvoiceStatus, ValuationBasis } from '@coinventory/contract';
-import type { StoredItemRow } from '../modules/items/index.js';
+import type { StoredRowOf } from '../db/table.js';
+import type { CONSIGNMENTS } from '../modules/consignments/index.js';
+import type { INVOICES } from '../modules/invoices/index.js';
+import type { StoredItemRow, VALUATIONS } from '../modules/items/index.js';
 import type { PaymentMethod, PaymentSpec } from './catalog/shapes.js';
 
 /**
- * The rows the demo inserts, keyed by column name (generated columns left out). An item's row is the items
- * module's own (StoredItemRow), declared once with the table.
+ * The rows the demo inserts, keyed by column name (generated columns left out). The rows of the tables the API shows
+ * (items, valuations, consignments, invoices) are their modules' own, declared once with the table.
  */
 
 export interface ItemImageRow {
@@ -17,21 +19,7 @@ export interface ItemImageRow {
   height: number | null;
 }
 
-export interface ValuationRow {
-  organization_id: string;
-  id: string;
-  item_id: string;
-  estimate_low_in_cents: number | null;
-  estimate_in_cents: number | null;
-  estimate_high_in_cents: number | null;
-  confidence_percent: number | null;
-  basis: ValuationBasis;
-  price_guide_value_in_cents: number | null;
-  melt_value_in_cents: number | null;
-  summary: string | null;
-  applied_at: Date | null;
-  created_at: Date;
-}
+export type ValuationRow = StoredRowOf<typeof VALUATIONS.columns>;
 
 export interface ValuationCompRow {
   organization_id: string;
@@ -48,38 +36,9 @@ export interface ValuationCompRow {
   url: string | null;
 }
 
-export interface ConsignmentRow {
-  organization_id: string;
-  id: string;
-  number: string;
-  name: string;
-  status: ConsignmentStatus;
-  payment_status: string | null;
-  consignor_id: string;
-  commission_bps: number | null;
-  buyer_premium_bps: number | null;
-  received_at: Date | null;
-  sold_at: Date | null;
-  settled_at: Date | null;
-  created_at: Date;
-}
+export type ConsignmentRow = StoredRowOf<typeof CONSIGNMENTS.columns>;
 
-export interface InvoiceRow {
-  organization_id: string;
-  id: string;
-  number: number;
-  status: InvoiceStatus;
-  source: string;
-  customer_id: string | null;
-  customer_name: string | null;
-  customer_email: string | null;
-  discount_in_cents: number;
-  shipping_in_cents: number;
-  tax_in_cents: number;
-  due_at: Date | null;
-  paid_at: Date | null;
-  created_at: Date;
-}
+export type InvoiceRow = StoredRowOf<typeof INVOICES.columns>;
 
 export interface InvoiceLineRow {
   organization_id: string;

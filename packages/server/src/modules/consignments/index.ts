@@ -1,2 +1,2 @@
 export { consignmentsRoutes } from './routes.js';
-export { findConsignment, listConsignments } from './store.js';
+export { CONSIGNMENTS, findConsignment, listConsignments } from './store.js';
