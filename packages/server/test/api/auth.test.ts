@@ -1,8 +1,9 @@
 import { randomInt } from 'node:crypto';
-import { type ContractRoute, contractRoutes, ERRORS } from '@coinventory/contract';
+import { type ContractRoute, contractRoutes } from '@coinventory/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generateKey, issueApiKey } from '../../src/modules/access/index.js';
 import { addMember, createUser } from '../../src/modules/workspaces/store.js';
+import { ERROR_BODY } from '../support/errors.js';
 import { type ApiResponse, call, client } from '../support/http.js';
 import {
   type ConcreteRequest,
@@ -16,9 +17,6 @@ import {
 } from '../support/routes.js';
 import { startTestServer, type TestServer } from '../support/server.js';
 import { createWorkspace, type TestWorkspace } from '../support/workspace.js';
-
-const UNAUTHORIZED = { code: 'UNAUTHORIZED', message: ERRORS.UNAUTHORIZED.message };
-const FORBIDDEN = { code: 'FORBIDDEN', message: ERRORS.FORBIDDEN.message };
 
 const BASE62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
 const randomBase62 = (length: number) => Array.from({ length }, () => BASE62[randomInt(62)]).join('');
@@ -48,11 +46,11 @@ const bearer = (key: string) => ({ authorization: `Bearer ${key}` });
 
 function expectUnauthorized(response: ApiResponse, label?: string) {
   expect(response.status, label).toBe(401);
-  expect(response.body, label).toEqual(UNAUTHORIZED);
+  expect(response.body, label).toEqual(ERROR_BODY.UNAUTHORIZED);
 }
 function expectForbidden(response: ApiResponse, label?: string) {
   expect(response.status, label).toBe(403);
-  expect(response.body, label).toEqual(FORBIDDEN);
+  expect(response.body, label).toEqual(ERROR_BODY.FORBIDDEN);
 }
 
 /** Everything a request could have changed: the workspace's rows and what GET shows of its item. */
@@ -262,7 +260,7 @@ describe('keys that stopped working', () => {
         texts.set(label, response.text);
         contentTypes.add(response.headers.get('content-type'));
       }
-      expect(new Set(texts.values()), entry.key).toEqual(new Set([JSON.stringify(UNAUTHORIZED)]));
+      expect(new Set(texts.values()), entry.key).toEqual(new Set([JSON.stringify(ERROR_BODY.UNAUTHORIZED)]));
       expect(contentTypes.size, entry.key).toBe(1);
     }
   });

@@ -1,7 +1,8 @@
-import { type ContractRoute, contractRoutes, ERRORS, SCOPES } from '@coinventory/contract';
+import { type ContractRoute, contractRoutes, SCOPES } from '@coinventory/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generateKey, issueApiKey } from '../../src/modules/access/index.js';
 import { addMember, createUser, removeMember, setPlan, setRole } from '../../src/modules/workspaces/store.js';
+import { ERROR_BODY } from '../support/errors.js';
 import { type ApiResponse, call } from '../support/http.js';
 import { requestFor, type SeededResources, seedResources, send, writeRoutes } from '../support/routes.js';
 import { startTestServer, type TestServer } from '../support/server.js';
@@ -12,8 +13,6 @@ import { createWorkspace, type TestWorkspace } from '../support/workspace.js';
  * (RFC 9728), on every contract route.
  */
 
-const UNAUTHORIZED = { code: 'UNAUTHORIZED', message: ERRORS.UNAUTHORIZED.message };
-const FORBIDDEN = { code: 'FORBIDDEN', message: 'Insufficient access' };
 const JSON_TYPE = /^application\/json(;|$)/;
 const METADATA_SUFFIX = '/.well-known/oauth-protected-resource/v1';
 
@@ -64,15 +63,15 @@ const sendAs = (entry: ContractRoute, headers: Record<string, string>, ids: Seed
 
 function expectUnauthorized(response: ApiResponse, label: string) {
   expect(response.status, label).toBe(401);
-  expect(response.body, label).toEqual(UNAUTHORIZED);
-  expect(response.text, label).toBe(JSON.stringify(UNAUTHORIZED));
+  expect(response.body, label).toEqual(ERROR_BODY.UNAUTHORIZED);
+  expect(response.text, label).toBe(JSON.stringify(ERROR_BODY.UNAUTHORIZED));
   expect(response.headers.get('content-type'), label).toMatch(JSON_TYPE);
 }
 
 function expectForbidden(response: ApiResponse, label: string) {
   expect(response.status, label).toBe(403);
-  expect(response.body, label).toEqual(FORBIDDEN);
-  expect(response.text, label).toBe(JSON.stringify(FORBIDDEN));
+  expect(response.body, label).toEqual(ERROR_BODY.FORBIDDEN);
+  expect(response.text, label).toBe(JSON.stringify(ERROR_BODY.FORBIDDEN));
 }
 
 /** The challenge of a 401 for a key that was sent but is not valid. */

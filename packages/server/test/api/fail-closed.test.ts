@@ -1,6 +1,7 @@
 import { type ContractRoute, contractRoutes } from '@coinventory/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { expectHealth, expectInternalError, UNAUTHORIZED } from '../support/fail-closed.js';
+import { ERROR_BODY } from '../support/errors.js';
+import { expectHealth, expectInternalError } from '../support/fail-closed.js';
 import { call } from '../support/http.js';
 import { requestFor, type SeededResources, seedResources, send } from '../support/routes.js';
 import { startTestServer, type TestServer } from '../support/server.js';
@@ -44,7 +45,7 @@ describe('the database pool is closed under a running server', () => {
   it('a request without a key is still 401 (no store needed to refuse it)', async () => {
     const response = await call(server.baseUrl, 'GET', '/me');
     expect(response.status).toBe(401);
-    expect(response.body).toEqual(UNAUTHORIZED);
+    expect(response.body).toEqual(ERROR_BODY.UNAUTHORIZED);
   });
 
   it('GET /readyz → 503 while GET /healthz → 200', async () => {

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import { type Consignment, contractRoutes, ERRORS, type Invoice, type Item } from '@coinventory/contract';
+import { type Consignment, contractRoutes, type Invoice, type Item } from '@coinventory/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ERROR_BODY } from '../support/errors.js';
 import { client } from '../support/http.js';
 import {
   readRoutes,
@@ -13,8 +14,6 @@ import {
 } from '../support/routes.js';
 import { startTestServer, type TestServer } from '../support/server.js';
 import { createWorkspace, type TestWorkspace } from '../support/workspace.js';
-
-const NOT_FOUND = { code: 'NOT_FOUND', message: ERRORS.NOT_FOUND.message };
 
 interface List<T> {
   items: T[];
@@ -78,7 +77,7 @@ describe("A's key on B's ids", () => {
     async (_key, entry) => {
       const response = await send(server.baseUrl, requestFor(entry, bData), { key: a.key });
       expect(response.status).toBe(404);
-      expect(response.body).toEqual(NOT_FOUND);
+      expect(response.body).toEqual(ERROR_BODY.NOT_FOUND);
     },
   );
 
@@ -95,7 +94,7 @@ describe("A's key on B's ids", () => {
       },
     });
     expect(response.status).toBe(404);
-    expect(response.body).toEqual(NOT_FOUND);
+    expect(response.body).toEqual(ERROR_BODY.NOT_FOUND);
   });
 
   it('PATCH moving B\u2019s item into A\u2019s warehouse is 404 (never a 400 that reveals the item)', async () => {
@@ -103,14 +102,14 @@ describe("A's key on B's ids", () => {
       body: { warehouseId: a.defaultWarehouseId, zoneId: a.defaultZoneId },
     });
     expect(response.status).toBe(404);
-    expect(response.body).toEqual(NOT_FOUND);
+    expect(response.body).toEqual(ERROR_BODY.NOT_FOUND);
   });
 
   it('DELETE twice is 404 both times', async () => {
     for (let attempt = 0; attempt < 2; attempt++) {
       const response = await client(server.baseUrl, a.key).delete(`/items/${bData.itemId}`);
       expect(response.status).toBe(404);
-      expect(response.body).toEqual(NOT_FOUND);
+      expect(response.body).toEqual(ERROR_BODY.NOT_FOUND);
     }
   });
 
@@ -132,8 +131,7 @@ describe("A's key on B's ids", () => {
 describe("A's key cannot point its own writes at B's rows", () => {
   const expectFieldError = (body: unknown, field: string) =>
     expect(body).toEqual({
-      code: 'BAD_REQUEST',
-      message: ERRORS.BAD_REQUEST.message,
+      ...ERROR_BODY.BAD_REQUEST,
       issues: [{ message: expect.stringMatching(new RegExp(`^body\\.${field}: `)) }],
     });
 
@@ -232,7 +230,7 @@ describe('unknown ids', () => {
     async (_key, entry) => {
       const response = await send(server.baseUrl, requestFor(entry, randomUUID()), { key: a.key });
       expect(response.status).toBe(404);
-      expect(response.body).toEqual(NOT_FOUND);
+      expect(response.body).toEqual(ERROR_BODY.NOT_FOUND);
     },
   );
 
@@ -246,7 +244,7 @@ describe('unknown ids', () => {
     ]) {
       const response = await api.get(path);
       expect(response.status, path).toBe(404);
-      expect(response.body, path).toEqual(NOT_FOUND);
+      expect(response.body, path).toEqual(ERROR_BODY.NOT_FOUND);
     }
   });
 

@@ -2,7 +2,6 @@ import { randomUUID } from 'node:crypto';
 import {
   CONSIGNMENT_STATUSES,
   contractRoutes,
-  ERRORS,
   INVOICE_SORTS,
   INVOICE_STATUSES,
   ITEM_SORTS,
@@ -12,7 +11,8 @@ import {
 } from '@coinventory/contract';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { issueApiKey } from '../../src/modules/access/index.js';
-import { type ApiResponse, call, client } from '../support/http.js';
+import { expectBadRequest } from '../support/errors.js';
+import { call, client } from '../support/http.js';
 import { requestFor, routesTakingId, type SeededResources, seedResources, send, uniqueSku } from '../support/routes.js';
 import { startTestServer, type TestServer } from '../support/server.js';
 import { createWorkspace, type TestWorkspace } from '../support/workspace.js';
@@ -41,28 +41,6 @@ beforeEach(async () => {
 });
 
 const api = () => client(server.baseUrl, key);
-
-/**
- * The exact 400 body: code, message, and one `{ message }` per failing field, each message starting with the
- * field's location (`body.sku: …`). `mentions` are texts the messages must contain (an unknown key's name).
- */
-function expectBadRequest(response: ApiResponse, locations: string[], mentions: string[] = []) {
-  expect(response.status, response.text).toBe(400);
-  expect(response.body).toEqual({
-    code: 'BAD_REQUEST',
-    message: ERRORS.BAD_REQUEST.message,
-    issues: expect.any(Array),
-  });
-  const { issues } = response.body as { issues: unknown[] };
-  expect(issues).toHaveLength(locations.length);
-  for (const issue of issues) {
-    expect(issue).toEqual({ message: expect.any(String) });
-  }
-  const messages = (issues as { message: string }[]).map((issue) => issue.message);
-  for (const message of messages) expect(message).toMatch(/^[a-z]+(\.[^:]*)?: \S/);
-  expect(messages.map((message) => message.slice(0, message.indexOf(': '))).sort()).toEqual([...locations].sort());
-  for (const mention of mentions) expect(messages.join('\n')).toContain(mention);
-}
 
 const itemCount = async () => {
   const [row] = await server.database.sql<{ count: number }[]>`

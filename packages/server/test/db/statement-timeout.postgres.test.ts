@@ -1,10 +1,10 @@
-import { ERRORS, type Item } from '@coinventory/contract';
+import type { Item } from '@coinventory/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ERROR_BODY } from '../support/errors.js';
 import { client } from '../support/http.js';
 import { startTestServer, type TestServer } from '../support/server.js';
 import { createWorkspace, type TestWorkspace } from '../support/workspace.js';
 
-const INTERNAL_SERVER_ERROR = { code: 'INTERNAL_SERVER_ERROR', message: ERRORS.INTERNAL_SERVER_ERROR.message };
 const JSON_TYPE = /^application\/json(;|$)/;
 const SAFE_REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 
@@ -45,8 +45,8 @@ describe('a statement that outlives STATEMENT_TIMEOUT_MS', () => {
       return { response, elapsed: Date.now() - started };
     });
     expect(response.status).toBe(500);
-    expect(response.body).toEqual(INTERNAL_SERVER_ERROR);
-    expect(response.text).toBe(JSON.stringify(INTERNAL_SERVER_ERROR));
+    expect(response.body).toEqual(ERROR_BODY.INTERNAL_SERVER_ERROR);
+    expect(response.text).toBe(JSON.stringify(ERROR_BODY.INTERNAL_SERVER_ERROR));
     expect(response.headers.get('content-type')).toMatch(JSON_TYPE);
     expect(response.headers.get('x-request-id')).toMatch(SAFE_REQUEST_ID);
     // It waited for the lock until the statement timeout, rather than failing for another reason.
@@ -61,7 +61,7 @@ describe('a statement that outlives STATEMENT_TIMEOUT_MS', () => {
     const api = client(slow.baseUrl, owner.key);
     const response = await whileLocked(() => api.delete(`/items/${item.id}`));
     expect(response.status).toBe(500);
-    expect(response.text).toBe(JSON.stringify(INTERNAL_SERVER_ERROR));
+    expect(response.text).toBe(JSON.stringify(ERROR_BODY.INTERNAL_SERVER_ERROR));
     const after = await api.get<Item>(`/items/${item.id}`);
     expect(after.status).toBe(200);
     expect(after.body).toEqual(item);

@@ -1,15 +1,12 @@
 import { randomUUID } from 'node:crypto';
-import { contractRoutes, ERRORS, type Item, MAX_BODY_BYTES } from '@coinventory/contract';
+import { contractRoutes, type Item, MAX_BODY_BYTES } from '@coinventory/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ERROR_BODY } from '../support/errors.js';
 import { type ApiResponse, call, client } from '../support/http.js';
 import { pathFor, requestFor, rowCounts, type SeededResources, seedResources, send } from '../support/routes.js';
 import { startTestServer, type TestServer } from '../support/server.js';
 import { createWorkspace, type TestWorkspace } from '../support/workspace.js';
 
-const NOT_FOUND = { code: 'NOT_FOUND', message: ERRORS.NOT_FOUND.message };
-const PAYLOAD_TOO_LARGE = { code: 'PAYLOAD_TOO_LARGE', message: ERRORS.PAYLOAD_TOO_LARGE.message };
-const UNSUPPORTED_MEDIA_TYPE = { code: 'UNSUPPORTED_MEDIA_TYPE', message: ERRORS.UNSUPPORTED_MEDIA_TYPE.message };
-const METHOD_NOT_ALLOWED = { code: 'METHOD_NOT_ALLOWED', message: ERRORS.METHOD_NOT_ALLOWED.message };
 const JSON_TYPE = /^application\/json(;|$)/;
 const SAFE_REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 
@@ -32,8 +29,7 @@ const getItem = () => client(server.baseUrl, workspace.key).get<Item>(`/items/${
 function expectBodyRejected(response: ApiResponse) {
   expect(response.status, response.text).toBe(400);
   expect(response.body).toEqual({
-    code: 'BAD_REQUEST',
-    message: ERRORS.BAD_REQUEST.message,
+    ...ERROR_BODY.BAD_REQUEST,
     issues: [{ message: expect.stringMatching(/^body: \S/) }],
   });
   expect(response.headers.get('content-type')).toMatch(JSON_TYPE);
@@ -99,7 +95,7 @@ describe('request bodies', () => {
         headers: { 'content-type': 'application/json' },
       });
       expect(response.status, `${method} ${path}`).toBe(413);
-      expect(response.body).toEqual(PAYLOAD_TOO_LARGE);
+      expect(response.body).toEqual(ERROR_BODY.PAYLOAD_TOO_LARGE);
       expect(response.headers.get('content-type')).toMatch(JSON_TYPE);
     }
     expect({ counts: await counts(), item: (await getItem()).body }).toEqual(before);
@@ -114,7 +110,7 @@ describe('request bodies', () => {
       headers: { 'content-type': 'application/json' },
     });
     expect(response.status).toBe(413);
-    expect(response.body).toEqual(PAYLOAD_TOO_LARGE);
+    expect(response.body).toEqual(ERROR_BODY.PAYLOAD_TOO_LARGE);
   });
 
   it(`a body of exactly ${MAX_BODY_BYTES} bytes is read (then refused for its too-long description, not its size)`, async () => {
@@ -126,8 +122,7 @@ describe('request bodies', () => {
     });
     expect(response.status).toBe(400);
     expect(response.body).toEqual({
-      code: 'BAD_REQUEST',
-      message: ERRORS.BAD_REQUEST.message,
+      ...ERROR_BODY.BAD_REQUEST,
       issues: [{ message: expect.stringMatching(/^body\.description: /) }],
     });
     expect(await counts()).toEqual(before);
@@ -149,7 +144,7 @@ describe('request bodies', () => {
         headers: { 'content-type': contentType },
       });
       expect(response.status, `${method} ${path}`).toBe(415);
-      expect(response.body).toEqual(UNSUPPORTED_MEDIA_TYPE);
+      expect(response.body).toEqual(ERROR_BODY.UNSUPPORTED_MEDIA_TYPE);
       expect(response.headers.get('content-type')).toMatch(JSON_TYPE);
     }
     expect({ counts: await counts(), item: (await getItem()).body }).toEqual(before);
@@ -163,7 +158,7 @@ describe('request bodies', () => {
       body: new TextEncoder().encode(JSON.stringify({ sku: randomUUID(), title: 'No media type' })),
     });
     expect(response.status).toBe(415);
-    expect(await response.json()).toEqual(UNSUPPORTED_MEDIA_TYPE);
+    expect(await response.json()).toEqual(ERROR_BODY.UNSUPPORTED_MEDIA_TYPE);
     expect(await counts()).toEqual(before);
   });
 
@@ -174,7 +169,7 @@ describe('request bodies', () => {
       headers: { 'content-type': 'application/json; charset=iso-8859-1' },
     });
     expect(response.status).toBe(415);
-    expect(response.body).toEqual(UNSUPPORTED_MEDIA_TYPE);
+    expect(response.body).toEqual(ERROR_BODY.UNSUPPORTED_MEDIA_TYPE);
   });
 
   it.each([
@@ -213,7 +208,7 @@ describe('unknown routes', () => {
     for (const key of [null, workspace.key]) {
       const response = await call(server.origin, method, path, { key });
       expect(response.status, `${method} ${path}`).toBe(404);
-      expect(response.body).toEqual(NOT_FOUND);
+      expect(response.body).toEqual(ERROR_BODY.NOT_FOUND);
       expect(response.headers.get('content-type')).toMatch(JSON_TYPE);
       expect(response.text).not.toMatch(/<html|<!DOCTYPE|Cannot (GET|POST|PUT|DELETE)/i);
     }
@@ -247,7 +242,7 @@ describe('methods a path does not document', () => {
         ...(method === 'GET' || method === 'DELETE' ? {} : { body: { sku: randomUUID(), title: 'Nope' } }),
       });
       expect(response.status, `${method} ${concrete}`).toBe(405);
-      expect(response.body).toEqual(METHOD_NOT_ALLOWED);
+      expect(response.body).toEqual(ERROR_BODY.METHOD_NOT_ALLOWED);
       expect(response.headers.get('content-type')).toMatch(JSON_TYPE);
       const allow = (response.headers.get('allow') ?? '').split(',').map((m) => m.trim());
       expect(allow.sort()).toEqual(expectedAllow);

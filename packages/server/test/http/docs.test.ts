@@ -1,10 +1,9 @@
-import { contractRoutes, ERRORS } from '@coinventory/contract';
+import { contractRoutes } from '@coinventory/contract';
 import openApiDocument from '@coinventory/contract/openapi';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ERROR_BODY } from '../support/errors.js';
 import { call } from '../support/http.js';
 import { startTestServer, type TestServer } from '../support/server.js';
-
-const METHOD_NOT_ALLOWED = { code: 'METHOD_NOT_ALLOWED', message: ERRORS.METHOD_NOT_ALLOWED.message };
 
 let server: TestServer;
 let proxied: TestServer;
@@ -46,7 +45,7 @@ describe('GET /v1/openapi.json', () => {
       const response = await call(server.origin, method, '/v1/openapi.json');
       expect(response.status, method).toBe(405);
       expect(response.headers.get('allow')).toBe('GET, HEAD');
-      expect(response.body).toEqual(METHOD_NOT_ALLOWED);
+      expect(response.body).toEqual(ERROR_BODY.METHOD_NOT_ALLOWED);
     }
   });
 

@@ -1,5 +1,5 @@
 import { request as httpRequest } from 'node:http';
-import { ERRORS, ItemSchema } from '@coinventory/contract';
+import { ItemSchema } from '@coinventory/contract';
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { createSql } from '../../src/db/connect.js';
@@ -8,6 +8,7 @@ import { type RunningServer, startServer } from '../../src/entry/server.js';
 import { loadEnv } from '../../src/env.js';
 import { createClusterDatabase } from '../support/admin.js';
 import { type Running, start, stop } from '../support/binary.js';
+import { ERROR_BODY } from '../support/errors.js';
 import { client } from '../support/http.js';
 import { type Api, createItem, freshApi } from '../support/items.js';
 import { startTestServer, type TestServer } from '../support/server.js';
@@ -80,7 +81,7 @@ describe('the request deadline, with a statement blocked by another session', ()
     try {
       const response = await api.patch(`/items/${item.id}`, { body: { title: 'After', quantity: 7 } });
       expect(response.status).toBe(500);
-      expect(response.body).toEqual({ code: 'INTERNAL_SERVER_ERROR', message: ERRORS.INTERNAL_SERVER_ERROR.message });
+      expect(response.body).toEqual(ERROR_BODY.INTERNAL_SERVER_ERROR);
       // The blocked UPDATE was cancelled at the deadline, not left waiting for the lock.
       for (let i = 0; i < 50 && (await waitingOnLocks(server)) > 0; i += 1) await sleep(20);
       expect(await waitingOnLocks(server)).toBe(0);
@@ -210,7 +211,7 @@ describe('a graceful shutdown', () => {
 
     const second = await cutOff;
     expect(second.status).toBe(503);
-    expect(second.body).toEqual({ code: 'SERVICE_UNAVAILABLE', message: ERRORS.SERVICE_UNAVAILABLE.message });
+    expect(second.body).toEqual(ERROR_BODY.SERVICE_UNAVAILABLE);
     expect(second.headers.connection).toBe('close');
     expect(second.headers['retry-after']).toBe('1');
     expect(lines.some((line) => line.level === 40 && line.msg.startsWith('request cut off by shutdown'))).toBe(true);

@@ -1,17 +1,17 @@
 import { once } from 'node:events';
 import { createServer } from 'node:http';
 import { type AddressInfo, connect } from 'node:net';
-import { ERRORS, ItemSchema } from '@coinventory/contract';
+import { ItemSchema } from '@coinventory/contract';
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { RequestWork, WorkAbandonedError } from '../../src/db/request-work.js';
-import type { Queryable } from '../../src/db/types.js';
 import { createApp } from '../../src/http/app.js';
 import { answerClientErrors } from '../../src/http/client-errors.js';
 import { linkListing } from '../../src/modules/marketplace/store.js';
-import { createTestDatabase, databaseKind } from '../support/database.js';
+import { createTestDatabase } from '../support/database.js';
+import { ERROR_BODY } from '../support/errors.js';
 import type { ApiResponse } from '../support/http.js';
-import { type Api, createItem, expectStatus, freshApi } from '../support/items.js';
+import { expectStatus } from '../support/http.js';
+import { type Api, createItem, freshApi } from '../support/items.js';
 import { startTestServer, type TestServer } from '../support/server.js';
 import { createWorkspace, type TestWorkspace } from '../support/workspace.js';
 
@@ -72,10 +72,10 @@ describe('an overload burst', () => {
     expect(byStatus.get(200)?.length ?? 0, 'some requests were served').toBeGreaterThan(0);
     for (const response of responses.filter((r) => r.status === 503)) {
       expect(response.headers.get('retry-after')).toBe('1');
-      expect(response.body).toEqual({ code: 'SERVICE_UNAVAILABLE', message: ERRORS.SERVICE_UNAVAILABLE.message });
+      expect(response.body).toEqual(ERROR_BODY.SERVICE_UNAVAILABLE);
     }
     for (const response of responses.filter((r) => r.status === 500)) {
-      expect(response.body).toEqual({ code: 'INTERNAL_SERVER_ERROR', message: ERRORS.INTERNAL_SERVER_ERROR.message });
+      expect(response.body).toEqual(ERROR_BODY.INTERNAL_SERVER_ERROR);
     }
 
     const stored = await settledValue(async () => [...(await skusIn(server, workspace, 'BURST-'))].sort());
@@ -116,8 +116,6 @@ describe('a request body that arrives too slowly', () => {
   });
   afterAll(() => server.close());
 
-  const REQUEST_TIMEOUT = { code: 'REQUEST_TIMEOUT', message: ERRORS.REQUEST_TIMEOUT.message };
-
   it('gets 408 with a JSON body and Connection: close, and the POST never runs', async () => {
     const answer = await slowBody(
       server,
@@ -129,7 +127,7 @@ describe('a request body that arrives too slowly', () => {
     expect(answer.status).toBe(408);
     expect(answer.head.toLowerCase()).toContain('content-type: application/json');
     expect(answer.head.toLowerCase()).toContain('connection: close');
-    expect(answer.body).toEqual(REQUEST_TIMEOUT);
+    expect(answer.body).toEqual(ERROR_BODY.REQUEST_TIMEOUT);
     expect(await settledValue(() => skusIn(server, workspace, 'SLOW-').then((s) => [...s]))).toEqual([]);
   });
 
@@ -144,7 +142,7 @@ describe('a request body that arrives too slowly', () => {
       JSON.stringify({ title: 'After' }),
     );
     expect(answer.status).toBe(408);
-    expect(answer.body).toEqual(REQUEST_TIMEOUT);
+    expect(answer.body).toEqual(ERROR_BODY.REQUEST_TIMEOUT);
     await new Promise((resolve) => setTimeout(resolve, 300));
     const after = await api.get(`/items/${item.id}`);
     expect(ItemSchema.parse(after.body).title).toBe('Before');
@@ -185,7 +183,7 @@ describe('a request whose headers never complete', () => {
       const [head = '', body = ''] = Buffer.concat(received).toString('utf8').split('\r\n\r\n');
       expect(head).toMatch(/^HTTP\/1\.1 408 /);
       expect(head.toLowerCase()).toContain('content-type: application/json');
-      expect(JSON.parse(body)).toEqual({ code: 'REQUEST_TIMEOUT', message: ERRORS.REQUEST_TIMEOUT.message });
+      expect(JSON.parse(body)).toEqual(ERROR_BODY.REQUEST_TIMEOUT);
     } finally {
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
@@ -269,70 +267,4 @@ describe('PATCH and DELETE of a linked item, racing', () => {
       expect(queued.sort()).toEqual(applied.sort());
     }
   }, 120_000);
-});
-
-describe('RequestWork, on the real database', () => {
-  let server: TestServer;
-  let workspace: TestWorkspace;
-
-  beforeAll(async () => {
-    server = await startTestServer();
-    workspace = await createWorkspace(server.database.sql);
-  });
-  afterAll(() => server.close());
-
-  const cancels = databaseKind() === 'postgres';
-  const countSku = async (sku: string) =>
-    (
-      await server.database
-        .sql`SELECT 1 FROM items WHERE organization_id = ${workspace.organizationId} AND sku = ${sku}`
-    ).length;
-  const insert = (sql: Queryable, sku: string) =>
-    sql`
-      INSERT INTO items (organization_id, sku, title, warehouse_id, zone_id)
-      VALUES (${workspace.organizationId}, ${sku}, 'Work', ${workspace.defaultWarehouseId}, ${workspace.defaultZoneId})
-    `;
-
-  it('given up during its transaction, rolls it back and refuses every later statement', async () => {
-    const work = new RequestWork(server.database.sql, cancels);
-    const outcome = work.sql.begin(async (tx) => {
-      await insert(tx, 'WORK-ABANDONED');
-      expect(work.abandon('test')).toBe(true);
-      await tx`SELECT 1`;
-    });
-    await expect(outcome).rejects.toBeInstanceOf(WorkAbandonedError);
-    expect(work.committed).toBe(false);
-    expect(await countSku('WORK-ABANDONED')).toBe(0);
-    expect(() => work.sql`SELECT 1`).toThrow(WorkAbandonedError);
-  });
-
-  it('given up after its work but before COMMIT, rolls back', async () => {
-    const work = new RequestWork(server.database.sql, cancels);
-    const outcome = work.sql.begin(async (tx) => {
-      await insert(tx, 'WORK-LATE');
-      work.abandon('test');
-      return 'done';
-    });
-    await expect(outcome).rejects.toBeInstanceOf(WorkAbandonedError);
-    expect(await countSku('WORK-LATE')).toBe(0);
-  });
-
-  it('cannot be given up while its COMMIT is on the wire: it commits and says so', async () => {
-    const work = new RequestWork(server.database.sql, cancels);
-    let abandoned: boolean | undefined;
-    const result = await work.sql.begin(async (tx) => {
-      await insert(tx, 'WORK-COMMITTING');
-      // Runs once the callback has returned, while COMMIT is being sent and answered.
-      setImmediate(() => {
-        abandoned = work.abandon('test');
-      });
-      return 'done';
-    });
-    await new Promise((resolve) => setImmediate(resolve));
-    expect(result).toBe('done');
-    expect(abandoned).toBe(false);
-    expect(work.committed).toBe(true);
-    expect(work.abandon('later')).toBe(false);
-    expect(await countSku('WORK-COMMITTING')).toBe(1);
-  });
 });

@@ -1,6 +1,7 @@
 import { deflateSync, gzipSync } from 'node:zlib';
-import { ERRORS, type ErrorCode } from '@coinventory/contract';
+import type { ErrorCode } from '@coinventory/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ERROR_BODY } from '../support/errors.js';
 import { capturingLogger, exchange, expectErrorResponse, head, WARN_LEVEL } from '../support/raw-http.js';
 import { uniqueSku } from '../support/routes.js';
 import { startTestServer, type TestServer } from '../support/server.js';
@@ -54,8 +55,7 @@ describe('request bodies that cannot be decoded', () => {
     const response = await post(encoding, body());
     expectErrorResponse(response, 'BAD_REQUEST');
     expect(response.body).toEqual({
-      code: 'BAD_REQUEST',
-      message: ERRORS.BAD_REQUEST.message,
+      ...ERROR_BODY.BAD_REQUEST,
       issues: [{ message: `body: could not be decoded (Content-Encoding ${encoding})` }],
     });
     expect(await server.database.sql`SELECT count(*)::int AS n FROM items`).toEqual(before);

@@ -25,6 +25,7 @@ import {
   UserJson,
 } from '../support/admin.js';
 import { type Running, removeTempDirs, start, stop, tempDir } from '../support/binary.js';
+import { ERROR_BODY } from '../support/errors.js';
 
 describe('admin commands on DATABASE_URL', () => {
   let database: { url: string; drop(): Promise<void> } | undefined;
@@ -297,7 +298,7 @@ describe('admin commands on DATABASE_URL', () => {
       await new Promise((resolve) => setTimeout(resolve, Math.max(0, expiresAt.getTime() - Date.now()) + 100));
       const expired = await me(baseUrl(), created.key);
       expect(expired.status).toBe(401);
-      expect(expired.body).toEqual({ code: 'UNAUTHORIZED', message: 'Authorization not provided' });
+      expect(expired.body).toEqual(ERROR_BODY.UNAUTHORIZED);
     });
 
     it('key revoke: the very next request with that key is 401', async () => {

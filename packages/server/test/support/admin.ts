@@ -3,6 +3,7 @@ import { expect } from 'vitest';
 import { z } from 'zod';
 import { createSql } from '../../src/db/connect.js';
 import { runToEnd } from './binary.js';
+import { ERROR_BODY } from './errors.js';
 import { call } from './http.js';
 
 /**
@@ -205,8 +206,8 @@ export async function expectNextRequest(
   const returned = Date.now();
   const next = await me(baseUrl, key, returned);
   expect(next.status, JSON.stringify(next.body)).toBe(status);
-  if (status === 401) expect(next.body).toEqual({ code: 'UNAUTHORIZED', message: 'Authorization not provided' });
-  if (status === 403) expect(next.body).toEqual({ code: 'FORBIDDEN', message: 'Insufficient access' });
+  if (status === 401) expect(next.body).toEqual(ERROR_BODY.UNAUTHORIZED);
+  if (status === 403) expect(next.body).toEqual(ERROR_BODY.FORBIDDEN);
   expect(next.afterMs).toBeLessThan(PROPAGATION_BOUND_MS);
   return { stdout, afterMs: next.afterMs };
 }

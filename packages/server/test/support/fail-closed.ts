@@ -1,16 +1,14 @@
-import { ERRORS } from '@coinventory/contract';
 import { expect } from 'vitest';
+import { ERROR_BODY } from './errors.js';
 import { type ApiResponse, call } from './http.js';
 import type { TestServer } from './server.js';
 
-export const INTERNAL_SERVER_ERROR = { code: 'INTERNAL_SERVER_ERROR', message: 'Internal server error' };
-export const UNAUTHORIZED = { code: 'UNAUTHORIZED', message: ERRORS.UNAUTHORIZED.message };
 export const JSON_TYPE = /^application\/json(;|$)/;
 
 export function expectInternalError(response: ApiResponse, label: string) {
   expect(response.status, label).toBe(500);
-  expect(response.body, label).toEqual(INTERNAL_SERVER_ERROR);
-  expect(response.text, label).toBe(JSON.stringify(INTERNAL_SERVER_ERROR));
+  expect(response.body, label).toEqual(ERROR_BODY.INTERNAL_SERVER_ERROR);
+  expect(response.text, label).toBe(JSON.stringify(ERROR_BODY.INTERNAL_SERVER_ERROR));
   expect(response.headers.get('content-type'), label).toMatch(JSON_TYPE);
   // Nothing was counted, so nothing about the key's standing is reported.
   expect(response.headers.get('ratelimit'), label).toBeNull();

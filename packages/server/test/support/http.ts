@@ -1,3 +1,5 @@
+import { expect } from 'vitest';
+
 /** A plain fetch wrapper for tests: what the wire carries, nothing hidden. */
 export interface ApiResponse<T = unknown> {
   status: number;
@@ -46,4 +48,9 @@ export function client(baseUrl: string, key: string | null) {
     <T = unknown>(path: string, options: Omit<RequestOptions, 'key'> = {}) =>
       call<T>(baseUrl, method, path, { ...options, key });
   return { get: request('GET'), post: request('POST'), patch: request('PATCH'), delete: request('DELETE') };
+}
+
+/** Shows the body on failure: a bare status mismatch says nothing. */
+export function expectStatus(response: ApiResponse, status: number): void {
+  expect(response.status, `${response.status} ${response.text}`).toBe(status);
 }

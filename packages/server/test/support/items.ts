@@ -1,18 +1,8 @@
 import { randomUUID } from 'node:crypto';
-import {
-  type CreateItemInput,
-  ERRORS,
-  type ErrorBody,
-  ErrorBodySchema,
-  type Item,
-  type ItemList,
-  ItemListSchema,
-  ItemSchema,
-} from '@coinventory/contract';
-import { expect } from 'vitest';
+import { type CreateItemInput, type Item, type ItemList, ItemListSchema, ItemSchema } from '@coinventory/contract';
 import type { Sql } from '../../src/db/types.js';
 import { issueApiKey } from '../../src/modules/access/index.js';
-import { type ApiResponse, client } from './http.js';
+import { client, expectStatus } from './http.js';
 import type { TestServer } from './server.js';
 import type { TestWorkspace } from './workspace.js';
 
@@ -30,11 +20,6 @@ export async function freshApi(server: TestServer, workspace: TestWorkspace, nam
     scopes: ['read', 'write'],
   });
   return client(server.baseUrl, issued.key);
-}
-
-/** Shows the body on failure: a bare status mismatch says nothing. */
-export function expectStatus(response: ApiResponse, status: number): void {
-  expect(response.status, `${response.status} ${response.text}`).toBe(status);
 }
 
 export async function createItem(api: Api, body: CreateItemInput): Promise<Item> {
@@ -55,26 +40,6 @@ export async function listItems(api: Api, query: Record<string, string | number>
   const response = await api.get(`/items${search ? `?${search}` : ''}`);
   expectStatus(response, 200);
   return ItemListSchema.parse(response.body);
-}
-
-/** The exact 404 body. */
-export const NOT_FOUND_BODY: ErrorBody = { code: 'NOT_FOUND', message: ERRORS.NOT_FOUND.message };
-export const CONFLICT_BODY: ErrorBody = { code: 'CONFLICT', message: ERRORS.CONFLICT.message };
-
-/** A 400 whose issues are exactly one per listed field, each naming it (`body.sku: …`, `query.limit: …`). */
-export function expectBadRequest(response: ApiResponse, fields: string[]): void {
-  expectStatus(response, 400);
-  const body = ErrorBodySchema.parse(response.body);
-  expect(body.code).toBe('BAD_REQUEST');
-  expect(body.message).toBe(ERRORS.BAD_REQUEST.message);
-  const issues = body.issues ?? [];
-  expect(issues.length, JSON.stringify(issues)).toBe(fields.length);
-  for (const field of fields) {
-    expect(
-      issues.some((issue) => issue.message.startsWith(`${field}:`)),
-      `an issue naming ${field} in ${JSON.stringify(issues)}`,
-    ).toBe(true);
-  }
 }
 
 /** Columns a test may set when seeding items directly. */

@@ -2,11 +2,13 @@ import { once } from 'node:events';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import pino, { type Logger } from 'pino';
+import { afterAll, beforeAll } from 'vitest';
 import type { Database } from '../../src/db/connect.js';
 import { createApp } from '../../src/http/app.js';
 import { answerClientErrors } from '../../src/http/client-errors.js';
 import type { RatePolicy } from '../../src/modules/access/index.js';
 import { createTestDatabase } from './database.js';
+import { createWorkspace, type TestWorkspace } from './workspace.js';
 
 export interface TestServer {
   baseUrl: string;
@@ -61,6 +63,34 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
       await database.close();
+    },
+  };
+}
+
+/**
+ * A server and one workspace on it for the enclosing suite (the file, or the `describe` that calls this): started
+ * before its tests and closed after them. Its fields are there from the suite's first hook on.
+ */
+export function serverWithWorkspace(options: TestServerOptions = {}): {
+  readonly server: TestServer;
+  readonly workspace: TestWorkspace;
+} {
+  let started: { server: TestServer; workspace: TestWorkspace } | undefined;
+  beforeAll(async () => {
+    const server = await startTestServer(options);
+    started = { server, workspace: await createWorkspace(server.database.sql) };
+  });
+  afterAll(() => started?.server.close());
+  const get = () => {
+    if (!started) throw new Error('the suite’s server starts in its beforeAll');
+    return started;
+  };
+  return {
+    get server() {
+      return get().server;
+    },
+    get workspace() {
+      return get().workspace;
     },
   };
 }

@@ -6,7 +6,6 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { ERRORS } from '@coinventory/contract';
 import openApiDocument, { type ResponseObject } from '@coinventory/contract/openapi';
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
@@ -17,6 +16,7 @@ import { loadEnv } from '../../../src/env.js';
 import { createApp } from '../../../src/http/app.js';
 import { FailedAuthLimiter, generateKey, issueApiKey } from '../../../src/modules/access/index.js';
 import { createTestDatabase } from '../../support/database.js';
+import { ERROR_BODY } from '../../support/errors.js';
 import { createWorkspace, type TestWorkspace } from '../../support/workspace.js';
 
 /**
@@ -25,9 +25,6 @@ import { createWorkspace, type TestWorkspace } from '../../support/workspace.js'
  * working from the same address, and other addresses are unaffected. Every request goes over real HTTP from a
  * chosen loopback address (127.0.0.1, 127.0.0.2, …), and the key lookups are counted on the way to the database.
  */
-
-const TOO_MANY_REQUESTS = { code: 'TOO_MANY_REQUESTS', message: ERRORS.TOO_MANY_REQUESTS.message };
-const UNAUTHORIZED = { code: 'UNAUTHORIZED', message: ERRORS.UNAUTHORIZED.message };
 
 interface Answer {
   status: number;
@@ -71,7 +68,7 @@ function countingLookups(sql: Sql): { sql: Sql; lookups: () => number } {
 
 function expectThrottled(answer: Answer, windowSeconds: number) {
   expect(answer.status).toBe(429);
-  expect(answer.body).toEqual(TOO_MANY_REQUESTS);
+  expect(answer.body).toEqual(ERROR_BODY.TOO_MANY_REQUESTS);
   const retryAfter = Number(answer.headers['retry-after']);
   expect(retryAfter).toBeGreaterThanOrEqual(1);
   expect(retryAfter).toBeLessThanOrEqual(windowSeconds);
@@ -136,7 +133,7 @@ describe('failed authentications from one address', () => {
     for (let n = 0; n < LIMIT; n++) {
       const answer = await me(origin, from, generateKey());
       expect(answer.status).toBe(401);
-      expect(answer.body).toEqual(UNAUTHORIZED);
+      expect(answer.body).toEqual(ERROR_BODY.UNAUTHORIZED);
     }
     expect(lookups() - before).toBe(LIMIT);
 
@@ -194,7 +191,7 @@ describe('failed authentications from one address', () => {
     await database.sql`UPDATE api_keys SET revoked_at = now() WHERE id = ${issued.id}`;
     const revoked = await me(origin, from, issued.key);
     expect(revoked.status).toBe(401);
-    expect(revoked.body).toEqual(UNAUTHORIZED);
+    expect(revoked.body).toEqual(ERROR_BODY.UNAUTHORIZED);
     expectThrottled(await me(origin, from, issued.key), WINDOW_MS / 1000);
   });
 

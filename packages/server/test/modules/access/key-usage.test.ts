@@ -2,24 +2,16 @@ import { once } from 'node:events';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import pino from 'pino';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createApp } from '../../../src/http/app.js';
 import { client } from '../../support/http.js';
-import { startTestServer, type TestServer } from '../../support/server.js';
-import { createWorkspace, type TestWorkspace } from '../../support/workspace.js';
+import { serverWithWorkspace } from '../../support/server.js';
 
-let server: TestServer;
-let workspace: TestWorkspace;
-
-beforeAll(async () => {
-  server = await startTestServer();
-  workspace = await createWorkspace(server.database.sql);
-});
-afterAll(() => server.close());
+const suite = serverWithWorkspace();
 
 const lastUsedAt = async (): Promise<Date | null> => {
-  const [row] = await server.database.sql<{ last_used_at: Date | null }[]>`
-    SELECT last_used_at FROM api_keys WHERE id = ${workspace.keyId}
+  const [row] = await suite.server.database.sql<{ last_used_at: Date | null }[]>`
+    SELECT last_used_at FROM api_keys WHERE id = ${suite.workspace.keyId}
   `;
   return row?.last_used_at ?? null;
 };
@@ -37,26 +29,27 @@ async function eventually<T>(read: () => Promise<T>, done: (value: T) => boolean
 describe('last_used_at', () => {
   it('is null until the key is used, then set shortly after a request', async () => {
     expect(await lastUsedAt()).toBeNull();
-    expect((await client(server.baseUrl, workspace.key).get('/me')).status).toBe(200);
+    expect((await client(suite.server.baseUrl, suite.workspace.key).get('/me')).status).toBe(200);
     expect(await eventually(lastUsedAt, (value) => value !== null)).toBeInstanceOf(Date);
   });
 
   it('is written at most once a minute: more requests leave it unchanged', async () => {
     const first = await lastUsedAt();
-    for (let i = 0; i < 5; i++) expect((await client(server.baseUrl, workspace.key).get('/me')).status).toBe(200);
+    for (let i = 0; i < 5; i++)
+      expect((await client(suite.server.baseUrl, suite.workspace.key).get('/me')).status).toBe(200);
     await new Promise((resolve) => setTimeout(resolve, 100));
     expect(await lastUsedAt()).toEqual(first);
   });
 
   it('is written again once the minute has passed', async () => {
-    await server.database.sql`
-      UPDATE api_keys SET last_used_at = now() - interval '2 minutes' WHERE id = ${workspace.keyId}
+    await suite.server.database.sql`
+      UPDATE api_keys SET last_used_at = now() - interval '2 minutes' WHERE id = ${suite.workspace.keyId}
     `;
     const aged = await lastUsedAt();
     // A fresh server process has no memory of earlier writes; the database's own condition decides.
     const other = await startTestServerOnSameDatabase();
     try {
-      expect((await client(other.baseUrl, workspace.key).get('/me')).status).toBe(200);
+      expect((await client(other.baseUrl, suite.workspace.key).get('/me')).status).toBe(200);
       const after = await eventually(lastUsedAt, (value) => value?.getTime() !== aged?.getTime());
       expect(after?.getTime()).toBeGreaterThan(aged?.getTime() ?? 0);
     } finally {
@@ -67,7 +60,7 @@ describe('last_used_at', () => {
 
 /** A second app on the same database, as a second process behind a load balancer would be. */
 async function startTestServerOnSameDatabase() {
-  const http = createServer(createApp({ sql: server.database.sql, logger: pino({ level: 'silent' }) }));
+  const http = createServer(createApp({ sql: suite.server.database.sql, logger: pino({ level: 'silent' }) }));
   http.listen(0, '127.0.0.1');
   await once(http, 'listening');
   const { port } = http.address() as AddressInfo;

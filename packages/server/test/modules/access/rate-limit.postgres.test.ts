@@ -1,10 +1,11 @@
 import { randomBytes } from 'node:crypto';
-import { ERRORS, MeSchema, RATE_LIMIT } from '@coinventory/contract';
+import { MeSchema, RATE_LIMIT } from '@coinventory/contract';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { createSql } from '../../../src/db/connect.js';
 import type { Sql } from '../../../src/db/types.js';
 import { issueApiKey } from '../../../src/modules/access/index.js';
 import { type Running, runToEnd, start, stop } from '../../support/binary.js';
+import { ERROR_BODY } from '../../support/errors.js';
 import { type ApiResponse, call } from '../../support/http.js';
 import { createWorkspace, type TestWorkspace } from '../../support/workspace.js';
 
@@ -13,8 +14,6 @@ import { createWorkspace, type TestWorkspace } from '../../support/workspace.js'
  * the limit stays exact at 120, and a revoked key stops working on every process at once.
  */
 
-const TOO_MANY_REQUESTS = { code: 'TOO_MANY_REQUESTS', message: ERRORS.TOO_MANY_REQUESTS.message };
-const UNAUTHORIZED = { code: 'UNAUTHORIZED', message: ERRORS.UNAUTHORIZED.message };
 /** The documented bound for a revocation to reach every process. */
 const REVOCATION_BOUND_MS = 5_000;
 
@@ -82,7 +81,7 @@ describe('two server processes on one database', () => {
     // Every admission was counted once, in one order across both processes: remaining takes each value once.
     expect(admitted.map(remainingOf).sort((a, b) => a - b)).toEqual(Array.from({ length: 120 }, (_, n) => n));
     for (const response of refused) {
-      expect(response.body).toEqual(TOO_MANY_REQUESTS);
+      expect(response.body).toEqual(ERROR_BODY.TOO_MANY_REQUESTS);
       const retryAfter = response.headers.get('retry-after') ?? '';
       expect(retryAfter).toMatch(/^[1-9][0-9]*$/);
       expect(Number(retryAfter)).toBeGreaterThanOrEqual(1);
@@ -141,7 +140,7 @@ describe('two server processes on one database', () => {
     );
     for (const outcome of outcomes) {
       // Within the documented bound, and in fact on the very first request after the revocation.
-      expect(outcome).toEqual({ status: 401, body: UNAUTHORIZED, attempts: 1, withinBound: true });
+      expect(outcome).toEqual({ status: 401, body: ERROR_BODY.UNAUTHORIZED, attempts: 1, withinBound: true });
     }
   });
 });

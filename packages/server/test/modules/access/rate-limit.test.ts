@@ -1,9 +1,10 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import { ERRORS, MeSchema, RATE_LIMIT } from '@coinventory/contract';
+import { MeSchema, RATE_LIMIT } from '@coinventory/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RatePolicy } from '../../../src/modules/access/index.js';
 import { generateKey, issueApiKey } from '../../../src/modules/access/index.js';
 import { setPlan } from '../../../src/modules/workspaces/store.js';
+import { ERROR_BODY } from '../../support/errors.js';
 import { type ApiResponse, call } from '../../support/http.js';
 import { startTestServer, type TestServer } from '../../support/server.js';
 import { createWorkspace, type TestWorkspace } from '../../support/workspace.js';
@@ -13,7 +14,6 @@ import { createWorkspace, type TestWorkspace } from '../../support/workspace.js'
  * draft-ietf-httpapi-ratelimit-headers fields. Timing is measured only where the rule itself is about time.
  */
 
-const TOO_MANY_REQUESTS = { code: 'TOO_MANY_REQUESTS', message: ERRORS.TOO_MANY_REQUESTS.message };
 const RATE_LIMIT_HEADER = /^"default";r=(0|[1-9][0-9]*);t=(0|[1-9][0-9]*)$/;
 
 /** One request as the client saw it: when it left, when its answer came back (performance.now()), and the answer. */
@@ -120,8 +120,8 @@ describe('the API limit: 120 requests per 60 seconds per key', () => {
     for (let n = 121; n <= 126; n++) {
       const { response } = await me(workspace.key);
       expect(response.status, `request ${n}`).toBe(429);
-      expect(response.body).toEqual(TOO_MANY_REQUESTS);
-      expect(response.text).toBe(JSON.stringify(TOO_MANY_REQUESTS));
+      expect(response.body).toEqual(ERROR_BODY.TOO_MANY_REQUESTS);
+      expect(response.text).toBe(JSON.stringify(ERROR_BODY.TOO_MANY_REQUESTS));
       expect(response.headers.get('ratelimit-policy')).toBe('"default";q=120;w=60');
       const retryAfter = retryAfterOf(response);
       expect(retryAfter).toBeGreaterThanOrEqual(1);
@@ -202,7 +202,7 @@ describe('a short configured window: 5 requests per 2 seconds', () => {
     const sixth = await me(key);
     log.push(sixth);
     expect(sixth.response.status).toBe(429);
-    expect(sixth.response.body).toEqual(TOO_MANY_REQUESTS);
+    expect(sixth.response.body).toEqual(ERROR_BODY.TOO_MANY_REQUESTS);
     const retryAfter = retryAfterOf(sixth.response);
     expect([1, 2]).toContain(retryAfter);
     const first = log[0];

@@ -1,6 +1,8 @@
 import { ErrorBodySchema, ItemSchema } from '@coinventory/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CONFLICT_BODY, createItem, expectStatus, freshApi, getItem, listItems } from '../../support/items.js';
+import { ERROR_BODY } from '../../support/errors.js';
+import { expectStatus } from '../../support/http.js';
+import { createItem, freshApi, getItem, listItems } from '../../support/items.js';
 import { startTestServer, type TestServer } from '../../support/server.js';
 import { createWorkspace, type TestWorkspace } from '../../support/workspace.js';
 
@@ -38,7 +40,7 @@ describe('SKU uniqueness under concurrency', () => {
       ).toHaveLength(20);
       expect(winners).toHaveLength(1);
       expect(losers).toHaveLength(19);
-      for (const loser of losers) expect(ErrorBodySchema.parse(loser.body)).toEqual(CONFLICT_BODY);
+      for (const loser of losers) expect(ErrorBodySchema.parse(loser.body)).toEqual(ERROR_BODY.CONFLICT);
 
       const winner = ItemSchema.parse(winners[0]?.body);
       expect(winner.sku).toBe(sku);
@@ -80,7 +82,7 @@ describe('SKU uniqueness under concurrency', () => {
     // A second one in either organization is still refused.
     const again = await mine.post('/items', { body: { sku: 'SHARED-SKU', title: 'Again' } });
     expectStatus(again, 409);
-    expect(again.body).toEqual(CONFLICT_BODY);
+    expect(again.body).toEqual(ERROR_BODY.CONFLICT);
   });
 
   it('10 concurrent PATCHes renaming 10 items to one SKU → exactly one 200 and nine 409', async () => {
@@ -94,7 +96,7 @@ describe('SKU uniqueness under concurrency', () => {
     const losers = responses.filter((r) => r.status === 409);
     expect(winners, responses.map((r) => r.text).join('\n')).toHaveLength(1);
     expect(losers).toHaveLength(9);
-    for (const loser of losers) expect(loser.body).toEqual(CONFLICT_BODY);
+    for (const loser of losers) expect(loser.body).toEqual(ERROR_BODY.CONFLICT);
     const winner = ItemSchema.parse(winners[0]?.body);
     expect(await rowsWithSku(ws, 'RENAMED-ONE')).toEqual([winner.id]);
     // The losers kept their SKUs.

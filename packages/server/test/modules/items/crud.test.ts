@@ -8,18 +8,9 @@ import {
   type UpdateItemInput,
 } from '@coinventory/contract';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import {
-  type Api,
-  CONFLICT_BODY,
-  createItem,
-  expectBadRequest,
-  expectStatus,
-  freshApi,
-  getItem,
-  listItems,
-  NOT_FOUND_BODY,
-  randomId,
-} from '../../support/items.js';
+import { ERROR_BODY, expectBadRequest } from '../../support/errors.js';
+import { expectStatus } from '../../support/http.js';
+import { type Api, createItem, freshApi, getItem, listItems, randomId } from '../../support/items.js';
 import { startTestServer, type TestServer } from '../../support/server.js';
 import { addCategory, addZone, createWorkspace, type TestWorkspace } from '../../support/workspace.js';
 
@@ -203,7 +194,7 @@ describe('POST /items', () => {
     const original = await createItem(api, { sku: 'DUP-1', title: 'Original', valueInCents: 100 });
     const response = await api.post('/items', { body: { sku: 'DUP-1', title: 'Impostor', valueInCents: 999 } });
     expectStatus(response, 409);
-    expect(ErrorBodySchema.parse(response.body)).toEqual(CONFLICT_BODY);
+    expect(ErrorBodySchema.parse(response.body)).toEqual(ERROR_BODY.CONFLICT);
     expect(await getItem(api, original.id)).toEqual(original);
     expect(await countSku(ws, 'DUP-1')).toBe(1);
   });
@@ -552,7 +543,7 @@ describe('PATCH /items/:id', () => {
     const second = await createItem(api, { sku: 'TAKEN-B', title: 'B' });
     const response = await api.patch(`/items/${second.id}`, { body: { sku: 'TAKEN-A', title: 'Changed' } });
     expectStatus(response, 409);
-    expect(ErrorBodySchema.parse(response.body)).toEqual(CONFLICT_BODY);
+    expect(ErrorBodySchema.parse(response.body)).toEqual(ERROR_BODY.CONFLICT);
     expect(await getItem(api, first.id)).toEqual(first);
     expect(await getItem(api, second.id)).toEqual(second);
     // Its own SKU is not a conflict.
@@ -582,7 +573,7 @@ describe('PATCH /items/:id', () => {
   it('answers 404 with the exact body for an unknown id', async () => {
     const response = await api.patch(`/items/${randomId()}`, { body: { title: 'Nobody' } });
     expectStatus(response, 404);
-    expect(response.body).toEqual(NOT_FOUND_BODY);
+    expect(response.body).toEqual(ERROR_BODY.NOT_FOUND);
   });
 
   it('answers 404 with the exact body for a deleted item', async () => {
@@ -590,7 +581,7 @@ describe('PATCH /items/:id', () => {
     expectStatus(await api.delete(`/items/${item.id}`), 200);
     const response = await api.patch(`/items/${item.id}`, { body: { title: 'Back' } });
     expectStatus(response, 404);
-    expect(response.body).toEqual(NOT_FOUND_BODY);
+    expect(response.body).toEqual(ERROR_BODY.NOT_FOUND);
     expect(await countSku(ws, 'PATCH-DELETED')).toBe(0);
   });
 
@@ -598,7 +589,7 @@ describe('PATCH /items/:id', () => {
     const theirs = await createItem(otherApi, { sku: 'THEIRS-PATCH', title: 'Theirs' });
     const response = await api.patch(`/items/${theirs.id}`, { body: { title: 'Mine now' } });
     expectStatus(response, 404);
-    expect(response.body).toEqual(NOT_FOUND_BODY);
+    expect(response.body).toEqual(ERROR_BODY.NOT_FOUND);
     expect(await getItem(otherApi, theirs.id)).toEqual(theirs);
   });
 });
@@ -607,14 +598,14 @@ describe('GET /items/:id', () => {
   it('answers 404 with the exact body for an unknown id', async () => {
     const response = await api.get(`/items/${randomId()}`);
     expectStatus(response, 404);
-    expect(response.body).toEqual(NOT_FOUND_BODY);
+    expect(response.body).toEqual(ERROR_BODY.NOT_FOUND);
   });
 
   it("answers 404 for another organization's item", async () => {
     const theirs = await createItem(otherApi, { sku: 'THEIRS-GET', title: 'Theirs' });
     const response = await api.get(`/items/${theirs.id}`);
     expectStatus(response, 404);
-    expect(response.body).toEqual(NOT_FOUND_BODY);
+    expect(response.body).toEqual(ERROR_BODY.NOT_FOUND);
   });
 
   it('answers 400 naming path.id for an id that is not a uuid', async () => {
@@ -632,7 +623,7 @@ describe('DELETE /items/:id', () => {
 
     for (const again of [await api.get(`/items/${item.id}`), await api.delete(`/items/${item.id}`)]) {
       expectStatus(again, 404);
-      expect(again.body).toEqual(NOT_FOUND_BODY);
+      expect(again.body).toEqual(ERROR_BODY.NOT_FOUND);
     }
     expect(await countSku(ws, 'DEL-1')).toBe(0);
     // The SKU is free again.
@@ -643,14 +634,14 @@ describe('DELETE /items/:id', () => {
   it('answers 404 with the exact body for an unknown id', async () => {
     const response = await api.delete(`/items/${randomId()}`);
     expectStatus(response, 404);
-    expect(response.body).toEqual(NOT_FOUND_BODY);
+    expect(response.body).toEqual(ERROR_BODY.NOT_FOUND);
   });
 
   it("answers 404 for another organization's item and does not delete it", async () => {
     const theirs = await createItem(otherApi, { sku: 'THEIRS-DEL', title: 'Theirs' });
     const response = await api.delete(`/items/${theirs.id}`);
     expectStatus(response, 404);
-    expect(response.body).toEqual(NOT_FOUND_BODY);
+    expect(response.body).toEqual(ERROR_BODY.NOT_FOUND);
     expect(await getItem(otherApi, theirs.id)).toEqual(theirs);
   });
 });

@@ -8,15 +8,8 @@ import {
   LIMITS,
 } from '@coinventory/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  compareBytes,
-  expectBadRequest,
-  freshApi,
-  insertItems,
-  listItems,
-  randomId,
-  type SeedItem,
-} from '../../support/items.js';
+import { ERROR_BODY, expectBadRequest } from '../../support/errors.js';
+import { compareBytes, freshApi, insertItems, listItems, randomId, type SeedItem } from '../../support/items.js';
 import { startTestServer, type TestServer } from '../../support/server.js';
 import { addCategory, createWorkspace, type TestWorkspace } from '../../support/workspace.js';
 
@@ -312,7 +305,7 @@ describe('GET /items filters and search', () => {
     const response = await api.get(`/items?${new URLSearchParams({ [name]: value })}`);
     if (name === 'unknownParam') {
       expect(response.status).toBe(400);
-      expect(response.body).toMatchObject({ code: 'BAD_REQUEST', message: 'Invalid input data' });
+      expect(response.body).toMatchObject(ERROR_BODY.BAD_REQUEST);
     } else expectBadRequest(response, [`query.${name}`]);
   });
 

@@ -1,15 +1,8 @@
 import { type ComparableSale, LIMITS, type Valuation, ValuationListSchema } from '@coinventory/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  type Api,
-  compareBytes,
-  createItem,
-  expectBadRequest,
-  expectStatus,
-  freshApi,
-  NOT_FOUND_BODY,
-  randomId,
-} from '../../support/items.js';
+import { ERROR_BODY, expectBadRequest } from '../../support/errors.js';
+import { expectStatus } from '../../support/http.js';
+import { type Api, compareBytes, createItem, freshApi, randomId } from '../../support/items.js';
 import { startTestServer, type TestServer } from '../../support/server.js';
 import { createWorkspace, type TestWorkspace } from '../../support/workspace.js';
 
@@ -293,7 +286,7 @@ describe('GET /items/:id/valuations', () => {
   it('answers 404 with the exact body for an unknown item', async () => {
     const response = await api.get(`/items/${randomId()}/valuations`);
     expectStatus(response, 404);
-    expect(response.body).toEqual(NOT_FOUND_BODY);
+    expect(response.body).toEqual(ERROR_BODY.NOT_FOUND);
   });
 
   it("answers 404 for another organization's item, and theirs never leak into ours", async () => {
@@ -302,7 +295,7 @@ describe('GET /items/:id/valuations', () => {
     const theirs = await insertValuation(other, theirItem, { estimateInCents: 1, createdAt: at(59) });
     const response = await api.get(`/items/${theirItem}/valuations`);
     expectStatus(response, 404);
-    expect(response.body).toEqual(NOT_FOUND_BODY);
+    expect(response.body).toEqual(ERROR_BODY.NOT_FOUND);
     expect(await listValuations(theirApi, theirItem)).toEqual([theirs]);
     expect(await listValuations(api, itemId, '?limit=50')).toEqual(expected);
   });
@@ -318,7 +311,7 @@ describe('GET /items/:id/valuations', () => {
     expectStatus(await api.delete(`/items/${doomed}`), 200);
     const response = await api.get(`/items/${doomed}/valuations`);
     expectStatus(response, 404);
-    expect(response.body).toEqual(NOT_FOUND_BODY);
+    expect(response.body).toEqual(ERROR_BODY.NOT_FOUND);
     const sql = server.database.sql;
     const [counts] = await sql<{ valuations: number; comps: number }[]>`
       SELECT

@@ -8,8 +8,8 @@ import { linkListing, listJobs, listListings, retryJob } from '../../../src/modu
 import { takeNewestJob } from '../../../src/modules/marketplace/store.js';
 import type { SyncWorker } from '../../../src/modules/marketplace/worker.js';
 import { EXIT, executeAdminCommand } from '../../../src/operator/index.js';
-import { client } from '../../support/http.js';
-import { type Api, createItem, expectStatus, insertItems } from '../../support/items.js';
+import { client, expectStatus } from '../../support/http.js';
+import { type Api, createItem, insertItems } from '../../support/items.js';
 import {
   type AppServer,
   crashingBefore,

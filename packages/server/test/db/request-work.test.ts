@@ -1,0 +1,64 @@
+import { describe, expect, it } from 'vitest';
+import { RequestWork, WorkAbandonedError } from '../../src/db/request-work.js';
+import type { Queryable } from '../../src/db/types.js';
+import { databaseKind } from '../support/database.js';
+import { serverWithWorkspace } from '../support/server.js';
+
+describe('RequestWork, on the real database', () => {
+  const suite = serverWithWorkspace();
+
+  const cancels = databaseKind() === 'postgres';
+  const countSku = async (sku: string) =>
+    (
+      await suite.server.database
+        .sql`SELECT 1 FROM items WHERE organization_id = ${suite.workspace.organizationId} AND sku = ${sku}`
+    ).length;
+  const insert = (sql: Queryable, sku: string) =>
+    sql`
+      INSERT INTO items (organization_id, sku, title, warehouse_id, zone_id)
+      VALUES (${suite.workspace.organizationId}, ${sku}, 'Work', ${suite.workspace.defaultWarehouseId}, ${suite.workspace.defaultZoneId})
+    `;
+
+  it('given up during its transaction, rolls it back and refuses every later statement', async () => {
+    const work = new RequestWork(suite.server.database.sql, cancels);
+    const outcome = work.sql.begin(async (tx) => {
+      await insert(tx, 'WORK-ABANDONED');
+      expect(work.abandon('test')).toBe(true);
+      await tx`SELECT 1`;
+    });
+    await expect(outcome).rejects.toBeInstanceOf(WorkAbandonedError);
+    expect(work.committed).toBe(false);
+    expect(await countSku('WORK-ABANDONED')).toBe(0);
+    expect(() => work.sql`SELECT 1`).toThrow(WorkAbandonedError);
+  });
+
+  it('given up after its work but before COMMIT, rolls back', async () => {
+    const work = new RequestWork(suite.server.database.sql, cancels);
+    const outcome = work.sql.begin(async (tx) => {
+      await insert(tx, 'WORK-LATE');
+      work.abandon('test');
+      return 'done';
+    });
+    await expect(outcome).rejects.toBeInstanceOf(WorkAbandonedError);
+    expect(await countSku('WORK-LATE')).toBe(0);
+  });
+
+  it('cannot be given up while its COMMIT is on the wire: it commits and says so', async () => {
+    const work = new RequestWork(suite.server.database.sql, cancels);
+    let abandoned: boolean | undefined;
+    const result = await work.sql.begin(async (tx) => {
+      await insert(tx, 'WORK-COMMITTING');
+      // Runs once the callback has returned, while COMMIT is being sent and answered.
+      setImmediate(() => {
+        abandoned = work.abandon('test');
+      });
+      return 'done';
+    });
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(result).toBe('done');
+    expect(abandoned).toBe(false);
+    expect(work.committed).toBe(true);
+    expect(work.abandon('later')).toBe(false);
+    expect(await countSku('WORK-COMMITTING')).toBe(1);
+  });
+});
