@@ -3,6 +3,7 @@ import {
   DATE_TIME_YEARS_MESSAGE,
   isDigits,
   isStorableYear,
+  RESERVED_ATTRIBUTE_KEY,
   type TextBounds,
   textProblem,
   UUID_PATTERN,
@@ -179,7 +180,7 @@ function checkAttributeKey(key: string): void {
   if (problem && problem.kind !== 'not_storable') {
     throw new InvalidArgumentError(`Attribute keys must be 1 to ${keyMax} characters.`);
   }
-  if (key === '__proto__') throw new InvalidArgumentError('__proto__ is a reserved key.');
+  if (key === RESERVED_ATTRIBUTE_KEY) throw new InvalidArgumentError(`${RESERVED_ATTRIBUTE_KEY} is a reserved key.`);
   checkText(key, { max: keyMax });
 }
 

@@ -69,3 +69,9 @@ export const isStorableYear = (utcYear: number): boolean =>
   utcYear >= DATE_TIME_YEARS.min && utcYear <= DATE_TIME_YEARS.max;
 
 export const DATE_TIME_YEARS_MESSAGE = `must fall between the years ${DATE_TIME_YEARS.min} and ${DATE_TIME_YEARS.max} (UTC)`;
+
+/**
+ * The one attribute key refused by name: `__proto__` cannot survive being copied into a plain object (it would be
+ * dropped silently), so the API refuses it rather than lose it.
+ */
+export const RESERVED_ATTRIBUTE_KEY = '__proto__';

@@ -8,6 +8,7 @@ import {
   LIMITS,
 } from '../constants.js';
 import { cents, dateTime, dateTimeInput, text, uuid } from '../primitives.js';
+import { RESERVED_ATTRIBUTE_KEY } from '../text-rules.js';
 import { listEnvelope } from './common.js';
 import { count, listQuery, nullable, strictObject } from './fields.js';
 
@@ -78,8 +79,10 @@ export const ItemSchema = strictObject('An inventory item.', {
 
 const attributes = z
   .record(
-    // `__proto__` cannot survive being copied into a plain object: it would be dropped silently, so refuse it.
-    text({ min: 1, max: LIMITS.attributes.keyMax }).refine((key) => key !== '__proto__', 'is a reserved key'),
+    text({ min: 1, max: LIMITS.attributes.keyMax }).refine(
+      (key) => key !== RESERVED_ATTRIBUTE_KEY,
+      'is a reserved key',
+    ),
     z.union([text({ max: LIMITS.attributes.stringValueMax }), z.number().finite(), z.boolean(), z.null()]),
   )
   .refine((value) => Object.keys(value).length <= LIMITS.attributes.maxKeys, {
