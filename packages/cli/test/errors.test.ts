@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { cli, timings } from './support/cli.js';
 import { type RunningServer, startServer, stopServer } from './support/server.js';
 
-// One exit code per class of failure, each through the built binary: usage 2 (see commands.test.ts), auth 3,
+// One exit code per class of failure, each through the built binary: usage 2 (see usage.test.ts), auth 3,
 // not found 4, conflict 5, rate limited 6, server 7, network 8. The API errors come from the real server; the
 // rate limits from two more real servers with tight limits; the 5xx from a tiny local server (the real one has no
 // way to fail on demand); the network error from a closed port.

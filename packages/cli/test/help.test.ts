@@ -1,0 +1,61 @@
+import { ITEM_STATUSES } from '@coinventory/contract/constants';
+import { describe, expect, it } from 'vitest';
+import { cli } from './support/cli.js';
+
+// The program's help, every command's help and the version: no server needed.
+
+describe('help and version', () => {
+  it('--help lists every command, the exit codes and the environment', async () => {
+    const { code, stdout, stderr } = await cli(['--help']);
+    expect(code).toBe(0);
+    expect(stderr).toBe('');
+    for (const command of ['me', 'items', 'consignments', 'invoices', 'login', 'logout']) {
+      expect(stdout).toMatch(new RegExp(`^  ${command}\\b`, 'm'));
+    }
+    expect(stdout).toContain('Exit codes:');
+    for (const line of [
+      '2   usage',
+      '3   authentication',
+      '4   not found',
+      '5   conflict',
+      '6   rate limited',
+      '7   server error',
+      '8   network',
+    ]) {
+      expect(stdout).toContain(line);
+    }
+    expect(stdout).toContain('COINVENTORY_API_KEY');
+  });
+
+  it('every command has help with examples', async () => {
+    const commands = [
+      ['me'],
+      ['items', 'list'],
+      ['items', 'get'],
+      ['items', 'create'],
+      ['items', 'update'],
+      ['items', 'delete'],
+      ['items', 'valuations'],
+      ['consignments', 'list'],
+      ['consignments', 'get'],
+      ['invoices', 'list'],
+      ['invoices', 'get'],
+      ['login'],
+      ['logout'],
+    ];
+    const results = await Promise.all(commands.map((command) => cli([...command, '--help'])));
+    results.forEach((result, i) => {
+      expect(result.code, commands[i]?.join(' ')).toBe(0);
+      expect(result.stdout).toContain('Examples:');
+      expect(result.stdout).toContain(`$ coinventory ${commands[i]?.join(' ')}`);
+      expect(result.stdout).toContain('Global Options:');
+    });
+    const list = results[1]?.stdout ?? '';
+    for (const status of ITEM_STATUSES) expect(list).toContain(status);
+    expect(list).toContain('value_desc');
+  });
+
+  it('--version prints the version', async () => {
+    expect(await cli(['--version'])).toEqual({ code: 0, stdout: '1.0.0\n', stderr: '' });
+  });
+});

@@ -1,0 +1,87 @@
+import type { Item, Valuation } from '@coinventory/sdk';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { scrub } from './support/cli.js';
+import { parseCsv } from './support/csv.js';
+import { demoItems, json, run, sdk } from './support/demo.js';
+
+// `items get` and `items valuations` on demo items, in every format.
+
+let allItems: Item[];
+beforeAll(async () => {
+  allItems = await demoItems();
+});
+
+describe('items get and valuations', () => {
+  const bySku = (sku: string): Item => {
+    const item = allItems.find((candidate) => candidate.sku === sku);
+    if (!item) throw new Error(`demo item ${sku} is missing`);
+    return item;
+  };
+
+  it('get shows every field readably', async () => {
+    const { code, stdout } = await run(['items', 'get', bySku('AGE-1986-W-PF69').id]);
+    expect(code).toBe(0);
+    expect(scrub(stdout)).toMatchInlineSnapshot(`
+      "ID                 xxxxxxxx-xxxx-xxxx-xxxx-xxxxxxxxxxxx
+      SKU                AGE-1986-W-PF69
+      Title              1986-W $50 Proof American Gold Eagle PCGS PF69 DCAM
+      Description        First-year proof gold eagle with deep cameo contrast.
+      Category           Gold Eagles (xxxxxxxx-xxxx-xxxx-xxxx-xxxxxxxxxxxx)
+      Quantity           1 available, 0 sold, 0 reserved
+      Value              $3,650.00
+      Cost basis         $2,601.00
+      Acquired           2025-10-21 18:21 from GreatCollections
+      Acquisition notes  -
+      Grading            PCGS PF69 DCAM, cert 26810673
+      Grading notes      -
+      Attributes         mint: "West Point"
+                         year: 1986
+                         metal: "gold"
+                         proof: true
+                         toned: false
+                         country: "United States"
+                         fineness: 0.9167
+                         pedigree: null
+                         weightGrams: 33.931
+      Warehouse          xxxxxxxx-xxxx-xxxx-xxxx-xxxxxxxxxxxx
+      Zone               xxxxxxxx-xxxx-xxxx-xxxx-xxxxxxxxxxxx
+      Location details   Gold case, right
+      Consignment        -
+      At auction         no
+      Images             https://images.liberty-coin.example/items/AGE-1986-W-PF69/1.jpg (1600x1600)
+      Created            2025-11-01 18:21
+      Updated            -
+      "
+    `);
+  });
+
+  it('get --json and --output csv', async () => {
+    const item = bySku('MOR-1893-S-30');
+    expect(json<Item>(await run(['items', 'get', item.id, '--json']))).toEqual(item);
+    const rows = parseCsv((await run(['items', 'get', item.id, '-o', 'csv'])).stdout);
+    expect(rows).toHaveLength(2);
+    expect(rows[1]?.[0]).toBe(item.id);
+  });
+
+  it('valuations: table, JSON array with comps, CSV, --limit', async () => {
+    const item = bySku('MOR-1893-S-30');
+    const table = await run(['items', 'valuations', item.id]);
+    expect(table.code).toBe(0);
+    expect(table.stdout).toMatchInlineSnapshot(`
+      "CREATED            ESTIMATE        LOW       HIGH  CONF  BASIS            COMPS  APPLIED           SUMMARY
+      2026-10-30 06:13  $6,500.00  $5,992.00  $7,220.00   69%  comps                5  2026-10-31 12:13  5 comparable sales near VF30 in the last five months, $5,992 to $7,220.
+      2026-10-12 19:27  $6,551.00          -          -   47%  model_knowledge      1  -                 Few recent comparable sales; estimate from general knowledge of the type, grade and eye appeal.
+      2026-09-25 08:40  $6,142.00  $5,475.00  $6,604.00   78%  comps                4  -                 4 comparable sales near VF30 in the last five months, $5,475 to $6,604.
+      "
+    `);
+    const valuations = json<Valuation[]>(await run(['items', 'valuations', item.id, '--json']));
+    expect(valuations).toEqual((await sdk.items.valuations(item.id)).items);
+    expect(valuations[0]?.comps.length).toBeGreaterThan(0);
+    expect(json<Valuation[]>(await run(['items', 'valuations', item.id, '--limit', '1', '--json']))).toEqual(
+      valuations.slice(0, 1),
+    );
+    const csv = parseCsv((await run(['items', 'valuations', item.id, '--output', 'csv'])).stdout);
+    expect(csv[0]).toContain('comps');
+    expect(csv).toHaveLength(valuations.length + 1);
+  });
+});
