@@ -6,7 +6,7 @@ import {
   LIMITS,
   SEARCH_FIELDS,
 } from '@coinventory/contract/constants';
-import type { Coinventory, Item, ListItemsParams } from '@coinventory/sdk';
+import type { Item, ListItemsParams } from '@coinventory/sdk';
 import { type Command, Option } from 'commander';
 import { UsageError } from '../errors.js';
 import { integer, text, uuid } from '../options.js';
@@ -14,7 +14,7 @@ import { printList, printObject } from '../output/render.js';
 import { confirm } from '../prompt.js';
 import { globalOptions, openSession } from '../session.js';
 import { itemDetails, itemView, valuationView } from './item-views.js';
-import { addWriteOptions, createBody, updateBody, type WriteOptions } from './item-writes.js';
+import { writeCommand } from './item-writes.js';
 import { idArgument, resourceCommands, searchOption } from './resource.js';
 import { addOutputOptions, defined, examples, invocation, type OutputOptions } from './shared.js';
 
@@ -30,22 +30,6 @@ interface ValuationOptions extends OutputOptions {
 const LIST_HELP =
   `\nStatuses:\n${ITEM_STATUSES.map((s) => `  ${s.padEnd(14)}${ITEM_STATUS_RULES[s].replace(/`/g, '')}`).join('\n')}\n` +
   `\nSorts:\n${ITEM_SORTS.map((s) => `  ${s.padEnd(12)}${ITEM_SORT_RULES[s].replace(/`/g, '')}`).join('\n')}`;
-
-/**
- * Create and update: the body first (its usage errors come before a missing key), then the request, then the item it
- * answers with.
- */
-async function sendItem<B>(
-  command: Command,
-  bodyOf: (options: WriteOptions, command: Command) => B,
-  send: (client: Coinventory, body: B) => Promise<Item>,
-): Promise<void> {
-  const { options, format, io } = invocation<WriteOptions>(command);
-  const body = bodyOf(options, command);
-  const { client } = openSession(globalOptions(command), io);
-  const item = await send(client, body);
-  await printObject(io, format, item, { details: (i) => itemDetails(i, io.style), csv: itemView.csv });
-}
 
 export function registerItems(program: Command): void {
   const items = resourceCommands<Item, ListItemsParams>(program, {
@@ -87,26 +71,14 @@ export function registerItems(program: Command): void {
     },
   });
 
-  const create = items.command('create').description('add an item (--sku and --title required)');
-  addWriteOptions(create, 'create');
-  create.action((_options: WriteOptions, command: Command) =>
-    sendItem(command, createBody, (client, body) => client.items.create(body)),
-  );
-  examples(create, [
+  examples(writeCommand(items.command('create').description('add an item (--sku and --title required)'), 'create'), [
     'coinventory items create --sku MOR-1921-MS63 --title "1921 Morgan Dollar MS63" --value 45',
     'coinventory items create --sku ASE-2024 --title "2024 Silver Eagle" --quantity 20 --value-cents 3850 --attr year=2024 --attr mint=Philadelphia',
     'coinventory items create --sku SLQ-1917 --title "1917 Standing Liberty Quarter" --grading-service PCGS --grade MS64 --acquisition-price 310.50 --acquisition-date 2026-03-01 --json',
   ]);
 
-  const update = idArgument(
-    items.command('update').alias('edit').description('change the fields given; --clear empties one'),
-    'item',
-  );
-  addWriteOptions(update, 'update');
-  update.action((id: string, _options: WriteOptions, command: Command) =>
-    sendItem(command, updateBody, (client, body) => client.items.update(id, body)),
-  );
-  examples(update, [
+  const update = items.command('update').alias('edit').description('change the fields given; --clear empties one');
+  examples(writeCommand(idArgument(update, 'item'), 'update'), [
     'coinventory items update <id> --quantity 3',
     'coinventory items update <id> --value 125.50 --grade MS65 --grading-service NGC',
     'coinventory items update <id> --clear certificate-number --clear grading-notes',
