@@ -25,3 +25,10 @@ export function listPage<T>(rows: readonly T[], query: { page: number; limit: nu
   const { entries, hasMore } = pageOf(rows, query.limit);
   return { items: entries, page: query.page, limit: query.limit, hasMore };
 }
+
+/** The one row an INSERT … RETURNING wrote (a statement that returns none is a bug, not a user's error). */
+export async function inserted<T>(rows: Promise<readonly T[]>): Promise<T> {
+  const [row] = await rows;
+  if (row === undefined) throw new Error('INSERT … RETURNING returned no row');
+  return row;
+}

@@ -1,4 +1,5 @@
 import type { Scope } from '@coinventory/contract';
+import { inserted } from '../../db/sql-helpers.js';
 import type { Queryable } from '../../db/types.js';
 import { looksLikeUuid } from '../../ids.js';
 import type { RateDecision, RatePolicy } from './rate-limit.js';
@@ -110,13 +111,12 @@ export interface InsertKeyInput {
 }
 
 export async function insertApiKey(sql: Queryable, input: InsertKeyInput): Promise<{ id: string; createdAt: Date }> {
-  const [row] = await sql<{ id: string; created_at: Date }[]>`
+  const row = await inserted(sql<{ id: string; created_at: Date }[]>`
     INSERT INTO api_keys (organization_id, name, key_hash, key_hint, scopes, created_by, expires_at)
     VALUES (${input.organizationId}, ${input.name}, ${input.keyHash}, ${input.keyHint}, ${input.scopes},
             ${input.createdBy}, ${input.expiresAt})
     RETURNING id, created_at
-  `;
-  if (!row) throw new Error('api key insert returned no row');
+  `);
   return { id: row.id, createdAt: row.created_at };
 }
 

@@ -1,6 +1,6 @@
 import type { Item, ItemList, ItemSort, ListItemsQuery, UpdateItemBody } from '@coinventory/contract';
 import type postgres from 'postgres';
-import { containsPattern, offsetOf } from '../../db/sql-helpers.js';
+import { containsPattern, inserted, offsetOf } from '../../db/sql-helpers.js';
 import type { WriteOf } from '../../db/table.js';
 import type { Queryable } from '../../db/types.js';
 import { ITEMS } from './columns.js';
@@ -125,9 +125,7 @@ export const columnsOf = (sql: Queryable, body: UpdateItemBody): ItemColumns => 
 
 export async function insertItem(sql: Queryable, organizationId: string, columns: ItemColumns): Promise<string> {
   const row = { ...columns, organization_id: organizationId };
-  const [inserted] = await sql<{ id: string }[]>`INSERT INTO items ${sql(row)} RETURNING id`;
-  if (!inserted) throw new Error('INSERT … RETURNING gave no row');
-  return inserted.id;
+  return (await inserted(sql<{ id: string }[]>`INSERT INTO items ${sql(row)} RETURNING id`)).id;
 }
 
 /** Updates the given columns and sets updated_at; false when the item is not the workspace's. */

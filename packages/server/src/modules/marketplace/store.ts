@@ -1,3 +1,4 @@
+import { inserted } from '../../db/sql-helpers.js';
 import type { Queryable } from '../../db/types.js';
 import { looksLikeUuid } from '../../ids.js';
 
@@ -229,12 +230,11 @@ export async function linkListing(
     quantity: number;
   },
 ): Promise<string> {
-  const [row] = await sql<{ id: string }[]>`
+  const row = await inserted(sql<{ id: string }[]>`
     INSERT INTO marketplace_listings (organization_id, item_id, marketplace_listing_id, external_url, last_synced_quantity)
     VALUES (${input.organizationId}, ${input.itemId}, ${input.marketplaceListingId}, ${input.externalUrl}, ${input.quantity})
     RETURNING id
-  `;
-  if (!row) throw new Error('listing insert returned no row');
+  `);
   return row.id;
 }
 

@@ -1,3 +1,4 @@
+import { inserted } from '../../db/sql-helpers.js';
 import type { Queryable } from '../../db/types.js';
 import { looksLikeUuid } from '../../ids.js';
 
@@ -28,7 +29,7 @@ export async function createOrganization(
   sql: Queryable,
   input: { name: string; slug: string; plan: Plan },
 ): Promise<CreatedOrganization> {
-  const [row] = await sql<{ id: string; warehouse_id: string; zone_id: string }[]>`
+  const row = await inserted(sql<{ id: string; warehouse_id: string; zone_id: string }[]>`
     WITH org AS (
       INSERT INTO organizations (name, slug, plan) VALUES (${input.name}, ${input.slug}, ${input.plan}) RETURNING id
     ), warehouse AS (
@@ -38,8 +39,7 @@ export async function createOrganization(
       SELECT organization_id, id, 'Receiving', 1 FROM warehouse RETURNING id
     )
     SELECT org.id, warehouse.id AS warehouse_id, zone.id AS zone_id FROM org, warehouse, zone
-  `;
-  if (!row) throw new Error('organization insert returned no row');
+  `);
   return { id: row.id, ...input, defaultWarehouseId: row.warehouse_id, defaultZoneId: row.zone_id };
 }
 
@@ -47,11 +47,9 @@ export async function createUser(
   sql: Queryable,
   input: { email: string; name: string | null },
 ): Promise<{ id: string }> {
-  const [user] = await sql<
-    { id: string }[]
-  >`INSERT INTO users (email, name) VALUES (${input.email}, ${input.name}) RETURNING id`;
-  if (!user) throw new Error('user insert returned no row');
-  return user;
+  return inserted(
+    sql<{ id: string }[]>`INSERT INTO users (email, name) VALUES (${input.email}, ${input.name}) RETURNING id`,
+  );
 }
 
 /** Adds a member; false when the user already is one (their role is left as it is). */
