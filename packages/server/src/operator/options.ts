@@ -42,3 +42,10 @@ export const ORG_ONLY = { options: { org: string }, input: z.object({ org }) };
 
 /** What a command without options declares. */
 export const NO_OPTIONS = { options: {}, input: z.object({}) };
+
+/** A synopsis's list of choices, from the list the option is checked against: `free|starter|business|enterprise`. */
+export const oneOf = (choices: readonly string[]) => choices.join('|');
+export const PLAN_CHOICES = `<${oneOf(PLANS)}>`;
+export const ROLE_CHOICES = `<${oneOf(ROLES)}>`;
+/** `<read[,write]>`: one scope or more, comma-separated, in the contract's order. */
+export const SCOPE_CHOICES = `<${SCOPES.map((scope, index) => (index === 0 ? scope : `[,${scope}`)).join('')}${']'.repeat(SCOPES.length - 1)}>`;

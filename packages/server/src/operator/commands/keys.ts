@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import * as access from '../../modules/access/index.js';
 import { date, table } from '../format.js';
-import { email, expiresAt, name, ORG_ONLY, org, scopes, slug, string, user, uuid } from '../options.js';
+import { email, expiresAt, name, ORG_ONLY, org, SCOPE_CHOICES, scopes, slug, string, user, uuid } from '../options.js';
 import { spec } from '../spec.js';
 
 /** API keys: created by an owner or admin, listed without their values, revoked. */
@@ -9,8 +9,7 @@ export const KEYS_COMMANDS = [
   spec({
     name: 'key create',
     summary: 'Create an API key as an owner or admin; its value is printed once and never stored.',
-    synopsis:
-      '--org <id|slug> --creator <user id|email> --name <name> --scopes <read[,write]> [--expires-at <date-time>]',
+    synopsis: `--org <id|slug> --creator <user id|email> --name <name> --scopes ${SCOPE_CHOICES} [--expires-at <date-time>]`,
     example:
       'coinventory-server key create --org liberty-coins --creator dana@liberty-coins.example --name "Website sync" --scopes read,write',
     options: { org: string, creator: string, name: string, scopes: string, 'expires-at': string },

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import * as marketplace from '../../modules/marketplace/index.js';
 import { date, table } from '../format.js';
-import { name, ORG_ONLY, org, ref, slug, string } from '../options.js';
+import { name, ORG_ONLY, oneOf, org, ref, slug, string } from '../options.js';
 import { spec } from '../spec.js';
 
 /** Marketplace listings and their sync jobs. */
@@ -57,7 +57,7 @@ export const MARKETPLACE_COMMANDS = [
   spec({
     name: 'sync list',
     summary: 'List marketplace sync jobs, newest first, with their state, attempts and last error.',
-    synopsis: '--org <id|slug> [--state pending|done|dead|superseded] [--limit <1-1000>]',
+    synopsis: `--org <id|slug> [--state ${oneOf(marketplace.SYNC_STATES)}] [--limit <1-1000>]`,
     example: 'coinventory-server sync list --org liberty-coin --state dead',
     options: { org: string, state: string, limit: string },
     input: z.object({

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import * as workspaces from '../../modules/workspaces/index.js';
 import { table } from '../format.js';
-import { NO_OPTIONS, name, org, plan, slug, string } from '../options.js';
+import { NO_OPTIONS, name, org, PLAN_CHOICES, plan, slug, string } from '../options.js';
 import { spec } from '../spec.js';
 
 /** Organizations and their plans. */
@@ -9,7 +9,7 @@ export const ORGANIZATIONS_COMMANDS = [
   spec({
     name: 'org create',
     summary: 'Create an organization with its default warehouse and zone.',
-    synopsis: '--name <name> --slug <slug> --plan <free|starter|business|enterprise>',
+    synopsis: `--name <name> --slug <slug> --plan ${PLAN_CHOICES}`,
     example: 'coinventory-server org create --name "Liberty Coins" --slug liberty-coins --plan business',
     options: { name: string, slug: string, plan: string },
     input: z.object({ name: name(200), slug, plan }),
@@ -31,7 +31,7 @@ export const ORGANIZATIONS_COMMANDS = [
   spec({
     name: 'org set-plan',
     summary: "Change an organization's plan (only business and enterprise include API access).",
-    synopsis: '--org <id|slug> --plan <free|starter|business|enterprise>',
+    synopsis: `--org <id|slug> --plan ${PLAN_CHOICES}`,
     example: 'coinventory-server org set-plan --org liberty-coins --plan starter',
     options: { org: string, plan: string },
     input: z.object({ org, plan }),

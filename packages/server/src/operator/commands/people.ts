@@ -1,10 +1,14 @@
 import { z } from 'zod';
 import * as workspaces from '../../modules/workspaces/index.js';
 import { withArticle } from '../format.js';
-import { email, name, org, role, slug, string, user } from '../options.js';
+import { email, name, org, ROLE_CHOICES, role, slug, string, user } from '../options.js';
 import { spec } from '../spec.js';
 
 /** People and their roles in organizations. */
+
+/** What member add and member set-role print. */
+const roleText = (m: { email: string; role: string }) =>
+  `${m.email} is now ${withArticle(m.role)} of the organization.`;
 
 /** A user's role in an organization: what member add and member set-role take. */
 const MEMBERSHIP = { options: { org: string, user: string, role: string }, input: z.object({ org, user, role }) };
@@ -27,20 +31,20 @@ export const PEOPLE_COMMANDS = [
   spec({
     name: 'member add',
     summary: 'Make a user a member of an organization with a role.',
-    synopsis: '--org <id|slug> --user <id|email> --role <owner|admin|member>',
+    synopsis: `--org <id|slug> --user <id|email> --role ${ROLE_CHOICES}`,
     example: 'coinventory-server member add --org liberty-coins --user dana@liberty-coins.example --role owner',
     ...MEMBERSHIP,
     run: (sql, input) => workspaces.addMember(sql, input),
-    text: (m) => `${m.email} is now ${withArticle(m.role)} of the organization.`,
+    text: roleText,
   }),
   spec({
     name: 'member set-role',
     summary: "Change a member's role. Keys created by someone who is no longer an owner or admin stop working.",
-    synopsis: '--org <id|slug> --user <id|email> --role <owner|admin|member>',
+    synopsis: `--org <id|slug> --user <id|email> --role ${ROLE_CHOICES}`,
     example: 'coinventory-server member set-role --org liberty-coins --user dana@liberty-coins.example --role member',
     ...MEMBERSHIP,
     run: (sql, input) => workspaces.setRole(sql, input),
-    text: (m) => `${m.email} is now ${withArticle(m.role)} of the organization.`,
+    text: roleText,
   }),
   spec({
     name: 'member remove',
