@@ -2,7 +2,7 @@ import { randomInt } from 'node:crypto';
 import { type ContractRoute, contractRoutes } from '@coinventory/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generateKey, issueApiKey } from '../../src/modules/access/index.js';
-import { addMember, createUser } from '../../src/modules/workspaces/store.js';
+import { addMember } from '../../src/modules/workspaces/store.js';
 import { ERROR_BODY } from '../support/errors.js';
 import { type ApiResponse, call, client } from '../support/http.js';
 import {
@@ -16,7 +16,7 @@ import {
   writeRoutes,
 } from '../support/routes.js';
 import { startTestServer, type TestServer } from '../support/server.js';
-import { createWorkspace, type TestWorkspace } from '../support/workspace.js';
+import { addMemberWithKey, createWorkspace, type TestWorkspace } from '../support/workspace.js';
 
 const BASE62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
 const randomBase62 = (length: number) => Array.from({ length }, () => BASE62[randomInt(62)]).join('');
@@ -320,17 +320,11 @@ describe("the key creator's membership", () => {
   let adminData: SeededResources;
 
   beforeAll(async () => {
-    const admin = await createUser(sql(), { email: `admin-${workspace.organizationId}@example.test`, name: 'Admin' });
-    adminId = admin.id;
-    await addMember(sql(), workspace.organizationId, adminId, 'admin');
-    adminKey = (
-      await issueApiKey(sql(), {
-        organizationId: workspace.organizationId,
-        createdBy: adminId,
-        name: "admin's key",
-        scopes: ['read', 'write'],
-      })
-    ).key;
+    ({ userId: adminId, key: adminKey } = await addMemberWithKey(sql(), workspace.organizationId, {
+      email: `admin-${workspace.organizationId}@example.test`,
+      name: 'Admin',
+      role: 'admin',
+    }));
     adminData = await seedResources(sql(), server.baseUrl, { ...workspace, key: adminKey }, 'ADMIN');
   });
 

@@ -1,12 +1,12 @@
 import { type ContractRoute, contractRoutes, SCOPES } from '@coinventory/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generateKey, issueApiKey } from '../../src/modules/access/index.js';
-import { addMember, createUser, removeMember, setPlan, setRole } from '../../src/modules/workspaces/store.js';
+import { addMember, removeMember, setPlan, setRole } from '../../src/modules/workspaces/store.js';
 import { ERROR_BODY } from '../support/errors.js';
 import { type ApiResponse, call } from '../support/http.js';
 import { requestFor, type SeededResources, seedResources, send, writeRoutes } from '../support/routes.js';
 import { startTestServer, type TestServer } from '../support/server.js';
-import { createWorkspace, type TestWorkspace } from '../support/workspace.js';
+import { addMemberWithKey, createWorkspace, type TestWorkspace } from '../support/workspace.js';
 
 /**
  * The WWW-Authenticate challenges of 401 and 403 (RFC 6750 §3) and the protected-resource metadata they point at
@@ -170,17 +170,11 @@ describe('a valid key that lost access → 403 with a Bearer challenge', () => {
   beforeAll(async () => {
     planned = await createWorkspace(sql());
     plannedData = await seedResources(sql(), server.baseUrl, planned, 'CHALPLAN');
-    const admin = await createUser(sql(), { email: `chal-admin-${workspace.organizationId}@example.test`, name: null });
-    adminId = admin.id;
-    await addMember(sql(), workspace.organizationId, adminId, 'admin');
-    adminKey = (
-      await issueApiKey(sql(), {
-        organizationId: workspace.organizationId,
-        createdBy: adminId,
-        name: "admin's key",
-        scopes: ['read', 'write'],
-      })
-    ).key;
+    ({ userId: adminId, key: adminKey } = await addMemberWithKey(sql(), workspace.organizationId, {
+      email: `chal-admin-${workspace.organizationId}@example.test`,
+      name: null,
+      role: 'admin',
+    }));
   });
 
   describe('plan downgraded to starter', () => {

@@ -20,6 +20,7 @@ import {
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type ApiResponse, call } from '../support/http.js';
+import { ITEM_TEXT_FIELDS } from '../support/items.js';
 import { type SeededResources, seedResources, takesBody, uniqueSku } from '../support/routes.js';
 import { startTestServer, type TestServer } from '../support/server.js';
 import { createWorkspace, type TestWorkspace } from '../support/workspace.js';
@@ -708,20 +709,7 @@ describe('text PostgreSQL cannot store', () => {
     fc.integer({ min: 0xd800, max: 0xdfff }).map((unit) => String.fromCharCode(unit)),
   );
   const poisoned = fc.tuple(metaString(0, 20), poison, metaString(0, 20)).map(([a, p, b]) => `${a}${p}${b}`);
-  const TEXT_FIELDS = [
-    'sku',
-    'title',
-    'description',
-    'acquiredFrom',
-    'acquisitionNotes',
-    'gradingService',
-    'grade',
-    'certificateNumber',
-    'gradingNotes',
-    'locationDetails',
-    'attributeKey',
-    'attributeValue',
-  ] as const;
+  const TEXT_FIELDS = [...ITEM_TEXT_FIELDS, 'attributeKey', 'attributeValue'] as const;
 
   function bodyWith(field: (typeof TEXT_FIELDS)[number], value: string): Record<string, unknown> {
     const body: Record<string, unknown> = { sku: uniqueSku('NUL'), title: 'Poisoned' };

@@ -13,6 +13,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { issueApiKey } from '../../src/modules/access/index.js';
 import { expectBadRequest } from '../support/errors.js';
 import { call, client } from '../support/http.js';
+import { ITEM_TEXT_FIELDS } from '../support/items.js';
 import { requestFor, routesTakingId, type SeededResources, seedResources, send, uniqueSku } from '../support/routes.js';
 import { startTestServer, type TestServer } from '../support/server.js';
 import { createWorkspace, type TestWorkspace } from '../support/workspace.js';
@@ -66,6 +67,13 @@ interface ListBody {
   hasMore: boolean;
 }
 
+/** `limit` values outside its bounds or not one whole number, each refused naming query.limit. */
+const limitRejections = (bounds: { min: number; max: number }): [string, string][] =>
+  [`${bounds.min - 1}`, `${bounds.max + 1}`, '-1', '1.5', 'abc', '', '1&limit=2'].map((value) => [
+    `limit=${value}`,
+    'query.limit',
+  ]);
+
 /** Bounds every paginated list shares. */
 function paginationCases(): { accepted: [string, { page: number; limit: number }][]; rejected: [string, string][] } {
   return {
@@ -78,13 +86,7 @@ function paginationCases(): { accepted: [string, { page: number; limit: number }
       [`page=${LIMITS.page.max}&limit=${LIMITS.listLimit.max}`, { page: LIMITS.page.max, limit: 100 }],
     ],
     rejected: [
-      [`limit=${LIMITS.listLimit.min - 1}`, 'query.limit'],
-      [`limit=${LIMITS.listLimit.max + 1}`, 'query.limit'],
-      ['limit=-1', 'query.limit'],
-      ['limit=1.5', 'query.limit'],
-      ['limit=abc', 'query.limit'],
-      ['limit=', 'query.limit'],
-      ['limit=1&limit=2', 'query.limit'],
+      ...limitRejections(LIMITS.listLimit),
       [`page=${LIMITS.page.min - 1}`, 'query.page'],
       ['page=-1', 'query.page'],
       ['page=1.5', 'query.page'],
@@ -103,12 +105,10 @@ function paginationCases(): { accepted: [string, { page: number; limit: number }
 describe.each([
   {
     path: '/items',
+    statuses: ITEM_STATUSES,
+    sorts: ITEM_SORTS,
     accepted: [
-      `q=${long(LIMITS.q.min)}`,
-      `q=${long(LIMITS.q.max)}`,
       `q=${encode(long(LIMITS.q.max, 'é'))}`,
-      ...ITEM_STATUSES.map((status) => `status=${status}`),
-      ...ITEM_SORTS.map((sort) => `sort=${sort}`),
       `categoryId=${randomUUID()}`,
       `gradingService=${long(1)}`,
       `gradingService=${long(LIMITS.gradingService.max)}`,
@@ -137,13 +137,9 @@ describe.each([
   },
   {
     path: '/consignments',
-    accepted: [
-      `q=${long(LIMITS.q.min)}`,
-      `q=${long(LIMITS.q.max)}`,
-      ...CONSIGNMENT_STATUSES.map((status) => `status=${status}`),
-      `consignorId=${randomUUID()}`,
-      `q=a&status=listed&consignorId=${randomUUID()}&page=1&limit=5`,
-    ],
+    statuses: CONSIGNMENT_STATUSES,
+    sorts: [],
+    accepted: [`consignorId=${randomUUID()}`, `q=a&status=listed&consignorId=${randomUUID()}&page=1&limit=5`],
     rejected: [
       ['status=LISTED', 'query.status'],
       ['status=in_stock', 'query.status'],
@@ -154,13 +150,9 @@ describe.each([
   },
   {
     path: '/invoices',
-    accepted: [
-      `q=${long(LIMITS.q.min)}`,
-      `q=${long(LIMITS.q.max)}`,
-      ...INVOICE_STATUSES.map((status) => `status=${status}`),
-      ...INVOICE_SORTS.map((sort) => `sort=${sort}`),
-      'q=a&status=paid&sort=oldest&page=1&limit=5',
-    ],
+    statuses: INVOICE_STATUSES,
+    sorts: INVOICE_SORTS,
+    accepted: ['q=a&status=paid&sort=oldest&page=1&limit=5'],
     rejected: [
       ['status=PAID', 'query.status'],
       ['status=listed', 'query.status'],
@@ -170,8 +162,16 @@ describe.each([
       ['consignorId=x', 'query'],
     ] as [string, string][],
   },
-])('GET $path query parameters', ({ path, accepted, rejected }) => {
+])('GET $path query parameters', ({ path, statuses, sorts, accepted: own, rejected }) => {
   const pagination = paginationCases();
+  // q at its bounds, every status and every sort; then the list's own.
+  const accepted = [
+    `q=${long(LIMITS.q.min)}`,
+    `q=${long(LIMITS.q.max)}`,
+    ...statuses.map((status) => `status=${status}`),
+    ...sorts.map((sort) => `sort=${sort}`),
+    ...own,
+  ];
 
   it.each(pagination.accepted)('?%s → 200 with that page and limit', async (query, expected) => {
     const response = await api().get<ListBody>(`${path}?${query}`);
@@ -220,19 +220,12 @@ describe('GET /items/{id}/valuations?limit', () => {
     expect(response.body.items).toHaveLength(count);
   });
 
-  it.each([
-    [`limit=${LIMITS.valuationLimit.min - 1}`, 'query.limit'],
-    [`limit=${LIMITS.valuationLimit.max + 1}`, 'query.limit'],
-    ['limit=-1', 'query.limit'],
-    ['limit=1.5', 'query.limit'],
-    ['limit=abc', 'query.limit'],
-    ['limit=', 'query.limit'],
-    ['limit=1&limit=2', 'query.limit'],
-    ['page=1', 'query'],
-    ['unknownParameter=1', 'query'],
-  ])('?%s → 400 naming %s', async (query, location) => {
-    expectBadRequest(await api().get(`${path()}?${query}`), [location]);
-  });
+  it.each([...limitRejections(LIMITS.valuationLimit), ['page=1', 'query'], ['unknownParameter=1', 'query']])(
+    '?%s → 400 naming %s',
+    async (query, location) => {
+      expectBadRequest(await api().get(`${path()}?${query}`), [location]);
+    },
+  );
 
   it('an unknown query parameter and a bad path id → one issue each', async () => {
     expectBadRequest(await api().get('/items/nope/valuations?limit=0'), ['path.id', 'query.limit']);
@@ -274,63 +267,45 @@ describe('unknown query parameters on routes without any', () => {
   });
 });
 
-/** Where each writable field shows up on the Item. */
+/** Where each writable field shows up on the Item: its path there. */
+const SHOWN_AT: Record<string, string> = {
+  sku: 'sku',
+  title: 'title',
+  description: 'description',
+  quantity: 'quantity.available',
+  valueInCents: 'valueInCents',
+  acquisitionPriceInCents: 'acquisition.priceInCents',
+  acquisitionDate: 'acquisition.date',
+  acquiredFrom: 'acquisition.from',
+  acquisitionNotes: 'acquisition.notes',
+  gradingService: 'grading.service',
+  grade: 'grading.grade',
+  certificateNumber: 'grading.certificateNumber',
+  gradingNotes: 'grading.notes',
+  categoryId: 'category.id',
+  attributes: 'attributes',
+  warehouseId: 'location.warehouseId',
+  zoneId: 'location.zoneId',
+  locationDetails: 'location.details',
+};
+
+/** The value a writable field shows on the Item (null where the path runs into a null, as a removed category). */
 function shownValue(item: Item, field: string): unknown {
-  switch (field) {
-    case 'sku':
-      return item.sku;
-    case 'title':
-      return item.title;
-    case 'description':
-      return item.description;
-    case 'quantity':
-      return item.quantity.available;
-    case 'valueInCents':
-      return item.valueInCents;
-    case 'acquisitionPriceInCents':
-      return item.acquisition.priceInCents;
-    case 'acquisitionDate':
-      return item.acquisition.date;
-    case 'acquiredFrom':
-      return item.acquisition.from;
-    case 'acquisitionNotes':
-      return item.acquisition.notes;
-    case 'gradingService':
-      return item.grading.service;
-    case 'grade':
-      return item.grading.grade;
-    case 'certificateNumber':
-      return item.grading.certificateNumber;
-    case 'gradingNotes':
-      return item.grading.notes;
-    case 'categoryId':
-      return item.category?.id ?? null;
-    case 'attributes':
-      return item.attributes;
-    case 'warehouseId':
-      return item.location.warehouseId;
-    case 'zoneId':
-      return item.location.zoneId;
-    case 'locationDetails':
-      return item.location.details;
-    default:
-      throw new Error(`no place for ${field}`);
-  }
+  const path = SHOWN_AT[field];
+  if (!path) throw new Error(`no place for ${field}`);
+  return path
+    .split('.')
+    .reduce<unknown>((value, key) => (value === null ? null : (value as Record<string, unknown>)[key]), item);
 }
 
-const STRING_FIELDS = [
-  'sku',
-  'title',
-  'description',
-  'acquiredFrom',
-  'acquisitionNotes',
-  'gradingService',
-  'grade',
-  'certificateNumber',
-  'gradingNotes',
-  'locationDetails',
-] as const;
+const STRING_FIELDS = ITEM_TEXT_FIELDS;
 const REQUIRED = new Set<string>(['sku', 'title']);
+/** The item's whole-number write fields, with their largest value. */
+const INTEGER_FIELDS = [
+  ['quantity', LIMITS.quantity.max],
+  ['valueInCents', LIMITS.cents.max],
+  ['acquisitionPriceInCents', LIMITS.cents.max],
+] as const;
 
 let shortSkus = 0;
 /** A string of exactly `length` characters; SKUs stay unique (one-character ones too, from a counter). */
@@ -373,12 +348,7 @@ function acceptedCases(): Case[] {
     name: `title of ${LIMITS.title.max} two-byte chars`,
     fields: () => ({ title: long(LIMITS.title.max, 'é') }),
   });
-  const integers = [
-    ['quantity', LIMITS.quantity.max],
-    ['valueInCents', LIMITS.cents.max],
-    ['acquisitionPriceInCents', LIMITS.cents.max],
-  ] as const;
-  for (const [field, max] of integers) {
+  for (const [field, max] of INTEGER_FIELDS) {
     cases.push({ name: `${field} 0`, fields: () => ({ [field]: 0 }) });
     cases.push({ name: `${field} ${max} (the maximum)`, fields: () => ({ [field]: max }) });
   }
@@ -447,12 +417,7 @@ function rejectedCases(): RejectedCase[] {
       cases.push({ name: `${field} null`, fields: () => ({ [field]: null }), locations: at });
     }
   }
-  const integers = [
-    ['quantity', LIMITS.quantity.max],
-    ['valueInCents', LIMITS.cents.max],
-    ['acquisitionPriceInCents', LIMITS.cents.max],
-  ] as const;
-  for (const [field, max] of integers) {
+  for (const [field, max] of INTEGER_FIELDS) {
     const at = [`body.${field}`];
     cases.push({ name: `${field} -1`, fields: () => ({ [field]: -1 }), locations: at });
     cases.push({

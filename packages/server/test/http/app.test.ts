@@ -43,37 +43,26 @@ const bodyRoutes = () =>
   ] as const;
 
 describe('request bodies', () => {
-  it.each(['{"sku": ', '{sku: "A", title: "B"}', "{'sku': 'A'}", '{"sku":"A","title":"B",}', '{"sku":"A"}}', '\u0000'])(
-    'malformed JSON %j → 400 on POST and PATCH, nothing changes',
-    async (raw) => {
-      const before = { counts: await counts(), item: (await getItem()).body };
-      for (const [method, path] of bodyRoutes()) {
-        const response = await call(server.baseUrl, method, path, {
-          key: workspace.key,
-          rawBody: raw,
-          headers: { 'content-type': 'application/json' },
-        });
-        expectBodyRejected(response);
-      }
-      expect({ counts: await counts(), item: (await getItem()).body }).toEqual(before);
-    },
-  );
-
-  it.each(['[]', '[{"sku":"A","title":"B"}]', '"a string"', '42', 'true', 'null'])(
-    'a JSON body that is not an object (%s) → 400 on POST and PATCH',
-    async (raw) => {
-      const before = { counts: await counts(), item: (await getItem()).body };
-      for (const [method, path] of bodyRoutes()) {
-        const response = await call(server.baseUrl, method, path, {
-          key: workspace.key,
-          rawBody: raw,
-          headers: { 'content-type': 'application/json' },
-        });
-        expectBodyRejected(response);
-      }
-      expect({ counts: await counts(), item: (await getItem()).body }).toEqual(before);
-    },
-  );
+  it.each([
+    ...['{"sku": ', '{sku: "A", title: "B"}', "{'sku': 'A'}", '{"sku":"A","title":"B",}', '{"sku":"A"}}', '\u0000'].map(
+      (raw) => [`malformed JSON ${JSON.stringify(raw)}`, raw],
+    ),
+    ...['[]', '[{"sku":"A","title":"B"}]', '"a string"', '42', 'true', 'null'].map((raw) => [
+      `a JSON body that is not an object (${raw})`,
+      raw,
+    ]),
+  ])('%s → 400 on POST and PATCH, nothing changes', async (_what, raw) => {
+    const before = { counts: await counts(), item: (await getItem()).body };
+    for (const [method, path] of bodyRoutes()) {
+      const response = await call(server.baseUrl, method, path, {
+        key: workspace.key,
+        rawBody: raw,
+        headers: { 'content-type': 'application/json' },
+      });
+      expectBodyRejected(response);
+    }
+    expect({ counts: await counts(), item: (await getItem()).body }).toEqual(before);
+  });
 
   /** `{"sku":…,"title":…,"description":"xxx…"}` padded to exactly `bytes` bytes with `filler`. */
   function bodyOfBytes(bytes: number, filler = 'x'): string {
@@ -292,33 +281,19 @@ describe('headers on every response', () => {
     await add('delete ok', '/v1/items/x', client(server.baseUrl, workspace.key).delete(`/items/${throwaway.body.id}`));
     await add('400 query', '/v1/items', client(server.baseUrl, workspace.key).get('/items?limit=0'));
     await add('405', '/v1/items', call(server.baseUrl, 'PUT', '/items', { key: workspace.key }));
-    await add(
-      '413',
-      '/v1/items',
-      call(server.baseUrl, 'POST', '/items', {
+    const rawPosts: [label: string, rawBody: string, contentType: string][] = [
+      ['413', `"${'x'.repeat(MAX_BODY_BYTES)}"`, 'application/json'],
+      ['415', '{}', 'text/plain'],
+      ['malformed JSON', '{', 'application/json'],
+    ];
+    for (const [label, rawBody, contentType] of rawPosts) {
+      const posted = call(server.baseUrl, 'POST', '/items', {
         key: workspace.key,
-        rawBody: `"${'x'.repeat(MAX_BODY_BYTES)}"`,
-        headers: { 'content-type': 'application/json' },
-      }),
-    );
-    await add(
-      '415',
-      '/v1/items',
-      call(server.baseUrl, 'POST', '/items', {
-        key: workspace.key,
-        rawBody: '{}',
-        headers: { 'content-type': 'text/plain' },
-      }),
-    );
-    await add(
-      'malformed JSON',
-      '/v1/items',
-      call(server.baseUrl, 'POST', '/items', {
-        key: workspace.key,
-        rawBody: '{',
-        headers: { 'content-type': 'application/json' },
-      }),
-    );
+        rawBody,
+        headers: { 'content-type': contentType },
+      });
+      await add(label, '/v1/items', posted);
+    }
     await add('404 /v1/nope', '/v1/nope', call(server.origin, 'GET', '/v1/nope'));
     await add('404 /nope', '/nope', call(server.origin, 'GET', '/nope'));
     await add('healthz', '/healthz', call(server.origin, 'GET', '/healthz'));

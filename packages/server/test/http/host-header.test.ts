@@ -1,14 +1,13 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import {
-  capturingLogger,
   exchange,
   expectErrorResponse,
   head,
   type RawResponse,
+  rawHttpServer,
   variesOnHost,
 } from '../support/raw-http.js';
-import { startTestServer, type TestServer } from '../support/server.js';
-import { createWorkspace, type TestWorkspace } from '../support/workspace.js';
+import { startTestServer } from '../support/server.js';
 
 /**
  * Without PUBLIC_BASE_URL the server names itself after the request's Host header, in cacheable documents (the
@@ -19,17 +18,7 @@ import { createWorkspace, type TestWorkspace } from '../support/workspace.js';
 
 const METADATA_PATH = '/.well-known/oauth-protected-resource/v1';
 
-const capture = capturingLogger();
-let server: TestServer;
-let workspace: TestWorkspace;
-let port: number;
-
-beforeAll(async () => {
-  server = await startTestServer({ logger: capture.logger, policy: { maxRequests: 100_000, windowSeconds: 60 } });
-  workspace = await createWorkspace(server.database.sql);
-  port = Number(new URL(server.origin).port);
-});
-afterAll(() => server?.close());
+const raw = rawHttpServer();
 
 describe('the Host header', () => {
   // Not a host: spaces, an unclosed or bogus IPv6 literal, ports out of range, percent signs, non-ASCII, a path,
@@ -74,14 +63,14 @@ describe('the Host header', () => {
   /** The metadata document, the OpenAPI document and a 401's challenge, as a client sending `host` sees them. */
   async function reflections(host: string) {
     const get = (path: string, extra: Array<[string, string]> = []) =>
-      exchange(port, [head(`GET ${path} HTTP/1.1`, [['Host', host], ...extra])]);
+      exchange(raw.port, [head(`GET ${path} HTTP/1.1`, [['Host', host], ...extra])]);
     const metadata = await get(METADATA_PATH);
     const openapi = await get('/v1/openapi.json');
     const unauthorized = await get('/v1/items');
-    const forbidden = await exchange(port, [
+    const forbidden = await exchange(raw.port, [
       head('POST /v1/items HTTP/1.1', [
         ['Host', host],
-        ['Authorization', `Bearer ${workspace.readKey}`],
+        ['Authorization', `Bearer ${raw.workspace.readKey}`],
         ['Content-Type', 'application/json'],
         ['Content-Length', '2'],
       ]),
@@ -106,12 +95,12 @@ describe('the Host header', () => {
     const seen = await reflections(host);
     // 127.0.0.1:<port>: the address the request reached.
     expect(seen).toEqual({
-      resource: `${server.origin}/v1`,
-      documentation: `${server.origin}/docs`,
-      server: `${server.origin}/v1`,
-      challenges: [`${server.origin}${METADATA_PATH}`, `${server.origin}${METADATA_PATH}`],
+      resource: `${raw.server.origin}/v1`,
+      documentation: `${raw.server.origin}/docs`,
+      server: `${raw.server.origin}/v1`,
+      challenges: [`${raw.server.origin}${METADATA_PATH}`, `${raw.server.origin}${METADATA_PATH}`],
     });
-    expect(capture.errors()).toEqual([]);
+    expect(raw.capture.errors()).toEqual([]);
   });
 
   it.each(validHosts)('Host %j is reflected as %s', async (host, origin) => {
@@ -121,7 +110,7 @@ describe('the Host header', () => {
       server: `${origin}/v1`,
       challenges: [`${origin}${METADATA_PATH}`, `${origin}${METADATA_PATH}`],
     });
-    expect(capture.errors()).toEqual([]);
+    expect(raw.capture.errors()).toEqual([]);
   });
 
   it('behind PUBLIC_BASE_URL nothing depends on the Host: no Vary, whatever it says', async () => {

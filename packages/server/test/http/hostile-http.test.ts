@@ -1,11 +1,9 @@
 import { deflateSync, gzipSync } from 'node:zlib';
 import type { ErrorCode } from '@coinventory/contract';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { ERROR_BODY } from '../support/errors.js';
-import { capturingLogger, exchange, expectErrorResponse, head, WARN_LEVEL } from '../support/raw-http.js';
+import { exchange, expectErrorResponse, head, rawHttpServer, WARN_LEVEL } from '../support/raw-http.js';
 import { uniqueSku } from '../support/routes.js';
-import { startTestServer, type TestServer } from '../support/server.js';
-import { createWorkspace, type TestWorkspace } from '../support/workspace.js';
 
 /**
  * Malformed HTTP, sent as raw bytes: whatever a client gets wrong (the body's encoding, the chunking, the header
@@ -13,24 +11,14 @@ import { createWorkspace, type TestWorkspace } from '../support/workspace.js';
  * error-level log line.
  */
 
-const capture = capturingLogger();
-let server: TestServer;
-let workspace: TestWorkspace;
-let port: number;
-
-beforeAll(async () => {
-  server = await startTestServer({ logger: capture.logger, policy: { maxRequests: 100_000, windowSeconds: 60 } });
-  workspace = await createWorkspace(server.database.sql);
-  port = Number(new URL(server.origin).port);
-});
-afterAll(() => server?.close());
+const raw = rawHttpServer();
 
 describe('request bodies that cannot be decoded', () => {
   const post = (encoding: string, body: Buffer) =>
-    exchange(port, [
+    exchange(raw.port, [
       head('POST /v1/items HTTP/1.1', [
         ['Host', 'localhost'],
-        ['Authorization', `Bearer ${workspace.key}`],
+        ['Authorization', `Bearer ${raw.workspace.key}`],
         ['Content-Type', 'application/json'],
         ['Content-Encoding', encoding],
         ['Content-Length', String(body.length)],
@@ -51,28 +39,28 @@ describe('request bodies that cannot be decoded', () => {
     ['deflate', () => Buffer.from('this is not deflate either')],
     ['deflate', () => deflateSync(valid()).subarray(0, 8)],
   ])('a corrupt %s body → 400 with the contract body, and nothing is created', async (encoding, body) => {
-    const before = await server.database.sql`SELECT count(*)::int AS n FROM items`;
+    const before = await raw.server.database.sql`SELECT count(*)::int AS n FROM items`;
     const response = await post(encoding, body());
     expectErrorResponse(response, 'BAD_REQUEST');
     expect(response.body).toEqual({
       ...ERROR_BODY.BAD_REQUEST,
       issues: [{ message: `body: could not be decoded (Content-Encoding ${encoding})` }],
     });
-    expect(await server.database.sql`SELECT count(*)::int AS n FROM items`).toEqual(before);
-    expect(capture.errors()).toEqual([]);
+    expect(await raw.server.database.sql`SELECT count(*)::int AS n FROM items`).toEqual(before);
+    expect(raw.capture.errors()).toEqual([]);
   });
 
   it.each(['x-gzip', 'br', 'identity, gzip'])(
     'a body in an encoding the server does not read (%s) → 415',
     async (encoding) => {
       expectErrorResponse(await post(encoding, Buffer.from('garbage')), 'UNSUPPORTED_MEDIA_TYPE');
-      expect(capture.errors()).toEqual([]);
+      expect(raw.capture.errors()).toEqual([]);
     },
   );
 });
 
 describe('requests Node refuses before the app sees them', () => {
-  const key = () => `Bearer ${workspace.key}`;
+  const key = () => `Bearer ${raw.workspace.key}`;
 
   it.each<[string, () => string, ErrorCode]>([
     [
@@ -103,34 +91,34 @@ describe('requests Node refuses before the app sees them', () => {
       'REQUEST_HEADER_FIELDS_TOO_LARGE',
     ],
   ])('%s → %s as JSON', async (_name, request, code) => {
-    const response = await exchange(port, [request()]);
+    const response = await exchange(raw.port, [request()]);
     expectErrorResponse(response, code);
     expect(response.headers.connection).toBe('close');
     expect(Number(response.headers['content-length'])).toBe(Buffer.byteLength(response.text));
-    expect(capture.errors()).toEqual([]);
+    expect(raw.capture.errors()).toEqual([]);
   });
 
   const chunkedHead = () =>
     head('POST /v1/items HTTP/1.1', [
       ['Host', 'localhost'],
-      ['Authorization', `Bearer ${workspace.key}`],
+      ['Authorization', `Bearer ${raw.workspace.key}`],
       ['Content-Type', 'application/json'],
       ['Transfer-Encoding', 'chunked'],
     ]);
 
   it('bad chunking in the first packet, with a valid key → 400 as JSON, logged at warn, not error', async () => {
-    const response = await exchange(port, [`${chunkedHead()}zz\r\n{}\r\n0\r\n\r\n`]);
+    const response = await exchange(raw.port, [`${chunkedHead()}zz\r\n{}\r\n0\r\n\r\n`]);
     expectErrorResponse(response, 'BAD_REQUEST');
     // The app still works on the request whose connection is gone (it reads the key first): it must not call the
     // body it can no longer read a server failure.
-    expect((await capture.waitFor('request body could not be read')).level).toBe(WARN_LEVEL);
-    expect(capture.errors()).toEqual([]);
+    expect((await raw.capture.waitFor('request body could not be read')).level).toBe(WARN_LEVEL);
+    expect(raw.capture.errors()).toEqual([]);
   });
 
   it('bad chunking after the request reached the app → 400 as JSON, logged at warn, not error', async () => {
-    const response = await exchange(port, [chunkedHead(), '2\r\n{}\r\n', 'zz\r\n\r\n'], { pauseMs: 150 });
+    const response = await exchange(raw.port, [chunkedHead(), '2\r\n{}\r\n', 'zz\r\n\r\n'], { pauseMs: 150 });
     expectErrorResponse(response, 'BAD_REQUEST');
-    expect((await capture.waitFor('request body could not be read')).level).toBe(WARN_LEVEL);
-    expect(capture.errors()).toEqual([]);
+    expect((await raw.capture.waitFor('request body could not be read')).level).toBe(WARN_LEVEL);
+    expect(raw.capture.errors()).toEqual([]);
   });
 });

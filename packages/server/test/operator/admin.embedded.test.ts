@@ -8,7 +8,9 @@ import {
   adminCli,
   CreatedKeyJson,
   CreatedOrganizationJson,
+  createKeyJson,
   EXIT,
+  expectDuplicatesRefused,
   expectFailure,
   expectInvalidOptions,
   expectJson,
@@ -415,21 +417,12 @@ describe('admin commands while a server runs on the same embedded database', () 
     for (const command of ['org create', 'user create', 'member add', 'key create']) {
       expect(server?.stdout()).toContain(`"command":"${command}"`);
     }
-    const second = expectJson(
-      await admin(
-        'key create',
-        '--org',
-        'live-coins',
-        '--creator',
-        workspace.ownerEmail,
-        '--name',
-        'second',
-        '--scopes',
-        'read',
-        '--json',
-      ),
-      CreatedKeyJson,
-    );
+    const second = await createKeyJson(admin, {
+      org: 'live-coins',
+      creator: workspace.ownerEmail,
+      name: 'second',
+      scopes: 'read',
+    });
     secondKey = second.key;
     secondKeyId = second.id;
     expect((await me(baseUrl(), secondKey)).status).toBe(200);
@@ -492,21 +485,11 @@ describe('admin commands while a server runs on the same embedded database', () 
       `${clerk} is not a member of corner-shop.`,
     );
 
-    expectFailure(
-      await admin('org create', '--name', 'Again', '--slug', 'live-coins', '--plan', 'business'),
-      EXIT.conflict,
-      'An organization with the slug "live-coins" already exists.',
-    );
-    expectFailure(
-      await admin('user create', '--email', 'CLERK@Live-Coins.Example'),
-      EXIT.conflict,
-      'A user with the email "CLERK@Live-Coins.Example" already exists.',
-    );
-    expectFailure(
-      await admin('member add', '--org', 'live-coins', '--user', clerk, '--role', 'admin'),
-      EXIT.conflict,
-      `${clerk} is already a member of live-coins; use "member set-role" to change their role.`,
-    );
+    await expectDuplicatesRefused(admin, {
+      slug: 'live-coins',
+      email: 'CLERK@Live-Coins.Example',
+      member: { org: 'live-coins', user: clerk, role: 'admin', shownAs: clerk },
+    });
     expectFailure(await admin('seed-demo'), EXIT.conflict, 'The demo workspace "liberty-coin" already exists.');
 
     // The refused member add left the clerk a member, who may not create keys.
@@ -553,20 +536,8 @@ describe('admin commands while a server runs on the same embedded database', () 
       ['sync', false],
       ['second', true],
     ]);
-    directKey = expectJson(
-      await admin(
-        'key create',
-        '--org',
-        'live-coins',
-        '--creator',
-        workspace.ownerEmail,
-        '--name',
-        'direct',
-        '--scopes',
-        'read',
-        '--json',
-      ),
-      CreatedKeyJson,
+    directKey = (
+      await createKeyJson(admin, { org: 'live-coins', creator: workspace.ownerEmail, name: 'direct', scopes: 'read' })
     ).key;
     expect(existsSync(lockFile)).toBe(false);
   });

@@ -8,8 +8,10 @@ import {
   CreatedKeyJson,
   CreatedOrganizationJson,
   createClusterDatabase,
+  createKeyJson,
   DemoJson,
   EXIT,
+  expectDuplicatesRefused,
   expectFailure,
   expectInvalidOptions,
   expectJson,
@@ -157,20 +159,13 @@ describe('admin commands on DATABASE_URL', () => {
       expiresAt,
     });
     state.adminKey = byAdmin.key;
-    state.spareKey = expectJson(
-      await admin(
-        'key create',
-        '--org',
-        'harbor-mint',
-        '--creator',
-        'olive@harbor-mint.example',
-        '--name',
-        'Spare',
-        '--scopes',
-        'read',
-        '--json',
-      ),
-      CreatedKeyJson,
+    state.spareKey = (
+      await createKeyJson(admin, {
+        org: 'harbor-mint',
+        creator: 'olive@harbor-mint.example',
+        name: 'Spare',
+        scopes: 'read',
+      })
     ).key;
 
     const listText = expectOk(await admin('key list', '--org', 'harbor-mint'));
@@ -202,21 +197,11 @@ describe('admin commands on DATABASE_URL', () => {
       EXIT.notFound,
       `No key in side-shop with id "${state.ownerKey.id}".`,
     );
-    expectFailure(
-      await admin('org create', '--name', 'Dup', '--slug', 'side-shop', '--plan', 'free'),
-      EXIT.conflict,
-      'An organization with the slug "side-shop" already exists.',
-    );
-    expectFailure(
-      await admin('user create', '--email', 'Olive@Harbor-Mint.example'),
-      EXIT.conflict,
-      'A user with the email "Olive@Harbor-Mint.example" already exists.',
-    );
-    expectFailure(
-      await admin('member add', '--org', 'harbor-mint', '--user', state.adminId, '--role', 'member'),
-      EXIT.conflict,
-      'ash@harbor-mint.example is already a member of harbor-mint',
-    );
+    await expectDuplicatesRefused(admin, {
+      slug: 'side-shop',
+      email: 'Olive@Harbor-Mint.example',
+      member: { org: 'harbor-mint', user: state.adminId, role: 'member', shownAs: 'ash@harbor-mint.example' },
+    });
     expectFailure(
       await admin('key create', '--org', 'side-shop', '--creator', state.ownerId, '--name', 'x', '--scopes', 'read'),
       EXIT.refused,

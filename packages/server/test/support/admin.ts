@@ -165,22 +165,48 @@ export async function provisionWorkspace(
   const ownerEmail = `owner@${options.slug}.example`;
   const owner = expectJson(await admin('user create', '--email', ownerEmail, '--json'), UserJson);
   expectOk(await admin('member add', '--org', options.slug, '--user', ownerEmail, '--role', 'owner'));
-  const key = expectJson(
-    await admin(
-      'key create',
-      '--org',
-      options.slug,
-      '--creator',
-      ownerEmail,
-      '--name',
-      'sync',
-      '--scopes',
-      'read,write',
-      '--json',
-    ),
-    CreatedKeyJson,
-  );
+  const key = await createKeyJson(admin, {
+    org: options.slug,
+    creator: ownerEmail,
+    name: 'sync',
+    scopes: 'read,write',
+  });
   return { organizationId: org.id, slug: org.slug, ownerId: owner.id, ownerEmail, keyId: key.id, key: key.key };
+}
+
+/** `key create --json`: a key of `org` made by `creator`, with `scopes` comma-separated. */
+export async function createKeyJson(
+  admin: Admin,
+  key: { org: string; creator: string; name: string; scopes: string },
+): Promise<z.infer<typeof CreatedKeyJson>> {
+  const args = ['--org', key.org, '--creator', key.creator, '--name', key.name, '--scopes', key.scopes, '--json'];
+  return expectJson(await admin('key create', ...args), CreatedKeyJson);
+}
+
+/**
+ * A second organization with a taken slug, a second user with a taken email (in any case), and a second membership
+ * of one user: each refused with exit 4, naming what is taken. `member.shownAs` is how the message names the user.
+ */
+export async function expectDuplicatesRefused(
+  admin: Admin,
+  taken: { slug: string; email: string; member: { org: string; user: string; role: string; shownAs: string } },
+): Promise<void> {
+  const { slug, email, member } = taken;
+  expectFailure(
+    await admin('org create', '--name', 'Again', '--slug', slug, '--plan', 'business'),
+    EXIT.conflict,
+    `An organization with the slug "${slug}" already exists.`,
+  );
+  expectFailure(
+    await admin('user create', '--email', email),
+    EXIT.conflict,
+    `A user with the email "${email}" already exists.`,
+  );
+  expectFailure(
+    await admin('member add', '--org', member.org, '--user', member.user, '--role', member.role),
+    EXIT.conflict,
+    `${member.shownAs} is already a member of ${member.org}; use "member set-role" to change their role.`,
+  );
 }
 
 /** GET /me with a key: its status, and how many milliseconds after `since` the answer arrived. */

@@ -8,6 +8,20 @@ import type { TestWorkspace } from './workspace.js';
 
 export type Api = ReturnType<typeof client>;
 
+/** The item's free-text write fields, each bounded by the `LIMITS` entry of its name. */
+export const ITEM_TEXT_FIELDS = [
+  'sku',
+  'title',
+  'description',
+  'acquiredFrom',
+  'acquisitionNotes',
+  'gradingService',
+  'grade',
+  'certificateNumber',
+  'gradingNotes',
+  'locationDetails',
+] as const;
+
 /**
  * A client on a brand-new read/write key of the workspace. Each key has its own rate-limit budget, so tests that
  * make many requests take a fresh key instead of sharing one.

@@ -3,6 +3,8 @@ import { Writable } from 'node:stream';
 import { ERRORS, type ErrorCode } from '@coinventory/contract';
 import pino, { type Logger } from 'pino';
 import { beforeEach, expect } from 'vitest';
+import { ERROR_BODY } from './errors.js';
+import { serverWithWorkspace } from './server.js';
 
 /** A response read off the wire as bytes, so a malformed request's answer is seen exactly as a client sees it. */
 export interface RawResponse {
@@ -151,7 +153,7 @@ const JSON_TYPE = /^application\/json(;|$)/;
 export function expectErrorResponse(response: RawResponse, code: ErrorCode): void {
   expect(response.status, response.text).toBe(ERRORS[code].status);
   expect(response.headers['content-type']).toMatch(JSON_TYPE);
-  expect(response.body).toMatchObject({ code, message: ERRORS[code].message });
+  expect(response.body).toMatchObject(ERROR_BODY[code]);
   const keys = Object.keys(response.body as object).sort();
   expect(keys).toEqual(keys.includes('issues') ? ['code', 'issues', 'message'] : ['code', 'message']);
 }
@@ -162,3 +164,24 @@ export const variesOnHost = (response: RawResponse): boolean =>
     .split(',')
     .map((name) => name.trim().toLowerCase())
     .includes('host');
+
+/**
+ * The server a raw-bytes suite talks to, with a workspace, for the calling file: its log captured, a rate limit no
+ * suite reaches, and the port to connect to.
+ */
+export function rawHttpServer() {
+  const capture = capturingLogger();
+  const suite = serverWithWorkspace({ logger: capture.logger, policy: { maxRequests: 100_000, windowSeconds: 60 } });
+  return {
+    capture,
+    get server() {
+      return suite.server;
+    },
+    get workspace() {
+      return suite.workspace;
+    },
+    get port() {
+      return Number(new URL(suite.server.origin).port);
+    },
+  };
+}

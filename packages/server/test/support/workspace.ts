@@ -1,7 +1,7 @@
 import type { Scope } from '@coinventory/contract';
 import type { Sql } from '../../src/db/types.js';
 import { issueApiKey } from '../../src/modules/access/index.js';
-import { addMember, createOrganization, createUser, type Plan } from '../../src/modules/workspaces/store.js';
+import { addMember, createOrganization, createUser, type Plan, type Role } from '../../src/modules/workspaces/store.js';
 
 let sequence = 0;
 
@@ -45,6 +45,23 @@ export async function createWorkspace(sql: Sql, options: { plan?: Plan } = {}): 
     keyId: full.id,
     readKey: readOnly.key,
   };
+}
+
+/** A new user, a member of the workspace in `role`, with a read/write key of their own. */
+export async function addMemberWithKey(
+  sql: Sql,
+  organizationId: string,
+  member: { email: string; name: string | null; role: Role },
+): Promise<{ userId: string; key: string }> {
+  const user = await createUser(sql, { email: member.email, name: member.name });
+  await addMember(sql, organizationId, user.id, member.role);
+  const issued = await issueApiKey(sql, {
+    organizationId,
+    createdBy: user.id,
+    name: `${member.role}'s key`,
+    scopes: ['read', 'write'],
+  });
+  return { userId: user.id, key: issued.key };
 }
 
 /** Adds a second warehouse with two zones; returns their ids (zones in position order). */

@@ -14,20 +14,29 @@ interface CompSeed extends ComparableSale {
   position: number;
 }
 
-interface ValuationSeed {
-  estimateLowInCents?: number | null;
-  estimateInCents?: number | null;
-  estimateHighInCents?: number | null;
-  confidencePercent?: number | null;
-  basis?: string | null;
-  priceGuideValueInCents?: number | null;
-  meltValueInCents?: number | null;
-  summary?: string | null;
+/** The valuation fields a seed may set; each is stored in the column of its snake_case name, as is each comp's. */
+const SEEDED_FIELDS = [
+  'estimateLowInCents',
+  'estimateInCents',
+  'estimateHighInCents',
+  'confidencePercent',
+  'basis',
+  'priceGuideValueInCents',
+  'meltValueInCents',
+  'summary',
+] as const;
+type SeededFields = Pick<Valuation, (typeof SEEDED_FIELDS)[number]>;
+const columnsOf = (fields: object) =>
+  Object.fromEntries(
+    Object.entries(fields).map(([field, value]) => [field.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`), value]),
+  );
+
+type ValuationSeed = Partial<SeededFields> & {
   /** As inserted; may carry an offset. */
   appliedAt?: string | null;
   createdAt: string;
   comps?: CompSeed[];
-}
+};
 
 const NULL_COMP: ComparableSale = {
   source: null,
@@ -40,23 +49,39 @@ const NULL_COMP: ComparableSale = {
   url: null,
 };
 
+/** Comparable sales with every field set. */
+const SECOND_COMP: ComparableSale = {
+  source: 'ebay',
+  title: 'Second',
+  grade: 'MS64',
+  gradingService: 'NGC',
+  priceInCents: 0,
+  soldAt: '2023-11-02',
+  venue: null,
+  url: null,
+};
+const THIRD_COMP: ComparableSale = {
+  source: 'heritage',
+  title: 'Third',
+  grade: 'MS65',
+  gradingService: 'PCGS',
+  priceInCents: 1_600_000,
+  soldAt: 'sometime in 2023',
+  venue: 'Heritage Auctions',
+  url: 'https://example.test/lots/3',
+};
+
 const at = (second: number) => new Date(Date.UTC(2024, 4, 1, 10, 0, second)).toISOString();
 
 /** Inserts a valuation and its comps with parameterised statements; returns the Valuation the API should show. */
 async function insertValuation(workspace: TestWorkspace, itemId: string, seed: ValuationSeed): Promise<Valuation> {
   const sql = server.database.sql;
+  const shown = Object.fromEntries(SEEDED_FIELDS.map((field) => [field, seed[field] ?? null])) as SeededFields;
   const [row] = await sql<{ id: string }[]>`
     INSERT INTO valuations ${sql({
       organization_id: workspace.organizationId,
       item_id: itemId,
-      estimate_low_in_cents: seed.estimateLowInCents ?? null,
-      estimate_in_cents: seed.estimateInCents ?? null,
-      estimate_high_in_cents: seed.estimateHighInCents ?? null,
-      confidence_percent: seed.confidencePercent ?? null,
-      basis: seed.basis ?? null,
-      price_guide_value_in_cents: seed.priceGuideValueInCents ?? null,
-      melt_value_in_cents: seed.meltValueInCents ?? null,
-      summary: seed.summary ?? null,
+      ...columnsOf(shown),
       applied_at: seed.appliedAt ?? null,
       created_at: seed.createdAt,
     })}
@@ -67,33 +92,14 @@ async function insertValuation(workspace: TestWorkspace, itemId: string, seed: V
   if (comps.length > 0) {
     await sql`
       INSERT INTO valuation_comps ${sql(
-        comps.map((comp) => ({
-          organization_id: workspace.organizationId,
-          valuation_id: row.id,
-          position: comp.position,
-          source: comp.source,
-          title: comp.title,
-          grade: comp.grade,
-          grading_service: comp.gradingService,
-          price_in_cents: comp.priceInCents,
-          sold_at: comp.soldAt,
-          venue: comp.venue,
-          url: comp.url,
-        })),
+        comps.map((comp) => ({ organization_id: workspace.organizationId, valuation_id: row.id, ...columnsOf(comp) })),
       )}
     `;
   }
   return {
     id: row.id,
     itemId,
-    estimateLowInCents: seed.estimateLowInCents ?? null,
-    estimateInCents: seed.estimateInCents ?? null,
-    estimateHighInCents: seed.estimateHighInCents ?? null,
-    confidencePercent: seed.confidencePercent ?? null,
-    basis: seed.basis ?? null,
-    priceGuideValueInCents: seed.priceGuideValueInCents ?? null,
-    meltValueInCents: seed.meltValueInCents ?? null,
-    summary: seed.summary ?? null,
+    ...shown,
     comps: [...comps].sort((a, b) => a.position - b.position).map(({ position: _position, ...comp }) => comp),
     appliedAt: seed.appliedAt ? new Date(seed.appliedAt).toISOString() : null,
     createdAt: new Date(seed.createdAt).toISOString(),
@@ -152,30 +158,11 @@ describe('GET /items/:id/valuations', () => {
         summary: `Strong comps; "quoted" O'Brien \\ 🪙\nsecond line`,
         appliedAt: '2024-03-01T12:00:00+05:00',
         createdAt: at(30),
+        // Inserted out of position order: the API answers in position order.
         comps: [
-          {
-            position: 3,
-            source: 'heritage',
-            title: 'Third',
-            grade: 'MS65',
-            gradingService: 'PCGS',
-            priceInCents: 1_600_000,
-            soldAt: 'sometime in 2023',
-            venue: 'Heritage Auctions',
-            url: 'https://example.test/lots/3',
-          },
+          { ...THIRD_COMP, position: 3 },
           { ...NULL_COMP, position: 1, title: 'First' },
-          {
-            position: 2,
-            source: 'ebay',
-            title: 'Second',
-            grade: 'MS64',
-            gradingService: 'NGC',
-            priceInCents: 0,
-            soldAt: '2023-11-02',
-            venue: null,
-            url: null,
-          },
+          { ...SECOND_COMP, position: 2 },
         ],
       }),
     );
@@ -206,29 +193,7 @@ describe('GET /items/:id/valuations', () => {
       priceGuideValueInCents: 1_400_000,
       meltValueInCents: 2_345,
       summary: `Strong comps; "quoted" O'Brien \\ 🪙\nsecond line`,
-      comps: [
-        { ...NULL_COMP, title: 'First' },
-        {
-          source: 'ebay',
-          title: 'Second',
-          grade: 'MS64',
-          gradingService: 'NGC',
-          priceInCents: 0,
-          soldAt: '2023-11-02',
-          venue: null,
-          url: null,
-        },
-        {
-          source: 'heritage',
-          title: 'Third',
-          grade: 'MS65',
-          gradingService: 'PCGS',
-          priceInCents: 1_600_000,
-          soldAt: 'sometime in 2023',
-          venue: 'Heritage Auctions',
-          url: 'https://example.test/lots/3',
-        },
-      ],
+      comps: [{ ...NULL_COMP, title: 'First' }, SECOND_COMP, THIRD_COMP],
       appliedAt: '2024-03-01T07:00:00.000Z',
       createdAt: '2024-05-01T10:00:30.000Z',
     });
