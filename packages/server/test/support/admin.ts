@@ -1,7 +1,9 @@
 import { randomBytes } from 'node:crypto';
+import { SCOPES } from '@coinventory/contract';
 import { expect } from 'vitest';
 import { z } from 'zod';
 import { createSql } from '../../src/db/connect.js';
+import { PLANS, ROLES } from '../../src/modules/workspaces/index.js';
 import { runToEnd } from './binary.js';
 import { ERROR_BODY } from './errors.js';
 import { call } from './http.js';
@@ -63,9 +65,9 @@ export function expectJson<T>(result: CommandResult, schema: z.ZodType<T, z.ZodT
 export const KEY_VALUE = /^cvk_live_[0-9A-Za-z]{38}$/;
 const uuid = z.string().uuid();
 const isoDate = z.string().datetime();
-const plan = z.enum(['free', 'starter', 'business', 'enterprise']);
-const role = z.enum(['owner', 'admin', 'member']);
-const scopes = z.array(z.enum(['read', 'write']));
+const plan = z.enum(PLANS);
+const role = z.enum(ROLES);
+const scopes = z.array(z.enum(SCOPES));
 
 export const OrganizationJson = z
   .object({ id: uuid, name: z.string(), slug: z.string(), plan, createdAt: isoDate })

@@ -1,4 +1,10 @@
-import { type ComparableSale, LIMITS, type Valuation, ValuationListSchema } from '@coinventory/contract';
+import {
+  type ComparableSale,
+  LIMITS,
+  type Valuation,
+  ValuationListSchema,
+  ValuationSchema,
+} from '@coinventory/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ERROR_BODY, expectBadRequest } from '../../support/errors.js';
 import { expectStatus } from '../../support/http.js';
@@ -14,18 +20,16 @@ interface CompSeed extends ComparableSale {
   position: number;
 }
 
-/** The valuation fields a seed may set; each is stored in the column of its snake_case name, as is each comp's. */
-const SEEDED_FIELDS = [
-  'estimateLowInCents',
-  'estimateInCents',
-  'estimateHighInCents',
-  'confidencePercent',
-  'basis',
-  'priceGuideValueInCents',
-  'meltValueInCents',
-  'summary',
-] as const;
-type SeededFields = Pick<Valuation, (typeof SEEDED_FIELDS)[number]>;
+/**
+ * What a seed may set: every field but the keys, the comps and the dates. Each is stored in the column of its
+ * snake_case name, as is each comp's field.
+ */
+const NOT_SEEDED = ['id', 'itemId', 'comps', 'appliedAt', 'createdAt'] as const satisfies readonly (keyof Valuation)[];
+type SeededField = Exclude<keyof Valuation, (typeof NOT_SEEDED)[number]>;
+const SEEDED_FIELDS = Object.keys(ValuationSchema.shape).filter(
+  (field): field is SeededField => !(NOT_SEEDED as readonly string[]).includes(field),
+);
+type SeededFields = Pick<Valuation, SeededField>;
 const columnsOf = (fields: object) =>
   Object.fromEntries(
     Object.entries(fields).map(([field, value]) => [field.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`), value]),
