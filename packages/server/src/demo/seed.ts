@@ -2,7 +2,7 @@ import type { Sql, TransactionSql } from '../db/types.js';
 import { type IssuedKey, issueApiKey } from '../modules/access/index.js';
 // The store's own inserts, not the operator's provisioning: a second seed must end in the slug's unique violation
 // (and roll back), which provisioning would turn into its own conflict.
-import { addMember, createOrganization, createUser } from '../modules/workspaces/store.js';
+import { workspaceRows } from '../modules/workspaces/index.js';
 import { addDays } from './build/context.js';
 import { buildDemoRows } from './build/index.js';
 import { DEMO_ANCHOR, KEY_SCOPES, ORGANIZATION, PEOPLE } from './catalog/shop.js';
@@ -37,7 +37,7 @@ export interface SeedOptions {
 
 /** The organization with its default warehouse and first zone, dated back to when the demo business "opened". */
 async function insertOrganization(tx: TransactionSql, now: Date) {
-  const created = await createOrganization(tx, ORGANIZATION);
+  const created = await workspaceRows.createOrganization(tx, ORGANIZATION);
   const createdAt = addDays(now, -548);
   await tx`UPDATE organizations SET created_at = ${createdAt} WHERE id = ${created.id}`;
   await tx`UPDATE warehouses SET created_at = ${createdAt} WHERE organization_id = ${created.id}`;
@@ -82,8 +82,8 @@ export async function seedDemoWorkspace(sql: Sql, options: SeedOptions = {}): Pr
 
     let owner: { id: string; email: string } | null = null;
     for (const person of PEOPLE) {
-      const user = await createUser(tx, { email: person.email, name: person.name });
-      await addMember(tx, organizationId, user.id, person.role);
+      const user = await workspaceRows.createUser(tx, { email: person.email, name: person.name });
+      await workspaceRows.addMember(tx, organizationId, user.id, person.role);
       if (person.role === 'owner') owner = { id: user.id, email: person.email };
     }
     if (owner === null) throw new Error('demo seed: no owner among PEOPLE');

@@ -10,6 +10,11 @@ export {
   setPlan,
   setRole,
 } from './provisioning.js';
+/**
+ * The row-level writes, without the operator's lookups and messages: for a caller that makes its own checks in its
+ * own transaction (the demo seed, whose second run must fail on the slug and roll back).
+ */
+export * as workspaceRows from './store.js';
 export {
   type CreatedOrganization,
   findOrganization,
