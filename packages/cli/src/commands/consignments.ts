@@ -1,12 +1,21 @@
-import { CONSIGNMENT_STATUSES, SEARCH_FIELDS } from '@coinventory/contract/constants';
+import { CONSIGNMENT_STATUSES } from '@coinventory/contract/constants';
 import type { Consignment, ListConsignmentsParams } from '@coinventory/sdk';
 import { type Command, Option } from 'commander';
 import { uuid } from '../options.js';
+import { dateColumn, idColumn, moneyColumn } from '../output/columns.js';
 import { csvColumns } from '../output/csv.js';
-import { formatBps, formatDate, formatMoney, formatText, NONE, type Style } from '../output/format.js';
+import {
+  formatBps,
+  formatDate,
+  formatMoney,
+  formatPerson,
+  formatText,
+  personName,
+  type Style,
+} from '../output/format.js';
 import type { View } from '../output/render.js';
 import { renderDetails } from '../output/table.js';
-import { resourceCommands, searchOption } from './resource.js';
+import { resourceCommands } from './resource.js';
 
 const CONSIGNMENT_CSV = csvColumns<Consignment>({
   id: true,
@@ -29,30 +38,23 @@ const CONSIGNMENT_CSV = csvColumns<Consignment>({
   createdAt: true,
 });
 
-const consignor = (c: Consignment): string => c.consignor?.name ?? c.consignor?.email ?? NONE;
-
 const consignmentView: View<Consignment> = {
   noun: ['consignment', 'consignments'],
   columns: [
-    { header: 'ID', value: (c) => c.id, shrink: 'never' },
+    idColumn(),
     { header: 'NUMBER', value: (c) => formatText(c.number) },
     { header: 'NAME', value: (c) => formatText(c.name), shrink: 'first' },
     { header: 'STATUS', value: (c) => c.status },
-    { header: 'CONSIGNOR', value: consignor },
+    { header: 'CONSIGNOR', value: (c) => personName(c.consignor) },
     { header: 'SOLD/ITEMS', value: (c) => `${c.numItemsSold}/${c.numItems}`, align: 'right' },
-    { header: 'VALUE', value: (c) => formatMoney(c.totalValueInCents), align: 'right', reserve: 11 },
-    { header: 'SOLD', value: (c) => formatMoney(c.totalSoldInCents), align: 'right', reserve: 11 },
-    { header: 'RECEIVED', value: (c) => formatDate(c.receivedAt), shrink: 'never' },
+    moneyColumn('VALUE', (c) => c.totalValueInCents),
+    moneyColumn('SOLD', (c) => c.totalSoldInCents),
+    dateColumn('RECEIVED', (c) => c.receivedAt),
   ],
   csv: CONSIGNMENT_CSV,
 };
 
 function consignmentDetails(c: Consignment, style: Style): string {
-  const who = c.consignor
-    ? [c.consignor.name, c.consignor.email ? `<${c.consignor.email}>` : undefined, `(${c.consignor.id})`]
-        .filter(Boolean)
-        .join(' ')
-    : NONE;
   return renderDetails(
     [
       ['ID', c.id],
@@ -60,7 +62,7 @@ function consignmentDetails(c: Consignment, style: Style): string {
       ['Name', formatText(c.name)],
       ['Status', c.status],
       ['Payment status', formatText(c.paymentStatus)],
-      ['Consignor', who],
+      ['Consignor', formatPerson(c.consignor)],
       ['Commission', formatBps(c.commissionBps)],
       ['Buyer premium', formatBps(c.buyerPremiumBps)],
       ['Items', `${c.numItems} (${c.numItemsSold} sold)`],
@@ -86,7 +88,6 @@ export function registerConsignments(program: Command): void {
     list: {
       description: 'list consignments, newest first',
       filters: {
-        q: searchOption(SEARCH_FIELDS.consignments),
         status: new Option('--status <status>', 'only consignments in this state').choices(CONSIGNMENT_STATUSES),
         consignorId: new Option('--consignor-id <uuid>', "only this consignor's consignments").argParser(uuid),
       },

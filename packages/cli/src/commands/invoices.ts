@@ -1,12 +1,13 @@
-import { INVOICE_SORTS, INVOICE_STATUSES, SEARCH_FIELDS } from '@coinventory/contract/constants';
+import { INVOICE_SORTS, INVOICE_STATUSES } from '@coinventory/contract/constants';
 import type { Invoice, InvoiceLine, InvoicePayment, ListInvoicesParams } from '@coinventory/sdk';
 import { type Command, Option } from 'commander';
 import type { IO } from '../io.js';
+import { dateColumn, idColumn, moneyColumn } from '../output/columns.js';
 import { csvColumns } from '../output/csv.js';
-import { formatDate, formatMoney, formatText, NONE } from '../output/format.js';
+import { formatDate, formatMoney, formatPerson, formatText, NONE, personName } from '../output/format.js';
 import type { View } from '../output/render.js';
-import { heading, renderDetails, renderTable } from '../output/table.js';
-import { resourceCommands, searchOption } from './resource.js';
+import { type Column, heading, renderDetails, renderTable } from '../output/table.js';
+import { resourceCommands } from './resource.js';
 
 const INVOICE_CSV = csvColumns<Invoice>({
   id: true,
@@ -28,33 +29,51 @@ const INVOICE_CSV = csvColumns<Invoice>({
   createdAt: true,
 });
 
-const customer = (i: Invoice): string => i.customer.name ?? i.customer.email ?? NONE;
-
 const invoiceView: View<Invoice> = {
   noun: ['invoice', 'invoices'],
   columns: [
-    { header: 'ID', value: (i) => i.id, shrink: 'never' },
+    idColumn(),
     { header: 'NUMBER', value: (i) => formatText(i.number), align: 'right' },
     { header: 'STATUS', value: (i) => i.status },
-    { header: 'CUSTOMER', value: customer, shrink: 'first' },
+    { header: 'CUSTOMER', value: (i) => personName(i.customer), shrink: 'first' },
     { header: 'SOURCE', value: (i) => i.source },
-    { header: 'TOTAL', value: (i) => formatMoney(i.totalInCents), align: 'right', reserve: 11 },
-    { header: 'DUE', value: (i) => formatMoney(i.dueInCents), align: 'right', reserve: 11 },
-    { header: 'CREATED', value: (i) => formatDate(i.createdAt), shrink: 'never' },
+    moneyColumn('TOTAL', (i) => i.totalInCents),
+    moneyColumn('DUE', (i) => i.dueInCents),
+    dateColumn('CREATED', (i) => i.createdAt),
   ],
   csv: INVOICE_CSV,
 };
 
+const LINE_COLUMNS: readonly Column<InvoiceLine>[] = [
+  { header: 'DESCRIPTION', value: (l) => formatText(l.description), shrink: 'first' },
+  { header: 'ITEM', value: (l) => formatText(l.itemId), shrink: 'never' },
+  { header: 'QTY', value: (l) => String(l.quantity), align: 'right' },
+  moneyColumn('UNIT', (l) => l.unitPriceInCents),
+  moneyColumn('TOTAL', (l) => l.totalPriceInCents),
+];
+
+const PAYMENT_COLUMNS: readonly Column<InvoicePayment>[] = [
+  moneyColumn('AMOUNT', (p) => p.amountInCents),
+  { header: 'METHOD', value: (p) => formatText(p.method) },
+  { header: 'STATUS', value: (p) => formatText(p.status) },
+  dateColumn('PAID', (p) => p.paidAt),
+  idColumn(),
+];
+
+/** A titled table under the detail view, its title counting the rows; `-` when there are none. */
+function section<R>(title: string, columns: readonly Column<R>[], rows: readonly R[], io: IO): string {
+  const table = rows.length ? renderTable(columns, rows, { style: io.style, maxWidth: io.maxWidth }) : `${NONE}\n`;
+  return heading(`${title} (${rows.length})`, io.style) + table;
+}
+
 function invoiceDetails(invoice: Invoice, io: IO): string {
-  const c = invoice.customer;
-  const who = [c.name, c.email ? `<${c.email}>` : undefined, c.id ? `(${c.id})` : undefined].filter(Boolean).join(' ');
-  let out = renderDetails(
+  const fields = renderDetails(
     [
       ['ID', invoice.id],
       ['Number', formatText(invoice.number)],
       ['Status', invoice.status],
       ['Source', invoice.source],
-      ['Customer', who || NONE],
+      ['Customer', formatPerson(invoice.customer)],
       ['Subtotal', formatMoney(invoice.subtotalInCents)],
       ['Discount', formatMoney(invoice.discountInCents)],
       ['Shipping', formatMoney(invoice.shippingInCents)],
@@ -68,36 +87,11 @@ function invoiceDetails(invoice: Invoice, io: IO): string {
     ],
     io.style,
   );
-  const options = { style: io.style, maxWidth: io.maxWidth };
-  out += heading(`Lines (${invoice.lines.length})`, io.style);
-  out += invoice.lines.length
-    ? renderTable<InvoiceLine>(
-        [
-          { header: 'DESCRIPTION', value: (l) => formatText(l.description), shrink: 'first' },
-          { header: 'ITEM', value: (l) => formatText(l.itemId), shrink: 'never' },
-          { header: 'QTY', value: (l) => String(l.quantity), align: 'right' },
-          { header: 'UNIT', value: (l) => formatMoney(l.unitPriceInCents), align: 'right' },
-          { header: 'TOTAL', value: (l) => formatMoney(l.totalPriceInCents), align: 'right' },
-        ],
-        invoice.lines,
-        options,
-      )
-    : `${NONE}\n`;
-  out += heading(`Payments (${invoice.payments.length})`, io.style);
-  out += invoice.payments.length
-    ? renderTable<InvoicePayment>(
-        [
-          { header: 'AMOUNT', value: (p) => formatMoney(p.amountInCents), align: 'right' },
-          { header: 'METHOD', value: (p) => formatText(p.method) },
-          { header: 'STATUS', value: (p) => formatText(p.status) },
-          { header: 'PAID', value: (p) => formatDate(p.paidAt), shrink: 'never' },
-          { header: 'ID', value: (p) => p.id, shrink: 'never' },
-        ],
-        invoice.payments,
-        options,
-      )
-    : `${NONE}\n`;
-  return out;
+  return (
+    fields +
+    section('Lines', LINE_COLUMNS, invoice.lines, io) +
+    section('Payments', PAYMENT_COLUMNS, invoice.payments, io)
+  );
 }
 
 export function registerInvoices(program: Command): void {
@@ -109,7 +103,6 @@ export function registerInvoices(program: Command): void {
     list: {
       description: 'list invoices with their lines and payments',
       filters: {
-        q: searchOption(SEARCH_FIELDS.invoices),
         status: new Option('--status <status>', 'only invoices in this state').choices(INVOICE_STATUSES),
         sort: new Option('--sort <order>', 'order by creation (default: newest)').choices(INVOICE_SORTS),
       },

@@ -1,4 +1,5 @@
 import type { Item, Valuation } from '@coinventory/sdk';
+import { dateColumn, idColumn, moneyColumn } from '../output/columns.js';
 import { csvColumns } from '../output/csv.js';
 import { formatDate, formatMoney, formatText, NONE, type Style } from '../output/format.js';
 import type { View } from '../output/render.js';
@@ -45,13 +46,13 @@ const grading = (item: Item): string =>
   [item.grading.service, item.grading.grade].filter((part): part is string => !!part).join(' ') || NONE;
 
 const itemColumns: Column<Item>[] = [
-  { header: 'ID', value: (i) => i.id, shrink: 'never' },
+  idColumn(),
   { header: 'SKU', value: (i) => i.sku },
   { header: 'TITLE', value: (i) => i.title, shrink: 'first' },
   { header: 'QTY', value: (i) => String(i.quantity.available), align: 'right', reserve: 4 },
-  { header: 'VALUE', value: (i) => formatMoney(i.valueInCents), align: 'right', reserve: 11 },
+  moneyColumn('VALUE', (i) => i.valueInCents),
   { header: 'GRADE', value: grading },
-  { header: 'CREATED', value: (i) => formatDate(i.createdAt), shrink: 'never' },
+  dateColumn('CREATED', (i) => i.createdAt),
 ];
 
 export const itemView: View<Item> = { noun: ['item', 'items'], columns: itemColumns, csv: ITEM_CSV };
@@ -59,10 +60,10 @@ export const itemView: View<Item> = { noun: ['item', 'items'], columns: itemColu
 export const valuationView: View<Valuation> = {
   noun: ['valuation', 'valuations'],
   columns: [
-    { header: 'CREATED', value: (v) => formatDate(v.createdAt), shrink: 'never' },
-    { header: 'ESTIMATE', value: (v) => formatMoney(v.estimateInCents), align: 'right' },
-    { header: 'LOW', value: (v) => formatMoney(v.estimateLowInCents), align: 'right' },
-    { header: 'HIGH', value: (v) => formatMoney(v.estimateHighInCents), align: 'right' },
+    dateColumn('CREATED', (v) => v.createdAt),
+    moneyColumn('ESTIMATE', (v) => v.estimateInCents),
+    moneyColumn('LOW', (v) => v.estimateLowInCents),
+    moneyColumn('HIGH', (v) => v.estimateHighInCents),
     {
       header: 'CONF',
       value: (v) => (v.confidencePercent === null ? NONE : `${v.confidencePercent}%`),
@@ -70,7 +71,7 @@ export const valuationView: View<Valuation> = {
     },
     { header: 'BASIS', value: (v) => formatText(v.basis) },
     { header: 'COMPS', value: (v) => String(v.comps.length), align: 'right' },
-    { header: 'APPLIED', value: (v) => formatDate(v.appliedAt), shrink: 'never' },
+    dateColumn('APPLIED', (v) => v.appliedAt),
     { header: 'SUMMARY', value: (v) => formatText(v.summary), shrink: 'first' },
   ],
   csv: VALUATION_CSV,

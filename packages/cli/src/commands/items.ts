@@ -1,11 +1,4 @@
-import {
-  ITEM_SORT_RULES,
-  ITEM_SORTS,
-  ITEM_STATUS_RULES,
-  ITEM_STATUSES,
-  LIMITS,
-  SEARCH_FIELDS,
-} from '@coinventory/contract/constants';
+import { ITEM_SORT_RULES, ITEM_SORTS, ITEM_STATUS_RULES, ITEM_STATUSES, LIMITS } from '@coinventory/contract/constants';
 import type { Item, ListItemsParams } from '@coinventory/sdk';
 import { type Command, Option } from 'commander';
 import { UsageError } from '../errors.js';
@@ -15,7 +8,7 @@ import { confirm } from '../prompt.js';
 import { globalOptions, openSession } from '../session.js';
 import { itemDetails, itemView, valuationView } from './item-views.js';
 import { writeCommand } from './item-writes.js';
-import { idArgument, resourceCommands, searchOption } from './resource.js';
+import { idArgument, resourceCommands } from './resource.js';
 import { addOutputOptions, defined, examples, invocation, type OutputOptions } from './shared.js';
 
 interface DeleteOptions extends OutputOptions {
@@ -40,7 +33,6 @@ export function registerItems(program: Command): void {
     list: {
       description: 'list items, one page or --all',
       filters: {
-        q: searchOption(SEARCH_FIELDS.items),
         status: new Option('--status <status>', 'only items in this state (see Statuses below)').choices(ITEM_STATUSES),
         categoryId: new Option('--category-id <uuid>', 'only items in this category').argParser(uuid),
         gradingService: new Option(

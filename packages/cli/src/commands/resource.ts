@@ -1,4 +1,4 @@
-import { LIMITS } from '@coinventory/contract/constants';
+import { LIMITS, SEARCH_FIELDS } from '@coinventory/contract/constants';
 import type { Coinventory, Page, PageParams, PagePromise } from '@coinventory/sdk';
 import { type Command, Option } from 'commander';
 import type { IO } from '../io.js';
@@ -13,6 +13,9 @@ interface ListOptions extends OutputOptions {
   all?: boolean;
 }
 
+/** The parameters every list takes: the page and the search. */
+type ListParams = PageParams & { q?: string };
+
 /** What the SDK offers for every resource the CLI lists and shows: `client.items`, `client.invoices`, … */
 interface ListAndGet<T, P extends PageParams> {
   list(params: P): PagePromise<T, P>;
@@ -20,9 +23,9 @@ interface ListAndGet<T, P extends PageParams> {
 }
 
 /** A resource's `list` and `get` commands. */
-export interface ResourceCommands<T, P extends PageParams> {
-  /** The command group, named after the resource: `items`. */
-  name: string;
+export interface ResourceCommands<T, P extends ListParams> {
+  /** The command group, named after the resource (`items`); also names its search fields in the contract. */
+  name: keyof typeof SEARCH_FIELDS;
   description: string;
   view: View<T>;
   /** The SDK's resource on a client: `(client) => client.items`. */
@@ -30,10 +33,11 @@ export interface ResourceCommands<T, P extends PageParams> {
   list: {
     description: string;
     /**
-     * An option for every list parameter but the page (`--page`, `--limit` and `--all` are every list's), keyed by
-     * the parameter it sets, in the order `--help` shows them. A parameter without its option is a compile error.
+     * An option for every list parameter but the page and the search (`--page`, `--limit`, `--all` and `-q` are every
+     * list's), keyed by the parameter it sets, in the order `--help` shows them after `-q`. A parameter without its
+     * option is a compile error.
      */
-    filters: { readonly [K in Exclude<keyof P, keyof PageParams>]-?: Option };
+    filters: { readonly [K in Exclude<keyof P, keyof ListParams>]-?: Option };
     /** Help text after the options, before the examples. */
     help?: string;
     examples: readonly string[];
@@ -47,7 +51,7 @@ export interface ResourceCommands<T, P extends PageParams> {
 }
 
 /** `-q, --query <text>`: the search every list offers, over the contract's search fields. */
-export function searchOption(fields: readonly string[]): Option {
+function searchOption(fields: readonly string[]): Option {
   return new Option(
     '-q, --query <text>',
     `search ${fields.join(', ')} (case-insensitive substring, ${LIMITS.q.min}-${LIMITS.q.max} chars)`,
@@ -91,9 +95,12 @@ export function idArgument(command: Command, noun: string): Command {
 }
 
 /** Adds the resource's command group with `list` (alias `ls`) and `get` (alias `show`); returns the group. */
-export function resourceCommands<T, P extends PageParams>(program: Command, spec: ResourceCommands<T, P>): Command {
+export function resourceCommands<T, P extends ListParams>(program: Command, spec: ResourceCommands<T, P>): Command {
   const group = program.command(spec.name).description(spec.description);
-  const filters: ReadonlyArray<[string, Option]> = Object.entries(spec.list.filters);
+  const filters: ReadonlyArray<[string, Option]> = [
+    ['q', searchOption(SEARCH_FIELDS[spec.name])],
+    ...Object.entries<Option>(spec.list.filters),
+  ];
 
   const list = group.command('list').alias('ls').description(spec.list.description);
   for (const [, option] of filters) list.addOption(option);

@@ -59,6 +59,24 @@ export function formatDate(iso: string | null | undefined): string {
   return `${date.getFullYear()}-${pad2(date.getMonth() + 1)}-${pad2(date.getDate())} ${pad2(date.getHours())}:${pad2(date.getMinutes())}`;
 }
 
+/** Someone an API object names: a consignment's consignor, an invoice's customer. */
+export interface Person {
+  id: string | null;
+  name: string | null;
+  email: string | null;
+}
+
+/** A person in a table cell: the name, else the email. */
+export function personName(person: Person | null): string {
+  return person?.name ?? person?.email ?? NONE;
+}
+
+/** A person in a detail view, with what is known of them: `Name <email> (id)`. */
+export function formatPerson(person: Person | null): string {
+  const { name, email, id } = person ?? {};
+  return [name, email ? `<${email}>` : undefined, id ? `(${id})` : undefined].filter(Boolean).join(' ') || NONE;
+}
+
 /** Basis points as a percentage: 1250 → `12.5%`. */
 export function formatBps(bps: number | null | undefined): string {
   if (bps === null || bps === undefined) return NONE;
