@@ -1,5 +1,5 @@
 import { CONSIGNMENT_STATUSES } from '@coinventory/contract/constants';
-import type { Consignment, ListConsignmentsParams } from '@coinventory/sdk';
+import type { Consignment } from '@coinventory/sdk';
 import { type Command, Option } from 'commander';
 import { uuid } from '../options.js';
 import { dateColumn, idColumn, moneyColumn } from '../output/columns.js';
@@ -80,11 +80,10 @@ function consignmentDetails(c: Consignment, style: Style): string {
 }
 
 export function registerConsignments(program: Command): void {
-  resourceCommands<Consignment, ListConsignmentsParams>(program, {
+  resourceCommands(program, {
     name: 'consignments',
     description: 'list and show consignments (read-only)',
     view: consignmentView,
-    resource: (client) => client.consignments,
     list: {
       description: 'list consignments, newest first',
       filters: {

@@ -1,5 +1,5 @@
 import { INVOICE_SORTS, INVOICE_STATUSES } from '@coinventory/contract/constants';
-import type { Invoice, InvoiceLine, InvoicePayment, ListInvoicesParams } from '@coinventory/sdk';
+import type { Invoice, InvoiceLine, InvoicePayment } from '@coinventory/sdk';
 import { type Command, Option } from 'commander';
 import type { IO } from '../io.js';
 import { dateColumn, idColumn, moneyColumn } from '../output/columns.js';
@@ -95,11 +95,10 @@ function invoiceDetails(invoice: Invoice, io: IO): string {
 }
 
 export function registerInvoices(program: Command): void {
-  resourceCommands<Invoice, ListInvoicesParams>(program, {
+  resourceCommands(program, {
     name: 'invoices',
     description: 'list and show sales invoices (read-only)',
     view: invoiceView,
-    resource: (client) => client.invoices,
     list: {
       description: 'list invoices with their lines and payments',
       filters: {

@@ -1,5 +1,4 @@
 import { ITEM_SORT_RULES, ITEM_SORTS, ITEM_STATUS_RULES, ITEM_STATUSES, LIMITS } from '@coinventory/contract/constants';
-import type { Item, ListItemsParams } from '@coinventory/sdk';
 import { type Command, Option } from 'commander';
 import { UsageError } from '../errors.js';
 import { integer, text, uuid } from '../options.js';
@@ -25,11 +24,10 @@ const LIST_HELP =
   `\nSorts:\n${ITEM_SORTS.map((s) => `  ${s.padEnd(12)}${ITEM_SORT_RULES[s].replace(/`/g, '')}`).join('\n')}`;
 
 export function registerItems(program: Command): void {
-  const items = resourceCommands<Item, ListItemsParams>(program, {
+  const items = resourceCommands(program, {
     name: 'items',
     description: 'list, show, create, update and delete inventory items; show their valuations',
     view: itemView,
-    resource: (client) => client.items,
     list: {
       description: 'list items, one page or --all',
       filters: {

@@ -16,20 +16,30 @@ interface ListOptions extends OutputOptions {
 /** The parameters every list takes: the page and the search. */
 type ListParams = PageParams & { q?: string };
 
-/** What the SDK offers for every resource the CLI lists and shows: `client.items`, `client.invoices`, … */
+/**
+ * A resource the CLI lists and shows, by its one name: the command group's, the SDK client's property (`client.items`)
+ * and the key of its search fields in the contract.
+ */
+type ResourceName = keyof typeof SEARCH_FIELDS & keyof Coinventory;
+/** What the resource's `get` answers with: `Item`. */
+type ValueOf<N extends ResourceName> = Awaited<ReturnType<Coinventory[N]['get']>>;
+/** What the resource's `list` takes: `ListItemsParams`. */
+type ParamsOf<N extends ResourceName> = NonNullable<Parameters<Coinventory[N]['list']>[0]>;
+
+/** What the SDK offers for every resource the CLI lists and shows. */
 interface ListAndGet<T, P extends PageParams> {
   list(params: P): PagePromise<T, P>;
   get(id: string): Promise<T>;
 }
 
+/** The client as the factory sees it: each listed resource with its own value and parameter types. */
+type Listed = { readonly [N in ResourceName]: ListAndGet<ValueOf<N>, ParamsOf<N>> };
+
 /** A resource's `list` and `get` commands. */
-export interface ResourceCommands<T, P extends ListParams> {
-  /** The command group, named after the resource (`items`); also names its search fields in the contract. */
-  name: keyof typeof SEARCH_FIELDS;
+export interface ResourceCommands<N extends ResourceName> {
+  name: N;
   description: string;
-  view: View<T>;
-  /** The SDK's resource on a client: `(client) => client.items`. */
-  resource: (client: Coinventory) => ListAndGet<T, P>;
+  view: View<ValueOf<N>>;
   list: {
     description: string;
     /**
@@ -37,7 +47,7 @@ export interface ResourceCommands<T, P extends ListParams> {
      * list's), keyed by the parameter it sets, in the order `--help` shows them after `-q`. A parameter without its
      * option is a compile error.
      */
-    filters: { readonly [K in Exclude<keyof P, keyof ListParams>]-?: Option };
+    filters: { readonly [K in Exclude<keyof ParamsOf<N>, keyof ListParams>]-?: Option };
     /** Help text after the options, before the examples. */
     help?: string;
     examples: readonly string[];
@@ -45,7 +55,7 @@ export interface ResourceCommands<T, P extends ListParams> {
   get: {
     description: string;
     /** The detail view of one object. */
-    details: (value: T, io: IO) => string;
+    details: (value: ValueOf<N>, io: IO) => string;
     examples: readonly string[];
   };
 }
@@ -95,7 +105,8 @@ export function idArgument(command: Command, noun: string): Command {
 }
 
 /** Adds the resource's command group with `list` (alias `ls`) and `get` (alias `show`); returns the group. */
-export function resourceCommands<T, P extends ListParams>(program: Command, spec: ResourceCommands<T, P>): Command {
+export function resourceCommands<N extends ResourceName>(program: Command, spec: ResourceCommands<N>): Command {
+  const resource = (client: Listed) => client[spec.name];
   const group = program.command(spec.name).description(spec.description);
   const filters: ReadonlyArray<[string, Option]> = [
     ['q', searchOption(SEARCH_FIELDS[spec.name])],
@@ -113,12 +124,12 @@ export function resourceCommands<T, P extends ListParams>(program: Command, spec
       ...Object.fromEntries(filters.map(([param, option]) => [param, values[option.attributeName()]])),
       page: options.page,
       limit: options.limit,
-    }) as P;
+    }) as ParamsOf<N>;
     await printPages(
       io,
       spec.view,
       { format, all: options.all === true },
-      pagesOf(spec.resource(client).list(params), options.all),
+      pagesOf(resource(client).list(params), options.all),
     );
   });
   addListOptions(list);
@@ -130,7 +141,7 @@ export function resourceCommands<T, P extends ListParams>(program: Command, spec
   get.action(async (id: string, _options: unknown, command: Command) => {
     const { format, io } = invocation(command);
     const { client } = openSession(globalOptions(command), io);
-    const value = await spec.resource(client).get(id);
+    const value = await resource(client).get(id);
     await printObject(io, format, value, { details: (v) => spec.get.details(v, io), csv: spec.view.csv });
   });
   addOutputOptions(get);
