@@ -25,8 +25,9 @@ const ID_OF_COLLECTION: Record<string, keyof ResourceIds> = {
 
 export const WRITE_METHODS: ReadonlySet<string> = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
-/** Routes with a path parameter. */
-export const routesTakingId: readonly ContractRoute[] = contractRoutes.filter((r) => r.route.path.includes('/:'));
+/** True when the route's path takes an id (`/items/:id`). */
+export const takesId = (entry: ContractRoute): boolean => entry.route.path.includes('/:');
+export const routesTakingId: readonly ContractRoute[] = contractRoutes.filter(takesId);
 export const readRoutes: readonly ContractRoute[] = contractRoutes.filter((r) => r.route.method === 'GET');
 export const writeRoutes: readonly ContractRoute[] = contractRoutes.filter((r) => WRITE_METHODS.has(r.route.method));
 

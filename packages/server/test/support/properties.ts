@@ -1,0 +1,98 @@
+import {
+  type ContractRoute,
+  declaredStatuses,
+  ERROR_CODES,
+  ERRORS,
+  ErrorBodySchema,
+  type ErrorCode,
+} from '@coinventory/contract';
+import { afterAll, beforeAll, expect } from 'vitest';
+import type { ApiResponse } from './http.js';
+import { type SeededResources, seedResources } from './routes.js';
+import { startTestServer, type TestServer } from './server.js';
+import { createWorkspace, type TestWorkspace } from './workspace.js';
+
+/** What the property-based route suites share: their server, and what every answer must look like. */
+
+/** Runs per property: enough to find the edges, few enough to keep the suite quick. */
+export const RUNS = 40;
+export const JSON_TYPE = /^application\/json(;|$)/;
+
+/**
+ * For the calling file: a server without a practical rate limit, a workspace holding one of everything, and
+ * another workspace's resources (`foreign`) to aim at.
+ */
+export function propertiesServer() {
+  let started:
+    | { server: TestServer; workspace: TestWorkspace; data: SeededResources; foreign: SeededResources }
+    | undefined;
+  const current = () => {
+    if (!started) throw new Error('the properties server starts in beforeAll');
+    return started;
+  };
+  beforeAll(async () => {
+    const server = await startTestServer({ policy: { maxRequests: 1_000_000, windowSeconds: 60 } });
+    const workspace = await createWorkspace(server.database.sql);
+    const data = await seedResources(server.database.sql, server.baseUrl, workspace, 'PROP');
+    const other = await createWorkspace(server.database.sql);
+    const foreign = await seedResources(server.database.sql, server.baseUrl, other, 'PROPX');
+    started = { server, workspace, data, foreign };
+  });
+  afterAll(() => started?.server.close());
+  return {
+    get server() {
+      return current().server;
+    },
+    get workspace() {
+      return current().workspace;
+    },
+    get data() {
+      return current().data;
+    },
+    get foreign() {
+      return current().foreign;
+    },
+    key: () => current().workspace.key,
+    itemCount: async () => {
+      const { server, workspace } = current();
+      const [row] = await server.database.sql<{ count: number }[]>`
+        SELECT count(*)::int AS count FROM items WHERE organization_id = ${workspace.organizationId}
+      `;
+      return row?.count ?? -1;
+    },
+  };
+}
+
+export interface Parser {
+  safeParse(value: unknown): { success: true } | { success: false; error: { message: string } };
+}
+
+export function isParser(value: unknown): value is Parser {
+  return typeof value === 'object' && value !== null && typeof (value as Parser).safeParse === 'function';
+}
+
+export const describeExchange = (method: string, path: string, raw: string | undefined, response: ApiResponse) =>
+  `${method} ${path.slice(0, 300)} ${raw === undefined ? '' : raw.slice(0, 300)} → ${response.status} ${response.text.slice(0, 500)}`;
+
+/** The answer is declared by the route, never 500, and its body parses with the contract's schema for it. */
+export function expectContractAnswer(entry: ContractRoute, response: ApiResponse, label: string) {
+  expect(response.status, label).not.toBe(500);
+  expect(declaredStatuses(entry.route), label).toContain(response.status);
+  expect(response.headers.get('content-type'), label).toMatch(JSON_TYPE);
+  if (response.status === 200) {
+    const schema: unknown = entry.route.responses[200];
+    if (!isParser(schema)) throw new Error(`${entry.key} has no 200 schema`);
+    const parsed = schema.safeParse(response.body);
+    if (!parsed.success) throw new Error(`${label}\n200 body does not match the contract: ${parsed.error.message}`);
+    return;
+  }
+  const parsed = ErrorBodySchema.strict().safeParse(response.body);
+  if (!parsed.success) throw new Error(`${label}\nerror body does not match the contract: ${parsed.error.message}`);
+  const body = parsed.data;
+  expect(ERROR_CODES, label).toContain(body.code);
+  const code = body.code as ErrorCode;
+  expect(ERRORS[code].status, label).toBe(response.status);
+  expect(body.message, label).toBe(ERRORS[code].message);
+  if (response.status === 400) expect(body.issues?.length ?? 0, label).toBeGreaterThan(0);
+  else expect(Object.keys(body).sort(), label).toEqual(['code', 'message']);
+}
