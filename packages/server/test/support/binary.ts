@@ -1,9 +1,10 @@
-import { type ChildProcess, spawn } from 'node:child_process';
+import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { once } from 'node:events';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { expect } from 'vitest';
 import { outputOf } from '../../src/testing/server-process.js';
 
 /** The built binary, run as an operator would run it. */
@@ -66,3 +67,11 @@ export const tempDir = () => {
 export const removeTempDirs = () => {
   for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
 };
+
+/** The pid of a process that has exited: what a crashed server leaves in its lock file. */
+export function deadPid(): number {
+  const { pid } = spawnSync(process.execPath, ['-e', '']);
+  if (pid === undefined) throw new Error('could not spawn');
+  expect(() => process.kill(pid, 0)).toThrow();
+  return pid;
+}
