@@ -1,3 +1,4 @@
+import type { Consignment } from '@coinventory/contract';
 import type { Sql } from '../../src/db/types.js';
 import type { TestWorkspace } from './workspace.js';
 
@@ -164,3 +165,36 @@ export async function insertSale(
 
 /** Case-sensitive code-point order, which for lower-case UUIDs is PostgreSQL's uuid order. */
 export const compareIds = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
+
+/** A consignment as the API shows it with only `fields` set: no number, name, consignor, rates, dates or items. */
+export const consignmentWith = (fields: Pick<Consignment, 'id' | 'status' | 'createdAt'> & Partial<Consignment>) => ({
+  number: null,
+  name: null,
+  paymentStatus: null,
+  consignor: null,
+  commissionBps: null,
+  buyerPremiumBps: null,
+  numItems: 0,
+  numItemsSold: 0,
+  totalValueInCents: 0,
+  totalSoldInCents: 0,
+  totalCommissionInCents: 0,
+  totalPayoutInCents: 0,
+  receivedAt: null,
+  soldAt: null,
+  settledAt: null,
+  ...fields,
+});
+
+/** An invoice's amounts, lines and payments when it has none. */
+export const noAmounts = {
+  subtotalInCents: 0,
+  discountInCents: 0,
+  shippingInCents: 0,
+  taxInCents: 0,
+  totalInCents: 0,
+  paidInCents: 0,
+  dueInCents: 0,
+  lines: [],
+  payments: [],
+};
