@@ -1,5 +1,12 @@
 import { randomUUID } from 'node:crypto';
-import { type CreateItemInput, type Item, type ItemList, ItemListSchema, ItemSchema } from '@coinventory/contract';
+import {
+  type CreateItemInput,
+  type Item,
+  type ItemList,
+  ItemListSchema,
+  ItemSchema,
+  type ItemSort,
+} from '@coinventory/contract';
 import type { Sql } from '../../src/db/types.js';
 import { issueApiKey } from '../../src/modules/access/index.js';
 import { client, expectStatus } from './http.js';
@@ -118,3 +125,40 @@ export const compareBytes = (a: string, b: string): number => (a < b ? -1 : a > 
 
 /** A random v4 uuid that names nothing. */
 export const randomId = (): string => randomUUID();
+
+/** What the sorts look at, taken from the seeds (not from the API under test). */
+export interface SortKey {
+  id: string;
+  sku: string;
+  title: string;
+  valueInCents: number;
+  createdAt: string;
+}
+
+/** ITEM_SORT_RULES, restated in JavaScript. Text compares by code unit (byte order for ASCII), as COLLATE "C". */
+const COMPARATORS: Record<ItemSort, (a: SortKey, b: SortKey) => number> = {
+  newest: (a, b) => compareBytes(b.createdAt, a.createdAt) || compareBytes(b.id, a.id),
+  oldest: (a, b) => compareBytes(a.createdAt, b.createdAt) || compareBytes(a.id, b.id),
+  title: (a, b) => compareBytes(a.title.toLowerCase(), b.title.toLowerCase()) || compareBytes(a.id, b.id),
+  value_desc: (a, b) => b.valueInCents - a.valueInCents || compareBytes(a.id, b.id),
+  value_asc: (a, b) => a.valueInCents - b.valueInCents || compareBytes(a.id, b.id),
+  sku: (a, b) => compareBytes(a.sku, b.sku) || compareBytes(a.id, b.id),
+};
+
+export const expectedOrder = (keys: SortKey[], sort: ItemSort): string[] =>
+  [...keys].sort(COMPARATORS[sort]).map((key) => key.id);
+
+/** Seeds with fixed (millisecond) created_at values, so the expected order never depends on microseconds. */
+export const at = (second: number) => new Date(Date.UTC(2024, 4, 1, 10, 0, second)).toISOString();
+
+/** Inserts the seeds; returns what each sort looks at, for expectedOrder. */
+export async function seedSortKeys(sql: Sql, workspace: TestWorkspace, seeds: SeedItem[]): Promise<SortKey[]> {
+  const ids = await insertItems(sql, workspace, seeds);
+  return seeds.map((s, index) => ({
+    id: ids[index] ?? '',
+    sku: s.sku,
+    title: s.title,
+    valueInCents: s.valueInCents ?? 0,
+    createdAt: s.createdAt ?? '2024-01-01T00:00:00.000Z',
+  }));
+}

@@ -8,7 +8,7 @@ import {
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ERROR_BODY, expectBadRequest } from '../../support/errors.js';
 import { expectStatus } from '../../support/http.js';
-import { type Api, compareBytes, createItem, freshApi, randomId } from '../../support/items.js';
+import { type Api, at, compareBytes, createItem, freshApi, randomId } from '../../support/items.js';
 import { startTestServer, type TestServer } from '../../support/server.js';
 import { createWorkspace, type TestWorkspace } from '../../support/workspace.js';
 
@@ -74,8 +74,6 @@ const THIRD_COMP: ComparableSale = {
   venue: 'Heritage Auctions',
   url: 'https://example.test/lots/3',
 };
-
-const at = (second: number) => new Date(Date.UTC(2024, 4, 1, 10, 0, second)).toISOString();
 
 /** Inserts a valuation and its comps with parameterised statements; returns the Valuation the API should show. */
 async function insertValuation(workspace: TestWorkspace, itemId: string, seed: ValuationSeed): Promise<Valuation> {
