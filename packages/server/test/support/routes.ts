@@ -1,7 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { type ContractRoute, contractRoutes, type Item } from '@coinventory/contract';
+import { beforeAll } from 'vitest';
 import type { Sql } from '../../src/db/types.js';
 import { type ApiResponse, call, type RequestOptions } from './http.js';
+import { serverWithWorkspace, type TestServerOptions } from './server.js';
 import type { TestWorkspace } from './workspace.js';
 
 /**
@@ -221,4 +223,28 @@ export async function rowCounts(sql: Sql, organizationId: string): Promise<Recor
   `;
   if (!row) throw new Error('no counts');
   return { ...row };
+}
+
+/**
+ * A server for the calling suite whose workspace holds one of everything (`seedResources`, labelled `label`).
+ * Its fields are there from the suite's first hook on.
+ */
+export function serverWithResources(label: string, options: TestServerOptions = {}) {
+  const suite = serverWithWorkspace(options);
+  let data: SeededResources | undefined;
+  beforeAll(async () => {
+    data = await seedResources(suite.server.database.sql, suite.server.baseUrl, suite.workspace, label);
+  });
+  return {
+    get server() {
+      return suite.server;
+    },
+    get workspace() {
+      return suite.workspace;
+    },
+    get data() {
+      if (!data) throw new Error('the suite’s resources are seeded in its beforeAll');
+      return data;
+    },
+  };
 }

@@ -11,9 +11,6 @@ beforeAll(async () => {
 });
 afterAll(() => server.close());
 
-/** How a stored timestamp must come back: ISO 8601 in UTC with milliseconds, as JavaScript writes it. */
-const _isoOf = (value: string) => new Date(value).toISOString();
-
 describe('GET /invoices', () => {
   let carol: string;
 
