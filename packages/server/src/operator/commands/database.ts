@@ -1,7 +1,6 @@
-import { z } from 'zod';
 import { migrate } from '../../db/migrate.js';
 import { seedDemo } from '../../demo/index.js';
-import { NO_OPTIONS, name } from '../options.js';
+import { NO_OPTIONS } from '../options.js';
 import { spec } from '../spec.js';
 
 /** The database itself: migrations and the demo workspace. */

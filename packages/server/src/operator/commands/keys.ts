@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import * as access from '../../modules/access/index.js';
 import { date, table } from '../format.js';
-import { email, expiresAt, name, ORG_ONLY, org, SCOPE_CHOICES, scopes, slug, string, user, uuid } from '../options.js';
+import { expiresAt, name, ORG_ONLY, org, SCOPE_CHOICES, scopes, string, user, uuid } from '../options.js';
 import { spec } from '../spec.js';
 
 /** API keys: created by an owner or admin, listed without their values, revoked. */

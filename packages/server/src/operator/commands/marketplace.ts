@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import * as marketplace from '../../modules/marketplace/index.js';
 import { date, table } from '../format.js';
-import { name, ORG_ONLY, oneOf, org, ref, slug, string } from '../options.js';
+import { name, ORG_ONLY, oneOf, org, ref, string } from '../options.js';
 import { spec } from '../spec.js';
 
 /** Marketplace listings and their sync jobs. */

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import * as workspaces from '../../modules/workspaces/index.js';
 import { withArticle } from '../format.js';
-import { email, name, org, ROLE_CHOICES, role, slug, string, user } from '../options.js';
+import { email, name, org, ROLE_CHOICES, role, string, user } from '../options.js';
 import { spec } from '../spec.js';
 
 /** People and their roles in organizations. */
