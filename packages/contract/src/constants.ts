@@ -52,6 +52,43 @@ export const LIMITS = {
   valueInCents: { default: 0 },
   /** Item attributes: a flat map, bounded so one item cannot hold unbounded data. */
   attributes: { maxKeys: 100, keyMax: 100, stringValueMax: 2_000 },
+  /** Changes per page of the changes feed: a consumer catching up wants as many as a page holds. */
+  changesLimit: { min: 1, max: 100, default: 100 },
+  /** A changes cursor as sent back: opaque, and never longer than this. */
+  cursor: { min: 1, max: 200 },
+} as const;
+
+/**
+ * What the changes feed reports. Each type names the resource and what happened to it; `data` is the object as its
+ * GET returns it at that change, or null for a deletion. Only items change through the API today; consignments and
+ * invoices will join when something can change them.
+ */
+export const CHANGE_TYPES = ['item.created', 'item.updated', 'item.deleted'] as const;
+export type ChangeType = (typeof CHANGE_TYPES)[number];
+
+/** How long the changes feed keeps a change (and so how long a cursor stays valid), unless configured otherwise. */
+export const DEFAULT_CHANGES_RETENTION_DAYS = 30;
+
+/**
+ * Safe retries of writes (draft-ietf-httpapi-idempotency-key-header): a POST, PATCH or DELETE that carries
+ * `Idempotency-Key` is done once; a retry with the same key and the same request gets the first answer again, marked
+ * `Idempotent-Replayed: true`. Keys belong to the API key that sent them.
+ */
+export const IDEMPOTENCY = {
+  header: 'Idempotency-Key',
+  replayedHeader: 'Idempotent-Replayed',
+  /** Printable ASCII (space to `~`), 1 to 255 characters. */
+  keyPattern: /^[\x20-\x7E]{1,255}$/,
+  key: { min: 1, max: 255 },
+  /** How long the first answer is kept and replayed. */
+  retentionHours: 24,
+} as const;
+
+/** Conditional requests: strong ETags on every GET's 200, `If-None-Match` on GETs, `If-Match` on PATCH and DELETE. */
+export const CONDITIONAL = {
+  etagHeader: 'ETag',
+  ifNoneMatchHeader: 'If-None-Match',
+  ifMatchHeader: 'If-Match',
 } as const;
 
 export const ITEM_STATUSES = ['in_stock', 'out_of_stock', 'sold', 'at_auction'] as const;
@@ -121,6 +158,11 @@ export const ERRORS = {
   METHOD_NOT_ALLOWED: { status: 405, message: 'Method not allowed' },
   REQUEST_TIMEOUT: { status: 408, message: 'Request not received in time' },
   CONFLICT: { status: 409, message: 'An item with this SKU already exists in the workspace' },
+  IDEMPOTENCY_KEY_IN_USE: {
+    status: 409,
+    message: 'A request with this Idempotency-Key is still in progress; retry it once that one has finished',
+  },
+  PRECONDITION_FAILED: { status: 412, message: 'The resource has changed since the version named in If-Match' },
   PAYLOAD_TOO_LARGE: { status: 413, message: `Request body exceeds ${MAX_BODY_MIB} MiB` },
   UNSUPPORTED_MEDIA_TYPE: { status: 415, message: 'Request body must be sent as application/json' },
   TOO_MANY_REQUESTS: { status: 429, message: 'Too many requests' },

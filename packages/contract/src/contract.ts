@@ -2,6 +2,8 @@ import { initContract } from '@ts-rest/core';
 import { z } from 'zod';
 import type { Scope } from './constants.js';
 import { uuid } from './primitives.js';
+import { CategoryListSchema, CategorySchema, ListCategoriesQuerySchema } from './schemas/category.js';
+import { ChangeListSchema, ChangesCursorSchema, ListChangesQuerySchema } from './schemas/changes.js';
 import { ErrorBodySchema } from './schemas/common.js';
 import { ConsignmentListSchema, ConsignmentSchema, ListConsignmentsQuerySchema } from './schemas/consignment.js';
 import { InvoiceListSchema, InvoiceSchema, ListInvoicesQuerySchema } from './schemas/invoice.js';
@@ -15,6 +17,7 @@ import {
 } from './schemas/item.js';
 import { MeSchema } from './schemas/me.js';
 import { ListValuationsQuerySchema, ValuationListSchema } from './schemas/valuation.js';
+import { ListWarehousesQuerySchema, WarehouseListSchema, WarehouseSchema } from './schemas/warehouse.js';
 
 const c = initContract();
 
@@ -24,6 +27,10 @@ export const ROUTE_TAGS = {
   Items: 'Inventory items and their valuations.',
   Consignments: 'Consignments, read-only.',
   Invoices: 'Sales invoices with lines and payments, read-only.',
+  Categories: 'The categories items are filed under: the ids `categoryId` takes.',
+  Warehouses: 'Warehouses and their zones: the ids `warehouseId` and `zoneId` take.',
+  Changes:
+    'Every change to the workspace, in commit order: how a copy of it stays in sync without reading it all again.',
 } as const;
 
 /** What the contract records about each route beyond ts-rest's own fields. */
@@ -50,8 +57,14 @@ const always = {
 } as const;
 const validated = { ...always, 400: ErrorBodySchema } as const;
 const byId = { ...validated, 404: ErrorBodySchema } as const;
+// Every GET answers with a strong ETag; `If-None-Match` naming it gets 304 with no body.
+const notModified = { 304: c.noBody() } as const;
 // Requests with a JSON body can also be too slow to arrive, too large or sent with the wrong media type.
 const withBody = { 408: ErrorBodySchema, 413: ErrorBodySchema, 415: ErrorBodySchema } as const;
+// Every write takes `Idempotency-Key`: a retry while the first request with that key is still running is 409.
+const write = { 409: ErrorBodySchema } as const;
+// PATCH and DELETE take `If-Match`: 412 when the object no longer has that ETag, and nothing is written.
+const conditionalWrite = { ...write, 412: ErrorBodySchema } as const;
 
 /** How a route presents itself in the reference. */
 interface RouteText {
@@ -78,7 +91,7 @@ function listAndGet<Query extends z.AnyZodObject, Page extends z.ZodTypeAny, Ent
       path,
       ...listText,
       query,
-      responses: { 200: page, ...validated },
+      responses: { 200: page, ...validated, ...notModified },
       metadata: meta({ scope: 'read', operationId: listId, tag }),
     },
     get: {
@@ -86,7 +99,7 @@ function listAndGet<Query extends z.AnyZodObject, Page extends z.ZodTypeAny, Ent
       path: `${path}/:id`,
       ...getText,
       pathParams: IdParams,
-      responses: { 200: entry, ...byId },
+      responses: { 200: entry, ...byId, ...notModified },
       metadata: meta({ scope: 'read', operationId: getId, tag }),
     },
   };
@@ -119,7 +132,7 @@ export const contract = c.router(
       description:
         'Returns the organization and API key the request is authenticated as, and the rate limit that applies.',
       // 400: the route takes no parameters, and an unexpected one is refused rather than ignored.
-      responses: { 200: MeSchema, ...validated },
+      responses: { 200: MeSchema, ...validated, ...notModified },
       metadata: meta({ scope: 'read', operationId: 'getMe', tag: 'Account' }),
     },
     items: c.router({
@@ -131,7 +144,7 @@ export const contract = c.router(
         description:
           'Adds an item. Without `warehouseId` and `zoneId` it is placed in the default warehouse and its first zone. A SKU already used in the workspace is refused with 409.',
         body: CreateItemBodySchema,
-        responses: { 200: ItemSchema, ...validated, ...withBody, 409: ErrorBodySchema },
+        responses: { 200: ItemSchema, ...validated, ...withBody, ...write },
         metadata: meta({ scope: 'write', operationId: 'createItem', tag: 'Items' }),
       },
       get: itemReads.get,
@@ -143,7 +156,7 @@ export const contract = c.router(
           'Changes only the fields sent and sets `updatedAt`. Changing `quantity` also updates a linked listing on the related marketplace. Changing `sku` to one already used in the workspace is refused with 409.',
         pathParams: IdParams,
         body: UpdateItemBodySchema,
-        responses: { 200: ItemSchema, ...byId, ...withBody, 409: ErrorBodySchema },
+        responses: { 200: ItemSchema, ...byId, ...withBody, ...conditionalWrite },
         metadata: meta({ scope: 'write', operationId: 'updateItem', tag: 'Items' }),
       },
       delete: {
@@ -153,7 +166,7 @@ export const contract = c.router(
         description: 'Removes the item and any marketplace listing made from it.',
         pathParams: IdParams,
         body: c.noBody(),
-        responses: { 200: DeletedItemSchema, ...byId },
+        responses: { 200: DeletedItemSchema, ...byId, ...conditionalWrite },
         metadata: meta({ scope: 'write', operationId: 'deleteItem', tag: 'Items' }),
       },
       valuations: {
@@ -163,7 +176,7 @@ export const contract = c.router(
         description: "Returns the item's automated valuations, newest first, each with the comparable sales it used.",
         pathParams: IdParams,
         query: ListValuationsQuerySchema,
-        responses: { 200: ValuationListSchema, ...byId },
+        responses: { 200: ValuationListSchema, ...byId, ...notModified },
         metadata: meta({ scope: 'read', operationId: 'listItemValuations', tag: 'Items' }),
       },
     }),
@@ -205,6 +218,66 @@ export const contract = c.router(
         },
       ),
     ),
+    categories: c.router(
+      listAndGet(
+        'Categories',
+        '/categories',
+        {
+          summary: 'List categories',
+          description: "Lists the workspace's item categories, by name (byte order), then id.",
+          operationId: 'listCategories',
+          query: ListCategoriesQuerySchema,
+          page: CategoryListSchema,
+        },
+        {
+          summary: 'Get a category',
+          description: 'Returns one category.',
+          operationId: 'getCategory',
+          entry: CategorySchema,
+        },
+      ),
+    ),
+    warehouses: c.router(
+      listAndGet(
+        'Warehouses',
+        '/warehouses',
+        {
+          summary: 'List warehouses',
+          description:
+            "Lists the workspace's warehouses with their zones: the default warehouse first, then by name (byte order), then id.",
+          operationId: 'listWarehouses',
+          query: ListWarehousesQuerySchema,
+          page: WarehouseListSchema,
+        },
+        {
+          summary: 'Get a warehouse',
+          description: 'Returns one warehouse with its zones.',
+          operationId: 'getWarehouse',
+          entry: WarehouseSchema,
+        },
+      ),
+    ),
+    changes: c.router({
+      list: {
+        method: 'GET',
+        path: '/changes',
+        summary: 'List changes',
+        description:
+          'Every change to the workspace after a cursor, in the order the changes were committed: created, updated and deleted items, each with the object as its GET returned it right after the change (null for a deletion). A consumer that stores `nextCursor` and passes it as `after` sees every change exactly once, in commit order. Follow it from `GET /changes/cursor` taken before a full read.',
+        query: ListChangesQuerySchema,
+        responses: { 200: ChangeListSchema, ...validated, ...notModified },
+        metadata: meta({ scope: 'read', operationId: 'listChanges', tag: 'Changes' }),
+      },
+      cursor: {
+        method: 'GET',
+        path: '/changes/cursor',
+        summary: "Get the feed's current cursor",
+        description:
+          'The cursor at the end of the changes feed right now. Take it before a full read of the items, then follow the feed from it.',
+        responses: { 200: ChangesCursorSchema, ...validated, ...notModified },
+        metadata: meta({ scope: 'read', operationId: 'getChangesCursor', tag: 'Changes' }),
+      },
+    }),
   },
   { strictStatusCodes: true },
 );

@@ -1,4 +1,14 @@
 import type { z } from 'zod';
+import type { CategoryListSchema, CategorySchema, ListCategoriesQuerySchema } from './schemas/category.js';
+import type {
+  ChangeListSchema,
+  ChangeSchema,
+  ChangesCursorSchema,
+  ItemCreatedChangeSchema,
+  ItemDeletedChangeSchema,
+  ItemUpdatedChangeSchema,
+  ListChangesQuerySchema,
+} from './schemas/changes.js';
 import type { ErrorBodySchema, ErrorIssueSchema } from './schemas/common.js';
 import type {
   ConsignmentListSchema,
@@ -31,6 +41,12 @@ import type {
   ValuationListSchema,
   ValuationSchema,
 } from './schemas/valuation.js';
+import type {
+  ListWarehousesQuerySchema,
+  WarehouseListSchema,
+  WarehouseSchema,
+  ZoneSchema,
+} from './schemas/warehouse.js';
 
 // Response objects, exactly as the API returns them.
 export type Organization = z.infer<typeof OrganizationSchema>;
@@ -52,6 +68,17 @@ export type InvoiceCustomer = z.infer<typeof InvoiceCustomerSchema>;
 export type InvoiceLine = z.infer<typeof InvoiceLineSchema>;
 export type InvoicePayment = z.infer<typeof InvoicePaymentSchema>;
 export type InvoiceList = z.infer<typeof InvoiceListSchema>;
+export type Category = z.infer<typeof CategorySchema>;
+export type CategoryList = z.infer<typeof CategoryListSchema>;
+export type Warehouse = z.infer<typeof WarehouseSchema>;
+export type Zone = z.infer<typeof ZoneSchema>;
+export type WarehouseList = z.infer<typeof WarehouseListSchema>;
+export type Change = z.infer<typeof ChangeSchema>;
+export type ItemCreatedChange = z.infer<typeof ItemCreatedChangeSchema>;
+export type ItemUpdatedChange = z.infer<typeof ItemUpdatedChangeSchema>;
+export type ItemDeletedChange = z.infer<typeof ItemDeletedChangeSchema>;
+export type ChangeList = z.infer<typeof ChangeListSchema>;
+export type ChangesCursor = z.infer<typeof ChangesCursorSchema>;
 export type ErrorBody = z.infer<typeof ErrorBodySchema>;
 export type ErrorIssue = z.infer<typeof ErrorIssueSchema>;
 
@@ -62,6 +89,9 @@ export type ListItemsParams = z.input<typeof ListItemsQuerySchema>;
 export type ListValuationsParams = z.input<typeof ListValuationsQuerySchema>;
 export type ListConsignmentsParams = z.input<typeof ListConsignmentsQuerySchema>;
 export type ListInvoicesParams = z.input<typeof ListInvoicesQuerySchema>;
+export type ListCategoriesParams = z.input<typeof ListCategoriesQuerySchema>;
+export type ListWarehousesParams = z.input<typeof ListWarehousesQuerySchema>;
+export type ListChangesParams = z.input<typeof ListChangesQuerySchema>;
 
 // ... and as the server receives them (validated, defaults applied).
 export type CreateItemBody = z.output<typeof CreateItemBodySchema>;
@@ -70,3 +100,6 @@ export type ListItemsQuery = z.output<typeof ListItemsQuerySchema>;
 export type ListValuationsQuery = z.output<typeof ListValuationsQuerySchema>;
 export type ListConsignmentsQuery = z.output<typeof ListConsignmentsQuerySchema>;
 export type ListInvoicesQuery = z.output<typeof ListInvoicesQuerySchema>;
+export type ListCategoriesQuery = z.output<typeof ListCategoriesQuerySchema>;
+export type ListWarehousesQuery = z.output<typeof ListWarehousesQuerySchema>;
+export type ListChangesQuery = z.output<typeof ListChangesQuerySchema>;

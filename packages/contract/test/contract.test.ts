@@ -5,7 +5,7 @@ import { ID } from './fixtures.js';
 import { bad, ok, routes, schemaOf } from './schema-checks.js';
 
 describe('contract', () => {
-  it('has the eleven endpoints of the specification, under paths relative to the /v1 base', () => {
+  it('has the eleven endpoints of the specification, then the additions, under paths relative to the /v1 base', () => {
     expect(contractRoutes.map(({ route }) => `${route.method} ${route.path}`)).toEqual([
       'GET /me',
       'GET /items',
@@ -18,21 +18,32 @@ describe('contract', () => {
       'GET /consignments/:id',
       'GET /invoices',
       'GET /invoices/:id',
+      // Additions beyond the specification (issue 17): ids POST /items takes, and the changes feed.
+      'GET /categories',
+      'GET /categories/:id',
+      'GET /warehouses',
+      'GET /warehouses/:id',
+      'GET /changes',
+      'GET /changes/cursor',
     ]);
   });
 
   it('declares 200 and the error statuses each endpoint can return', () => {
-    expect(declaredStatuses(routes.me)).toEqual([200, 400, 401, 403, 429, 500, 503]);
+    // Every GET may answer 304 to If-None-Match; every write may answer 409 to a key still in use; PATCH and
+    // DELETE 412 to a failed If-Match.
+    expect(declaredStatuses(routes.me)).toEqual([200, 304, 400, 401, 403, 429, 500, 503]);
     for (const route of [routes.list, routes.consignments, routes.invoices])
-      expect(declaredStatuses(route)).toEqual([200, 400, 401, 403, 429, 500, 503]);
-    for (const route of [routes.get, routes.remove, routes.valuations, routes.consignment, routes.invoice]) {
-      expect(declaredStatuses(route)).toEqual([200, 400, 401, 403, 404, 429, 500, 503]);
+      expect(declaredStatuses(route)).toEqual([200, 304, 400, 401, 403, 429, 500, 503]);
+    for (const route of [routes.get, routes.valuations, routes.consignment, routes.invoice]) {
+      expect(declaredStatuses(route)).toEqual([200, 304, 400, 401, 403, 404, 429, 500, 503]);
     }
+    expect(declaredStatuses(routes.remove)).toEqual([200, 400, 401, 403, 404, 409, 412, 429, 500, 503]);
     expect(declaredStatuses(routes.create)).toEqual([200, 400, 401, 403, 408, 409, 413, 415, 429, 500, 503]);
-    expect(declaredStatuses(routes.update)).toEqual([200, 400, 401, 403, 404, 408, 409, 413, 415, 429, 500, 503]);
+    expect(declaredStatuses(routes.update)).toEqual([200, 400, 401, 403, 404, 408, 409, 412, 413, 415, 429, 500, 503]);
     for (const { route } of contractRoutes) {
       for (const [status, schema] of Object.entries(route.responses)) {
-        if (status !== '200') expect(schema).toBe(ErrorBodySchema);
+        if (status === '304') expect(route.method).toBe('GET');
+        else if (status !== '200') expect(schema).toBe(ErrorBodySchema);
       }
     }
   });

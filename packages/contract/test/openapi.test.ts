@@ -2,7 +2,13 @@ import { readFileSync } from 'node:fs';
 import { Validator } from '@seriousme/openapi-schema-validator';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { CALLER_REQUEST_ID_PATTERN, ERRORS, OPENAPI_DOCUMENT_VERSION, RATE_LIMIT } from '../src/constants.js';
+import {
+  CALLER_REQUEST_ID_PATTERN,
+  ERRORS,
+  IDEMPOTENCY,
+  OPENAPI_DOCUMENT_VERSION,
+  RATE_LIMIT,
+} from '../src/constants.js';
 import { COMPONENT_EXAMPLES } from '../src/openapi/examples.js';
 import { COMPONENTS, generateOpenApiDocument } from '../src/openapi/generate.js';
 import type { JsonSchema, OperationObject, ResponseObject } from '../src/openapi/types.js';
@@ -49,7 +55,7 @@ describe('OpenAPI document', () => {
     );
     const contracted = contractRoutes.map(({ route }) => `${route.method} ${openApiPath(route.path)}`);
     expect(documented.sort()).toEqual(contracted.sort());
-    expect(contracted).toHaveLength(11);
+    expect(contracted).toHaveLength(17);
   });
 
   it('gives every operation a unique id', () => {
@@ -79,6 +85,10 @@ describe('OpenAPI document', () => {
         ...shapeKeys(route.pathParams).map((name) => `path:${name}`),
         ...shapeKeys(route.query).map((name) => `query:${name}`),
         'header:X-Request-Id',
+        // Conditional reads on GET; safe retries on every write, and If-Match where 412 can answer.
+        ...(route.method === 'GET'
+          ? ['header:If-None-Match']
+          : ['header:Idempotency-Key', ...('412' in route.responses ? ['header:If-Match'] : [])]),
       ];
       expect(op.parameters.map((p) => `${p.in}:${p.name}`)).toEqual(expected);
       for (const parameter of op.parameters) {
@@ -197,7 +207,13 @@ describe('OpenAPI document', () => {
       for (const parameter of operationOf(route).parameters) {
         expect(parameter.example, `${key}: ${parameter.name}`).toBeDefined();
         if (parameter.in === 'header') {
-          expect(String(parameter.example)).toMatch(CALLER_REQUEST_ID_PATTERN);
+          const pattern =
+            parameter.name === 'X-Request-Id'
+              ? CALLER_REQUEST_ID_PATTERN
+              : parameter.name === IDEMPOTENCY.header
+                ? IDEMPOTENCY.keyPattern
+                : /^"[\x21\x23-\x7E]+"$/; // an entity tag (RFC 9110)
+          expect(String(parameter.example), `${key}: ${parameter.name}`).toMatch(pattern);
           continue;
         }
         const schema = (parameter.in === 'path' ? route.pathParams : route.query) as z.AnyZodObject;

@@ -1,5 +1,9 @@
 import { ERRORS, LIMITS, RATE_LIMIT } from '../constants.js';
 import type {
+  Category,
+  CategoryList,
+  ChangeList,
+  ChangesCursor,
   ConsignmentList,
   CreateItemInput,
   DeletedItem,
@@ -11,6 +15,8 @@ import type {
   Me,
   UpdateItemInput,
   ValuationList,
+  Warehouse,
+  WarehouseList,
 } from '../types.js';
 
 // Examples published in the OpenAPI document and the docs' reference. They are typed as the contract's own
@@ -227,6 +233,44 @@ const consignment = first(consignmentList.items);
 const valuation = first(valuationList.items);
 
 /** The example of each component schema, by component name. */
+const category: Category = present(item.category);
+const categoryList: CategoryList = { items: [category], page: 1, limit: LIMITS.listLimit.default, hasMore: false };
+
+const warehouse: Warehouse = {
+  id: item.location.warehouseId,
+  name: 'Main store',
+  isDefault: true,
+  zones: [
+    { id: item.location.zoneId, name: 'Showroom cases' },
+    { id: '3c0f1f0e-51d6-4d8f-a7b2-9a1c2b7c0d55', name: 'Vault' },
+  ],
+};
+const warehouseList: WarehouseList = { items: [warehouse], page: 1, limit: LIMITS.listLimit.default, hasMore: false };
+
+// Cursors are opaque; these only look like what the server sends.
+const cursor = 'Y2hnXzQ4NTk4YjRiOjEwNDI';
+const changesCursor: ChangesCursor = { cursor };
+const itemUpdated = {
+  id: '0b7c6f0e-3f8a-4f7e-9b65-0c3e4b6f9d21',
+  type: 'item.updated',
+  objectId: item.id,
+  occurredAt: present(item.updatedAt),
+  data: item,
+} as const;
+const itemCreated = { ...itemUpdated, id: '5d0e9a3b-0f6c-4a57-8e37-2f9a1d6c4b10', type: 'item.created' } as const;
+const itemDeleted = {
+  id: 'c2f4a9d1-7e3b-4c1a-9f0d-8b6e5a4c3d21',
+  type: 'item.deleted',
+  objectId: '9a4e1c2b-5d6f-4e7a-8b9c-0d1e2f3a4b5c',
+  occurredAt: '2026-11-02T09:15:03.000Z',
+  data: null,
+} as const;
+const changeList: ChangeList = {
+  items: [itemUpdated, itemDeleted],
+  nextCursor: 'Y2hnXzQ4NTk4YjRiOjEwNDQ',
+  hasMore: false,
+};
+
 export const COMPONENT_EXAMPLES = {
   Error: VALIDATION_ERROR_EXAMPLE,
   ErrorIssue: first(VALIDATION_ERROR_EXAMPLE.issues),
@@ -251,6 +295,17 @@ export const COMPONENT_EXAMPLES = {
   InvoicePayment: first(invoice.payments),
   Invoice: invoice,
   InvoiceList: invoiceList,
+  Category: category,
+  CategoryList: categoryList,
+  Zone: first(warehouse.zones),
+  Warehouse: warehouse,
+  WarehouseList: warehouseList,
+  ItemCreatedChange: itemCreated,
+  ItemUpdatedChange: itemUpdated,
+  ItemDeletedChange: itemDeleted,
+  Change: itemUpdated,
+  ChangeList: changeList,
+  ChangesCursor: changesCursor,
 } as const;
 
 /**
@@ -269,4 +324,6 @@ export const PARAMETER_EXAMPLES: Record<string, readonly (string | number)[]> = 
   sort: ['value_desc', 'newest'],
   page: [1],
   limit: [LIMITS.listLimit.default, LIMITS.valuationLimit.default],
+  after: [cursor],
+  types: ['item.created,item.updated'],
 };

@@ -12,6 +12,15 @@ import {
 import { ROUTE_TAGS } from '../contract.js';
 import { textBounds } from '../primitives.js';
 import { contractRoutes } from '../routes.js';
+import { CategoryListSchema, CategorySchema } from '../schemas/category.js';
+import {
+  ChangeListSchema,
+  ChangeSchema,
+  ChangesCursorSchema,
+  ItemCreatedChangeSchema,
+  ItemDeletedChangeSchema,
+  ItemUpdatedChangeSchema,
+} from '../schemas/changes.js';
 import { ErrorBodySchema, ErrorIssueSchema } from '../schemas/common.js';
 import { ConsignmentListSchema, ConsignmentSchema, ConsignorSchema } from '../schemas/consignment.js';
 import { codeList } from '../schemas/fields.js';
@@ -33,8 +42,10 @@ import {
 import { ApiKeySummarySchema, MeSchema, RateLimitInfoSchema } from '../schemas/me.js';
 import { OrganizationSchema } from '../schemas/organization.js';
 import { ComparableSaleSchema, ValuationListSchema, ValuationSchema } from '../schemas/valuation.js';
+import { WarehouseListSchema, WarehouseSchema, ZoneSchema } from '../schemas/warehouse.js';
 import { COMPONENT_EXAMPLES, PARAMETER_EXAMPLES } from './examples.js';
-import { errorResponse, errorResponseName, responseHeaders } from './responses.js';
+import { requestHeaderParameters, successHeaders } from './headers.js';
+import { errorResponse, errorResponseName, notModifiedResponse, responseHeaders } from './responses.js';
 import type { JsonSchema, OpenApiDocument, OperationObject, ParameterObject, ResponseObject } from './types.js';
 
 /** Schemas published under `components.schemas`; every other use of them becomes a `$ref`. */
@@ -62,6 +73,17 @@ export const COMPONENTS: Record<string, z.ZodTypeAny> = {
   InvoicePayment: InvoicePaymentSchema,
   Invoice: InvoiceSchema,
   InvoiceList: InvoiceListSchema,
+  Category: CategorySchema,
+  CategoryList: CategoryListSchema,
+  Zone: ZoneSchema,
+  Warehouse: WarehouseSchema,
+  WarehouseList: WarehouseListSchema,
+  ItemCreatedChange: ItemCreatedChangeSchema,
+  ItemUpdatedChange: ItemUpdatedChangeSchema,
+  ItemDeletedChange: ItemDeletedChangeSchema,
+  Change: ChangeSchema,
+  ChangeList: ChangeListSchema,
+  ChangesCursor: ChangesCursorSchema,
 };
 
 const componentNameByDef = new Map<unknown, string>(
@@ -156,7 +178,12 @@ function operation(key: string, route: (typeof contractRoutes)[number]['route'])
     security: [{ bearerAuth: [scope] }],
     'x-required-scope': scope,
     'x-contract-route': key,
-    parameters: [...parameters(route.pathParams, 'path'), ...parameters(route.query, 'query'), REQUEST_ID_PARAMETER],
+    parameters: [
+      ...parameters(route.pathParams, 'path'),
+      ...parameters(route.query, 'query'),
+      REQUEST_ID_PARAMETER,
+      ...requestHeaderParameters(route),
+    ],
     responses: {},
   };
   if ('body' in route && route.body instanceof z.ZodType) {
@@ -168,10 +195,12 @@ function operation(key: string, route: (typeof contractRoutes)[number]['route'])
   }
   for (const [status, schema] of Object.entries(route.responses as AppRoute['responses'])) {
     const code = Number(status);
-    if (code === 200) {
+    if (code === 304) {
+      op.responses['304'] = notModifiedResponse();
+    } else if (code === 200) {
       op.responses['200'] = {
         description: 'Success.',
-        headers: responseHeaders(200),
+        headers: { ...responseHeaders(200), ...successHeaders(route) },
         content: {
           'application/json': { schema: toJsonSchema(schema as z.ZodTypeAny), ...exampleOf(schema as z.ZodTypeAny) },
         },
@@ -191,7 +220,10 @@ const API_DESCRIPTION = `JSON-over-HTTP API to a Coinventory workspace: inventor
 - **Lists** take \`page\` and \`limit\` and return \`hasMore\`.
 - **Nullable** fields are always present and hold \`null\` when empty.
 - **Rate limit**: ${RATE_LIMIT.maxRequests} requests per ${RATE_LIMIT.windowSeconds} seconds per key; beyond it, 429 with \`Retry-After\`.
-- **Errors** have the body \`{ code, message, issues? }\`.`;
+- **Errors** have the body \`{ code, message, issues? }\`.
+- **Changes**: \`GET /changes\` reports every created, updated and deleted item in commit order, from a cursor.
+- **Safe retries**: a POST, PATCH or DELETE sent with \`Idempotency-Key\` is done once; a retry with the same key gets the first answer again (\`Idempotent-Replayed: true\`).
+- **Conditional requests**: every GET answers with a strong \`ETag\`; \`If-None-Match\` gets 304 when nothing changed, and \`If-Match\` on PATCH and DELETE gets 412 instead of overwriting a change you have not seen.`;
 
 export interface GenerateOptions {
   /** The server URL written into the document; must end in `/v1`. */
@@ -210,7 +242,7 @@ export function generateOpenApiDocument(options: GenerateOptions = {}): OpenApiD
     const path = toOpenApiPath(route.path);
     paths[path] ??= {};
     paths[path][route.method.toLowerCase()] = operation(key, route);
-    for (const status of Object.keys(route.responses).map(Number)) if (status !== 200) usedErrorStatuses.add(status);
+    for (const status of Object.keys(route.responses).map(Number)) if (status >= 400) usedErrorStatuses.add(status);
   }
 
   const responses: Record<string, ResponseObject> = {};

@@ -1,5 +1,6 @@
 import { ERROR_CODES, ERRORS, type ErrorCode, MAX_BODY_BYTES, RATE_LIMIT } from '../constants.js';
 import { VALIDATION_ERROR_EXAMPLE } from './examples.js';
+import { ETAG_HEADER } from './headers.js';
 import type { HeaderObject, ResponseObject } from './types.js';
 
 /**
@@ -15,7 +16,10 @@ const ERROR_DESCRIPTIONS: Partial<Record<ErrorCode, string>> = {
   NOT_FOUND: 'The resource does not exist, or belongs to another organization.',
   REQUEST_TIMEOUT:
     "The request body did not arrive in full within the server's body timeout. Nothing was done; the connection is closed.",
-  CONFLICT: 'The SKU is already used by another item of the workspace.',
+  CONFLICT:
+    'The SKU is already used by another item of the workspace (code `CONFLICT`); or a request with the same `Idempotency-Key` is still running (code `IDEMPOTENCY_KEY_IN_USE`, with `Retry-After`): retry once it has finished, and get its answer.',
+  PRECONDITION_FAILED:
+    'The object no longer has any of the ETags sent in `If-Match`: someone changed it since you read it. Nothing was written; read it again, and decide.',
   PAYLOAD_TOO_LARGE: `The request body is larger than ${MAX_BODY_BYTES} bytes (${MAX_BODY_BYTES / 2 ** 20} MiB).`,
   UNSUPPORTED_MEDIA_TYPE: 'The request has a body that is not sent as `Content-Type: application/json`.',
   TOO_MANY_REQUESTS: `More than ${RATE_LIMIT.maxRequests} requests in ${RATE_LIMIT.windowSeconds} seconds with this key; or too many failed authentications from this address, and a key the server has not recently verified. Wait the number of seconds in \`Retry-After\`.`,
@@ -51,7 +55,9 @@ const RATE_LIMIT_SENT: Partial<Record<number, 'always' | 'sometimes'>> = {
   400: 'always',
   403: 'sometimes',
   404: 'always',
+  304: 'always',
   409: 'always',
+  412: 'always',
   413: 'always',
   415: 'always',
   408: 'sometimes',
@@ -130,5 +136,14 @@ export function errorResponse(status: number): ResponseObject {
     description,
     headers: responseHeaders(status),
     content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' }, example } },
+  };
+}
+
+/** 304: the answer would carry an ETag the request named in `If-None-Match`; no body is sent. */
+export function notModifiedResponse(): ResponseObject {
+  return {
+    description:
+      'Not modified: the answer would have an ETag named in `If-None-Match`. No body; keep using the copy you have.',
+    headers: { ...responseHeaders(304), ETag: ETAG_HEADER },
   };
 }

@@ -1,0 +1,93 @@
+import { z } from 'zod';
+import { CHANGE_TYPES, type ChangeType, DEFAULT_CHANGES_RETENTION_DAYS, LIMITS } from '../constants.js';
+import { dateTime, queryInteger, text, uuid } from '../primitives.js';
+import { codeList, strictObject } from './fields.js';
+import { ItemSchema } from './item.js';
+
+const changeFields = <Type extends ChangeType, Data extends z.ZodTypeAny>(
+  type: Type,
+  description: string,
+  data: Data,
+) =>
+  strictObject(description, {
+    id: uuid.describe('Change id: stable, and the same in every page and webhook that carries this change.'),
+    type: z.literal(type).describe('What happened.'),
+    objectId: uuid.describe('Id of the object that changed.'),
+    occurredAt: dateTime.describe(
+      "When the change was made (its transaction's start, which is also the object's `createdAt` or `updatedAt`). The feed's order is commit order, which this need not follow.",
+    ),
+    data,
+  });
+
+export const ItemCreatedChangeSchema = changeFields(
+  'item.created',
+  'An item was created.',
+  ItemSchema.describe('The item as `GET /items/{id}` returned it right after this change.'),
+);
+export const ItemUpdatedChangeSchema = changeFields(
+  'item.updated',
+  'An item was changed.',
+  ItemSchema.describe('The item as `GET /items/{id}` returned it right after this change.'),
+);
+export const ItemDeletedChangeSchema = changeFields(
+  'item.deleted',
+  'An item was deleted.',
+  z.null().describe('Always null: the item no longer exists.'),
+);
+
+/** One entry of the changes feed; `type` tells what `data` holds. */
+export const ChangeSchema = z
+  .discriminatedUnion('type', [ItemCreatedChangeSchema, ItemUpdatedChangeSchema, ItemDeletedChangeSchema])
+  .describe('One change, as the changes feed reports it. `type` tells what `data` holds.');
+
+const cursorText = `An opaque cursor from \`nextCursor\` (or \`GET /changes/cursor\`). Cursors stay valid while the changes after them are kept (${DEFAULT_CHANGES_RETENTION_DAYS} days unless the server is configured otherwise); an expired one, or one of another workspace, is refused with 400: start again from a full read.`;
+
+/** `a,b,c` in a query string: a comma-separated list of change types, each listed once at most. */
+const changeTypesQuery = z
+  .string()
+  .transform((value, ctx) => {
+    const types = value.split(',').map((part) => part.trim());
+    for (const type of types) {
+      if (!(CHANGE_TYPES as readonly string[]).includes(type)) {
+        ctx.addIssue({
+          code: z.ZodIssueCode.custom,
+          message: `${JSON.stringify(type)} is not a change type; expected a comma-separated list of ${codeList(CHANGE_TYPES)}`,
+        });
+        return z.NEVER;
+      }
+    }
+    return [...new Set(types)] as ChangeType[];
+  })
+  .describe(`Only changes of these types, comma-separated: ${codeList(CHANGE_TYPES)}. All types when absent.`);
+
+export const ListChangesQuerySchema = z
+  .object({
+    after: text(LIMITS.cursor)
+      .optional()
+      .describe(`${cursorText} Without it the feed starts at its oldest kept change.`),
+    limit: queryInteger(LIMITS.changesLimit).describe(
+      `Changes per page, ${LIMITS.changesLimit.min} to ${LIMITS.changesLimit.max}.`,
+    ),
+    types: changeTypesQuery.optional(),
+  })
+  .strict();
+
+export const ChangeListSchema = strictObject('A page of the changes feed, in commit order.', {
+  items: z.array(ChangeSchema).describe('The changes after the cursor, oldest commit first.'),
+  nextCursor: z
+    .string()
+    .describe(
+      'Where the next page starts: store it, and pass it as `after`. When `hasMore` is false it is the end of the feed right now (past any changes the `types` filter left out).',
+    ),
+  hasMore: z
+    .boolean()
+    .describe('True when more changes follow at once; false when this page reached the end of the feed.'),
+});
+
+export const ChangesCursorSchema = strictObject("The feed's end, right now.", {
+  cursor: z
+    .string()
+    .describe(
+      'The cursor after the last committed change. Take it before a full read, then follow the feed from it: no change made during or after the read is missed.',
+    ),
+});
