@@ -1,10 +1,20 @@
 import type { Me } from '@coinventory/contract';
 import { DEFAULT_BASE_URL } from '@coinventory/contract/constants';
 import type { RouteKey } from '@coinventory/contract/routes';
+import type { APIPromise, NotModified } from './core/api-promise.js';
 import { CoinventoryError } from './core/errors.js';
 import { checkMaxRetries, checkTimeout, type Fetch, HttpTransport } from './core/http.js';
 import type { PageParams, PagePromise } from './core/pagination.js';
-import type { ListEntry, ListRouteKey, RequestInput, RequestOptions, ResponseBody } from './core/transport.js';
+import type {
+  ConditionalGetOptions,
+  ListEntry,
+  ListRouteKey,
+  RequestInput,
+  RequestOptions,
+  ResponseBody,
+  SendOptions,
+  UnconditionalOptions,
+} from './core/transport.js';
 import { Consignments } from './resources/consignments.js';
 import { Invoices } from './resources/invoices.js';
 import { Items } from './resources/items.js';
@@ -27,8 +37,8 @@ export interface ClientOptions {
    */
   timeoutMs?: number | undefined;
   /**
-   * How many times a failed request is retried (see the retry rule in the README: 429 for every method; 5xx,
-   * connection errors and timeouts for GET and DELETE only). 0 disables retries.
+   * How many times a failed request is retried (see the retry rule in the README: 429, 5xx, connection errors and
+   * timeouts, for writes too, which carry an Idempotency-Key). 0 disables retries.
    * @default 2
    */
   maxRetries?: number | undefined;
@@ -84,19 +94,44 @@ export class Coinventory {
     this.invoices = new Invoices(this.#transport);
   }
 
-  /** The organization, key (id, name, expiry, scopes) and rate limit this client is authenticated as. */
-  me(options?: RequestOptions): Promise<Me> {
+  /**
+   * The organization, key (id, name, expiry, scopes) and rate limit this client is authenticated as. With
+   * `ifNoneMatch`, resolves to `NOT_MODIFIED` when none of it has changed.
+   */
+  me(options: ConditionalGetOptions): APIPromise<Me | NotModified>;
+  me(options?: UnconditionalOptions): APIPromise<Me>;
+  me(options?: SendOptions): APIPromise<Me | NotModified> {
     return this.#transport.request('me', {}, options);
   }
 
   /**
    * Sends one request of the contract's route `key` and returns its parsed JSON body, typed by the route, retrying
-   * by the retry rule. The resource methods are built on it; use it for a route the SDK does not wrap yet.
+   * by the retry rule. Takes every option a route may use: `idempotencyKey` and `ifMatch` for writes, and
+   * `ifNoneMatch` for reads (the call then resolves to `NOT_MODIFIED` when nothing changed). The resource methods are
+   * built on it; use it for a route the SDK does not wrap yet.
    */
-  request<K extends RouteKey>(key: K, input: RequestInput<K>, options?: RequestOptions): Promise<ResponseBody<K>>;
+  request<K extends RouteKey>(
+    key: K,
+    input: RequestInput<K>,
+    options: SendOptions & { ifNoneMatch: string | undefined },
+  ): APIPromise<ResponseBody<K> | NotModified>;
+  request<K extends RouteKey>(
+    key: K,
+    input: RequestInput<K>,
+    options?: UnconditionalOptions<SendOptions>,
+  ): APIPromise<ResponseBody<K>>;
+  request<K extends RouteKey>(
+    key: K,
+    input: RequestInput<K>,
+    options?: SendOptions,
+  ): APIPromise<ResponseBody<K> | NotModified>;
   /** @deprecated The body type follows from `key`: call `request(key, input)` without type arguments. */
-  request<T, K extends RouteKey = RouteKey>(key: K, input: RequestInput<K>, options?: RequestOptions): Promise<T>;
-  request(key: RouteKey, input: RequestInput<RouteKey>, options?: RequestOptions): Promise<unknown> {
+  request<T, K extends RouteKey = RouteKey>(
+    key: K,
+    input: RequestInput<K>,
+    options?: UnconditionalOptions<SendOptions>,
+  ): APIPromise<T>;
+  request(key: RouteKey, input: RequestInput<RouteKey>, options?: SendOptions): APIPromise<unknown> {
     return this.#transport.request(key, input, options);
   }
 

@@ -48,6 +48,7 @@ export {
   type ValuationBasis,
 } from '@coinventory/contract/constants';
 export { type ClientOptions, Coinventory } from './client.js';
+export { APIPromise, type APIResponse, NOT_MODIFIED, type NotModified } from './core/api-promise.js';
 export {
   APIConnectionError,
   APIConnectionTimeoutError,
@@ -58,16 +59,28 @@ export {
   BadRequestError,
   CoinventoryError,
   ConflictError,
+  IdempotencyKeyInUseError,
   InternalServerError,
   NotFoundError,
   PayloadTooLargeError,
   PermissionDeniedError,
+  PreconditionFailedError,
   RateLimitError,
 } from './core/errors.js';
 export type { Fetch } from './core/http.js';
 export { type CollectedItems, Page, type PageParams, PagePromise, type PageResponse } from './core/pagination.js';
 export { RETRY } from './core/retry.js';
-export type { ListEntry, RequestInput, RequestOptions, ResponseBody } from './core/transport.js';
+export type {
+  ConditionalGetOptions,
+  ConditionalWriteOptions,
+  ListEntry,
+  RequestInput,
+  RequestOptions,
+  ResponseBody,
+  SendOptions,
+  UnconditionalOptions,
+  WriteOptions,
+} from './core/transport.js';
 export { Consignments } from './resources/consignments.js';
 export { Invoices } from './resources/invoices.js';
 export { Items } from './resources/items.js';

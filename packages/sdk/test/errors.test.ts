@@ -30,6 +30,8 @@ describe('error mapping', () => {
     [403, 'FORBIDDEN', sdk.PermissionDeniedError],
     [404, 'NOT_FOUND', sdk.NotFoundError],
     [409, 'CONFLICT', sdk.ConflictError],
+    [409, 'IDEMPOTENCY_KEY_IN_USE', sdk.IdempotencyKeyInUseError],
+    [412, 'PRECONDITION_FAILED', sdk.PreconditionFailedError],
     [413, 'PAYLOAD_TOO_LARGE', sdk.PayloadTooLargeError],
     [429, 'TOO_MANY_REQUESTS', sdk.RateLimitError],
     [500, 'INTERNAL_SERVER_ERROR', sdk.InternalServerError],
@@ -75,6 +77,13 @@ describe('error mapping', () => {
     expect(error).toBeInstanceOf(sdk.APIError);
     expect(error).not.toBeInstanceOf(sdk.BadRequestError);
     expect(error).toMatchObject({ status: 405, code: 'METHOD_NOT_ALLOWED' });
+  });
+
+  it('chooses by code only for the codes that have their own class', () => {
+    const conflict = sdk.APIError.from(409, errorBody('SOMETHING_NEW', 'x'), new Headers());
+    expect(conflict).toBeInstanceOf(sdk.ConflictError);
+    const odd = sdk.APIError.from(400, errorBody('constructor', 'x'), new Headers());
+    expect(odd).toBeInstanceOf(sdk.BadRequestError);
   });
 
   it("uses a proxy's non-JSON body as the message", async () => {

@@ -7,13 +7,17 @@ import { makeClient, server, url, useMsw } from './support/msw.js';
 useMsw();
 useFakeClock();
 
-/** A server that never answers `method path`, recording when each attempt arrived (fake ms since start). */
-function hang(method: 'get' | 'post', path: string): number[] {
+/**
+ * A server that never answers `method path`, recording when each attempt arrived (fake ms since start) and, in
+ * `keys`, the Idempotency-Key each one carried.
+ */
+function hang(method: 'get' | 'post', path: string, keys: (string | null)[] = []): number[] {
   const start = Date.now();
   const times: number[] = [];
   server.use(
-    http[method](url(path), async () => {
+    http[method](url(path), async ({ request }) => {
       times.push(Date.now() - start);
+      keys.push(request.headers.get('idempotency-key'));
       await delay('infinite');
       return HttpResponse.json({});
     }),
@@ -42,12 +46,15 @@ describe('timeouts', () => {
     expect(times).toEqual([0, 1_500, 3_500]);
   });
 
-  it('does not retry a timed-out POST, which may have been applied', async () => {
-    const times = hang('post', '/items');
+  it('retries a timed-out POST, which may have been applied, with the same Idempotency-Key', async () => {
+    const keys: (string | null)[] = [];
+    const times = hang('post', '/items', keys);
     const outcome = outcomeOf(makeClient({ timeoutMs: 1_000 }).items.create({ sku: 'S', title: 'T' }));
     await vi.runAllTimersAsync();
     expect((await outcome).error).toBeInstanceOf(APIConnectionTimeoutError);
-    expect(times).toEqual([0]);
+    expect(times).toEqual([0, 1_500, 3_500]);
+    expect(new Set(keys).size).toBe(1);
+    expect(keys[0]).toMatch(/^[0-9a-f-]{36}$/);
   });
 
   it('takes a per-call timeoutMs', async () => {

@@ -3,13 +3,19 @@ import type { ErrorCode, ItemSort, ItemStatus } from '@coinventory/contract/cons
 import { describe, expectTypeOf, it } from 'vitest';
 import {
   APIError,
+  type APIPromise,
+  type APIResponse,
   Coinventory,
   type CollectedItems,
+  type ConditionalGetOptions,
   type Item,
   Items,
+  NOT_MODIFIED,
+  type NotModified,
   type Page,
   type PagePromise,
   RateLimitError,
+  type RequestOptions,
 } from '../src/index.js';
 
 // Type-level tests: `tsc --noEmit` (the typecheck script) fails when one breaks, including an unused
@@ -18,14 +24,14 @@ const client = new Coinventory({ apiKey: 'cvk_live_x', fetch: async () => Respon
 
 describe('types come from the contract', () => {
   it('returns the contract types', () => {
-    expectTypeOf(client.me).returns.resolves.toEqualTypeOf<Contract.Me>();
-    expectTypeOf(client.items.get).returns.resolves.toEqualTypeOf<Contract.Item>();
+    expectTypeOf<Awaited<ReturnType<typeof client.me>>>().toEqualTypeOf<Contract.Me>();
+    expectTypeOf<Awaited<ReturnType<typeof client.items.get>>>().toEqualTypeOf<Contract.Item>();
     expectTypeOf(client.items.create).returns.resolves.toEqualTypeOf<Contract.Item>();
     expectTypeOf(client.items.update).returns.resolves.toEqualTypeOf<Contract.Item>();
     expectTypeOf(client.items.delete).returns.resolves.toEqualTypeOf<Contract.DeletedItem>();
-    expectTypeOf(client.items.valuations).returns.resolves.toEqualTypeOf<Contract.ValuationList>();
-    expectTypeOf(client.consignments.get).returns.resolves.toEqualTypeOf<Contract.Consignment>();
-    expectTypeOf(client.invoices.get).returns.resolves.toEqualTypeOf<Contract.Invoice>();
+    expectTypeOf<Awaited<ReturnType<typeof client.items.valuations>>>().toEqualTypeOf<Contract.ValuationList>();
+    expectTypeOf<Awaited<ReturnType<typeof client.consignments.get>>>().toEqualTypeOf<Contract.Consignment>();
+    expectTypeOf<Awaited<ReturnType<typeof client.invoices.get>>>().toEqualTypeOf<Contract.Invoice>();
     expectTypeOf(client.items.list).returns.toEqualTypeOf<PagePromise<Contract.Item, Contract.ListItemsParams>>();
     expectTypeOf<Item>().toEqualTypeOf<Contract.Item>();
   });
@@ -73,7 +79,8 @@ describe('request and requestList', () => {
   });
 
   it('take a client as the transport of a resource built by hand', () => {
-    expectTypeOf(new Items(client).get).returns.resolves.toEqualTypeOf<Contract.Item>();
+    const items = new Items(client);
+    expectTypeOf<Awaited<ReturnType<typeof items.get>>>().toEqualTypeOf<Contract.Item>();
   });
 });
 
@@ -96,6 +103,62 @@ describe('pages and errors', () => {
         expectTypeOf(error.issues).toEqualTypeOf<Contract.ErrorIssue[] | undefined>();
         expectTypeOf<ErrorCode>().toMatchTypeOf<NonNullable<typeof error.code>>();
       }
+    };
+  });
+});
+
+describe('conditional requests and response metadata', () => {
+  it('returns NotModified only when ifNoneMatch is passed, and narrows with ===', () => {
+    const _narrow = async (etag: string, maybe: string | undefined) => {
+      expectTypeOf(await client.items.get('id')).toEqualTypeOf<Item>();
+      expectTypeOf(await client.items.get('id', { timeoutMs: 5 })).toEqualTypeOf<Item>();
+      const conditional = await client.items.get('id', { ifNoneMatch: etag });
+      expectTypeOf(conditional).toEqualTypeOf<Item | NotModified>();
+      if (conditional === NOT_MODIFIED) return;
+      expectTypeOf(conditional).toEqualTypeOf<Item>();
+      expectTypeOf(await client.items.get('id', { ifNoneMatch: maybe })).toEqualTypeOf<Item | NotModified>();
+      expectTypeOf(await client.me({ ifNoneMatch: etag })).toEqualTypeOf<Contract.Me | NotModified>();
+      expectTypeOf(await client.items.valuations('id', {}, { ifNoneMatch: etag })).toEqualTypeOf<
+        Contract.ValuationList | NotModified
+      >();
+      expectTypeOf(await client.request('items.list', {}, { ifNoneMatch: etag })).toEqualTypeOf<
+        Contract.ItemList | NotModified
+      >();
+      expectTypeOf(await client.request('items.list', {})).toEqualTypeOf<Contract.ItemList>();
+      const plain: RequestOptions = {};
+      expectTypeOf(await client.items.get('id', plain)).toEqualTypeOf<Item>();
+      const options: ConditionalGetOptions = { ifNoneMatch: etag };
+      expectTypeOf(await client.items.get('id', options)).toEqualTypeOf<Item | NotModified>();
+    };
+  });
+
+  it('keeps the plain signature last, so ReturnType (what the CLI reads) is the object', () => {
+    expectTypeOf<Awaited<ReturnType<Coinventory['items']['get']>>>().toEqualTypeOf<Item>();
+    expectTypeOf<Awaited<ReturnType<Coinventory['me']>>>().toEqualTypeOf<Contract.Me>();
+  });
+
+  it('takes ifMatch and idempotencyKey only where they apply', () => {
+    const _options = () => {
+      client.items.update('id', {}, { ifMatch: '"e"', idempotencyKey: 'k' });
+      client.items.delete('id', { ifMatch: '"e"' });
+      client.items.create({ sku: 'S', title: 'T' }, { idempotencyKey: 'k' });
+      // @ts-expect-error: a create has no version to match
+      client.items.create({ sku: 'S', title: 'T' }, { ifMatch: '"e"' });
+      // @ts-expect-error: reads send no Idempotency-Key
+      client.items.get('id', { idempotencyKey: 'k' });
+      // @ts-expect-error: lists are conditional through client.request only
+      client.items.list({}, { ifNoneMatch: '"e"' });
+    };
+  });
+
+  it('gives the metadata with withResponse()', () => {
+    const _metadata = async () => {
+      const call = client.items.get('id');
+      expectTypeOf(call).toEqualTypeOf<APIPromise<Item>>();
+      expectTypeOf(call).toMatchTypeOf<Promise<Item>>();
+      const answer = await call.withResponse();
+      expectTypeOf(answer).toEqualTypeOf<APIResponse<Item>>();
+      expectTypeOf(answer.etag).toEqualTypeOf<string | undefined>();
     };
   });
 });

@@ -83,7 +83,7 @@ export class APIError extends CoinventoryError {
     Object.defineProperty(this, 'body', { value: init.body, enumerable: false });
   }
 
-  /** Builds the error for a response, choosing the subclass by status. */
+  /** Builds the error for a response, choosing the subclass by its code where one has its own, else by status. */
   static from(status: number, body: unknown, headers: Headers): APIError {
     const parsed = readErrorBody(body);
     const init: APIErrorInit = {
@@ -94,7 +94,10 @@ export class APIError extends CoinventoryError {
       headers,
       body,
     };
-    const ErrorClass = CLASS_BY_STATUS[status] ?? (status >= 500 ? InternalServerError : APIError);
+    const ErrorClass =
+      CLASS_BY_CODE.get(parsed.code ?? '') ??
+      CLASS_BY_STATUS[status] ??
+      (status >= 500 ? InternalServerError : APIError);
     return new ErrorClass(init);
   }
 }
@@ -127,10 +130,31 @@ export class NotFoundError extends APIError {
   }
 }
 
-/** 409: an item with this SKU already exists in the workspace. */
+/** 409 `CONFLICT`: an item with this SKU already exists in the workspace. */
 export class ConflictError extends APIError {
   static {
     brand(ConflictError, 'ConflictError');
+  }
+}
+
+/**
+ * 409 `IDEMPOTENCY_KEY_IN_USE`: a request with the same Idempotency-Key is still running. The SDK retries it after
+ * `Retry-After`; this is thrown once its retries are used up. Not a `ConflictError`: nothing conflicts with the data,
+ * and the same call can be repeated (with the same `idempotencyKey`) once the first one has finished.
+ */
+export class IdempotencyKeyInUseError extends APIError {
+  static {
+    brand(IdempotencyKeyInUseError, 'IdempotencyKeyInUseError');
+  }
+}
+
+/**
+ * 412 `PRECONDITION_FAILED`: the object no longer has the ETag given as `ifMatch` (someone changed it since you read
+ * it), so nothing was written. Read it again, decide, and retry with the new ETag.
+ */
+export class PreconditionFailedError extends APIError {
+  static {
+    brand(PreconditionFailedError, 'PreconditionFailedError');
   }
 }
 
@@ -196,16 +220,24 @@ export class APIUserAbortError extends CoinventoryError {
   }
 }
 
+type APIErrorClass = new (init: APIErrorInit) => APIError;
+
 /** The subclass `APIError.from` builds for each status that has one; any other 5xx is an `InternalServerError`. */
-const CLASS_BY_STATUS: Readonly<Record<number, new (init: APIErrorInit) => APIError>> = {
+const CLASS_BY_STATUS: Readonly<Record<number, APIErrorClass>> = {
   400: BadRequestError,
   401: AuthenticationError,
   403: PermissionDeniedError,
   404: NotFoundError,
   409: ConflictError,
+  412: PreconditionFailedError,
   413: PayloadTooLargeError,
   429: RateLimitError,
 };
+
+/** Codes that share their status with another meaning, and so have a subclass of their own. */
+const CLASS_BY_CODE: ReadonlyMap<string, APIErrorClass> = new Map([
+  ['IDEMPOTENCY_KEY_IN_USE' satisfies ErrorCode, IdempotencyKeyInUseError],
+]);
 
 /**
  * `Retry-After` in seconds: delay-seconds, or an HTTP date (counted from now). Undefined when absent or unreadable.

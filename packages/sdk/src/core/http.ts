@@ -1,5 +1,7 @@
+import { CONDITIONAL, IDEMPOTENCY } from '@coinventory/contract/constants';
 import { ROUTES, type RouteKey } from '@coinventory/contract/routes';
 import { VERSION } from '../version.js';
+import { APIPromise, type APIResponse, NOT_MODIFIED, type NotModified } from './api-promise.js';
 import {
   APIConnectionError,
   APIConnectionTimeoutError,
@@ -7,10 +9,18 @@ import {
   APIUserAbortError,
   CoinventoryError,
 } from './errors.js';
-import { type PageParams, PagePromise } from './pagination.js';
+import { type PageParams, PagePromise, type PageResponse } from './pagination.js';
 import { fillPath } from './path.js';
 import { retryDelayMs, sleep } from './retry.js';
-import type { ListEntry, ListRouteKey, RequestInput, RequestOptions, ResponseBody, Transport } from './transport.js';
+import type {
+  ListEntry,
+  ListRouteKey,
+  RequestInput,
+  ResponseBody,
+  SendOptions,
+  Transport,
+  UnconditionalOptions,
+} from './transport.js';
 
 /** A `fetch` implementation: the global one, or any function with its shape (undici, a test double…). */
 export type Fetch = (url: string, init: RequestInit) => Promise<Response>;
@@ -38,17 +48,45 @@ export class HttpTransport implements Transport {
     this.#settings = settings;
   }
 
-  request<K extends RouteKey>(key: K, input: RequestInput<K>, options: RequestOptions = {}): Promise<ResponseBody<K>> {
+  request<K extends RouteKey>(
+    key: K,
+    input: RequestInput<K>,
+    options: SendOptions & { ifNoneMatch: string | undefined },
+  ): APIPromise<ResponseBody<K> | NotModified>;
+  request<K extends RouteKey>(
+    key: K,
+    input: RequestInput<K>,
+    options?: UnconditionalOptions<SendOptions>,
+  ): APIPromise<ResponseBody<K>>;
+  request<K extends RouteKey>(
+    key: K,
+    input: RequestInput<K>,
+    options?: SendOptions,
+  ): APIPromise<ResponseBody<K> | NotModified>;
+  request<K extends RouteKey>(
+    key: K,
+    input: RequestInput<K>,
+    options: SendOptions = {},
+  ): APIPromise<ResponseBody<K> | NotModified> {
     const { params, query, body } = input as { params?: Record<string, string>; query?: object; body?: unknown };
-    return this.#send<ResponseBody<K>>(key, params ?? {}, query, body, options);
+    return new APIPromise(this.#send<ResponseBody<K>>(key, params ?? {}, query, body, options));
   }
 
   requestList<K extends ListRouteKey, P extends PageParams>(
     key: K,
     params: P,
-    options: RequestOptions = {},
+    options: UnconditionalOptions = {},
   ): PagePromise<ListEntry<K>, P> {
-    return new PagePromise<ListEntry<K>, P>(params, (query) => this.#send(key, {}, query, undefined, options));
+    return new PagePromise<ListEntry<K>, P>(params, (query) =>
+      this.#send<PageResponse<ListEntry<K>>>(key, {}, query, undefined, options).then(({ data }) => {
+        if (data === NOT_MODIFIED) {
+          throw new CoinventoryError(
+            'The API answered 304 Not Modified to a list: send If-None-Match with client.request(key, input, { ifNoneMatch }), not in `headers`.',
+          );
+        }
+        return data;
+      }),
+    );
   }
 
   async #send<T>(
@@ -56,15 +94,17 @@ export class HttpTransport implements Transport {
     params: Readonly<Record<string, string>>,
     query: object | undefined,
     body: unknown,
-    options: RequestOptions,
-  ): Promise<T> {
+    options: SendOptions,
+  ): Promise<APIResponse<T | NotModified>> {
     const route = ROUTES[key];
     const url = this.#url(fillPath(route.path, params), query);
     const maxRetries = checkMaxRetries(options.maxRetries ?? this.#settings.maxRetries);
     const timeoutMs = checkTimeout(options.timeoutMs ?? this.#settings.timeoutMs);
+    // Built once, so every retry sends the same bytes and the same Idempotency-Key: the server then applies the
+    // write at most once, and a retry of one that was applied gets the first answer again.
     const init: RequestInit = {
       method: route.method,
-      headers: this.#headers(body !== undefined, options.headers),
+      headers: this.#headers(route.method, body !== undefined, options),
       ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
     };
     for (let retry = 0; ; retry += 1) {
@@ -87,7 +127,7 @@ export class HttpTransport implements Transport {
     return `${this.#settings.baseUrl}${pathname}${qs ? `?${qs}` : ''}`;
   }
 
-  #headers(hasBody: boolean, extra: Record<string, string> | undefined): Headers {
+  #headers(method: string, hasBody: boolean, options: SendOptions): Headers {
     const headers = new Headers({
       Accept: 'application/json',
       Authorization: `Bearer ${this.#settings.apiKey}`,
@@ -95,12 +135,20 @@ export class HttpTransport implements Transport {
       'X-Coinventory-Client': USER_AGENT,
     });
     if (hasBody) headers.set('Content-Type', 'application/json');
-    for (const [name, value] of Object.entries(extra ?? {})) headers.set(name, value);
+    if (method !== 'GET') headers.set(IDEMPOTENCY.header, idempotencyKey(options.idempotencyKey));
+    if (options.ifMatch !== undefined) headers.set(CONDITIONAL.ifMatchHeader, options.ifMatch);
+    if (options.ifNoneMatch !== undefined) headers.set(CONDITIONAL.ifNoneMatchHeader, options.ifNoneMatch);
+    for (const [name, value] of Object.entries(options.headers ?? {})) headers.set(name, value);
     return headers;
   }
 
-  /** One attempt: the response's parsed body, or the error that ended it. */
-  async #attempt<T>(url: string, init: RequestInit, timeoutMs: number, signal: AbortSignal | undefined): Promise<T> {
+  /** One attempt: the response's parsed body (`NOT_MODIFIED` for a 304) with its metadata, or the error that ended it. */
+  async #attempt<T>(
+    url: string,
+    init: RequestInit,
+    timeoutMs: number,
+    signal: AbortSignal | undefined,
+  ): Promise<APIResponse<T | NotModified>> {
     if (signal?.aborted) throw new APIUserAbortError({ cause: signal.reason });
     // One controller aborts the attempt on timeout or on the caller's signal; a plain timer rather than
     // AbortSignal.timeout/any, which Node 20.0–20.2 lack and which fake timers in tests cannot drive.
@@ -128,11 +176,13 @@ export class HttpTransport implements Transport {
         if (timedOut) throw new APIConnectionTimeoutError(timeoutMs);
         throw new APIConnectionError(`Connection error: ${describe(error)}`, { cause: error });
       }
+      const etag = response.headers.get(CONDITIONAL.etagHeader) ?? undefined;
+      const requestId = response.headers.get('x-request-id') ?? undefined;
+      if (response.status === 304) return { data: NOT_MODIFIED, response, etag, requestId };
       if (!response.ok) throw APIError.from(response.status, parseBody(text), response.headers);
       try {
-        return JSON.parse(text) as T;
+        return { data: JSON.parse(text) as T, response, etag, requestId };
       } catch (error) {
-        const requestId = response.headers.get('x-request-id');
         throw new CoinventoryError(
           `The API answered ${response.status} with a body that is not JSON${requestId ? ` (request id ${requestId})` : ''}.`,
           { cause: error },
@@ -157,6 +207,28 @@ export function checkMaxRetries(value: number): number {
     throw new CoinventoryError(`maxRetries must be a whole number of at least 0; got ${String(value)}.`);
   }
   return value;
+}
+
+/**
+ * The Idempotency-Key of one write: the caller's, checked against the API's rule so a bad one fails before anything
+ * is sent, or a random UUID.
+ */
+function idempotencyKey(given: string | undefined): string {
+  if (given !== undefined) {
+    if (typeof given !== 'string' || !IDEMPOTENCY.keyPattern.test(given)) {
+      throw new CoinventoryError(
+        `idempotencyKey must be ${IDEMPOTENCY.key.min} to ${IDEMPOTENCY.key.max} printable ASCII characters; got ${JSON.stringify(given)}.`,
+      );
+    }
+    return given;
+  }
+  const crypto = (globalThis as { crypto?: { randomUUID?: () => string } }).crypto;
+  if (typeof crypto?.randomUUID !== 'function') {
+    throw new CoinventoryError(
+      'No crypto.randomUUID in this runtime to make an Idempotency-Key: pass `idempotencyKey` with each write.',
+    );
+  }
+  return crypto.randomUUID();
 }
 
 /** `promise`, or a rejection as soon as `signal` aborts. */

@@ -3,15 +3,18 @@ import { APIConnectionError, APIError, APIUserAbortError, parseRetryAfter, RateL
 /**
  * The retry rule, in one place.
  *
- * - **429**, and **503 `SERVICE_UNAVAILABLE`** or **408 `REQUEST_TIMEOUT`** from the Coinventory server (the error
- *   body's `code` says so), are retried for every method: the server refused the request before doing anything
- *   lasting. The wait is `max(Retry-After, backoff)`; a `Retry-After` above {@link RETRY.maxRetryAfterSeconds} is
- *   not waited for, the error is thrown at once.
- * - **500, 502, 503, 504, connection errors and timeouts** are retried for GET and DELETE only. Both are idempotent:
- *   a DELETE that reached the server before the connection failed answers 404 when retried, and the SDK surfaces
- *   that as a `NotFoundError`. POST and PATCH are not retried on these, because the API has no idempotency keys and
- *   the first attempt may have been applied.
- * - Nothing else is retried (other 4xx, and a caller's abort).
+ * Every write (POST, PATCH, DELETE) carries an `Idempotency-Key`, made once per call and sent again on each of its
+ * retries: the server applies one key's request at most once and answers a repeat with the first answer. So writes
+ * are retried exactly like reads.
+ *
+ * - **429**, **503 `SERVICE_UNAVAILABLE`**, **408 `REQUEST_TIMEOUT`** and **409 `IDEMPOTENCY_KEY_IN_USE`** (the
+ *   error body's `code` says which) are retried after `max(Retry-After, backoff)`: the server did not do this request
+ *   (too many, too busy, the body came too slowly, or the same key's first request is still running). A
+ *   `Retry-After` above {@link RETRY.maxRetryAfterSeconds} is not waited for: the error is thrown at once.
+ * - **500, 502, 503, 504, connection errors and timeouts** are retried after the backoff. The server keeps no answer
+ *   for a 5xx, so the retry is done afresh; after a lost connection, the retry gets the first attempt's answer if
+ *   that attempt was applied.
+ * - Nothing else is retried: other 4xx (400, 401, 403, 404, 409 `CONFLICT`, 412…), and a caller's abort.
  *
  * Backoff before retry `n` (0-based): `min(0.5 s × 2^n, 8 s)`, scaled by a random factor in (0.75, 1] (jitter).
  */
@@ -22,15 +25,22 @@ export const RETRY = Object.freeze({
   jitter: 0.25,
   /** A `Retry-After` longer than this (in seconds) is not waited for. */
   maxRetryAfterSeconds: 60,
-  /** Statuses retried for GET and DELETE. */
+  /** Statuses retried (for every method in {@link RETRY.idempotentMethods}). */
   statuses: Object.freeze([500, 502, 503, 504]) as readonly number[],
-  /** Methods retried on those statuses, connection errors and timeouts. 429 is retried for every method. */
-  idempotentMethods: Object.freeze(['GET', 'DELETE']) as readonly string[],
   /**
-   * Error codes with which the server says it did nothing (it was too busy or shutting down, or the body came too
-   * slowly): retried for every method, like 429.
+   * Methods retried on those statuses, connection errors and timeouts: every method the API has, since the SDK
+   * sends an `Idempotency-Key` with each write. 429 and {@link RETRY.notAppliedCodes} are retried for every method.
    */
-  notAppliedCodes: Object.freeze(['SERVICE_UNAVAILABLE', 'REQUEST_TIMEOUT']) as readonly string[],
+  idempotentMethods: Object.freeze(['GET', 'POST', 'PATCH', 'DELETE']) as readonly string[],
+  /**
+   * Error codes with which the server says it did not do this request (too busy or shutting down, the body came too
+   * slowly, or a request with the same Idempotency-Key is still running): retried after `Retry-After`, like 429.
+   */
+  notAppliedCodes: Object.freeze([
+    'SERVICE_UNAVAILABLE',
+    'REQUEST_TIMEOUT',
+    'IDEMPOTENCY_KEY_IN_USE',
+  ]) as readonly string[],
 } as const);
 
 /** The exponential backoff before retry number `retry` (0-based), in milliseconds, with jitter. */

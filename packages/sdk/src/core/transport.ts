@@ -1,5 +1,6 @@
 import type { ROUTES, RouteKey } from '@coinventory/contract/routes';
 import type { RouteResponses } from '#contract-routes';
+import type { APIPromise, NotModified } from './api-promise.js';
 import type { PageParams, PagePromise, PageResponse } from './pagination.js';
 import type { PathParamNames, PathParams } from './path.js';
 
@@ -15,11 +16,52 @@ export interface RequestOptions {
   headers?: Record<string, string> | undefined;
 }
 
+/** Options of a call that writes (`create`, `update`, `delete`). */
+export interface WriteOptions extends RequestOptions {
+  /**
+   * The `Idempotency-Key` to send, printable ASCII, 1 to 255 characters. The SDK sends one with every write anyway
+   * (a random UUID made once per call, the same on each of its retries), which is what makes retrying writes safe;
+   * pass your own to make a write safe to repeat across calls or processes, for example the id of the order a sync
+   * job is copying. The API answers a repeat of the same request with the first answer for 24 hours.
+   */
+  idempotencyKey?: string | undefined;
+}
+
+/** Options of a call that changes an existing object (`update`, `delete`). */
+export interface ConditionalWriteOptions extends WriteOptions {
+  /**
+   * An ETag (from `withResponse()`): the write is applied only if the object still has it; otherwise the call rejects
+   * with `PreconditionFailedError` (412) and nothing is written. Guards against overwriting someone else's change.
+   */
+  ifMatch?: string | undefined;
+}
+
+/** Options of a conditional GET: with `ifNoneMatch`, the call resolves to `NOT_MODIFIED` when nothing changed. */
+export interface ConditionalGetOptions extends RequestOptions {
+  /**
+   * An ETag (from `withResponse()`): when the object still has it, the server answers 304 without a body and the call
+   * resolves to `NOT_MODIFIED` instead of the object. The request still counts against the rate limit.
+   */
+  ifNoneMatch: string | undefined;
+}
+
+/** Every option a request can take; each route uses the ones that apply to it. */
+export type SendOptions = ConditionalWriteOptions & Partial<ConditionalGetOptions>;
+
+/** The options of a GET sent without `ifNoneMatch`: it resolves to the body, never to `NOT_MODIFIED`. */
+export type UnconditionalOptions<O extends RequestOptions = RequestOptions> = O & { ifNoneMatch?: undefined };
+
 type RoutePath<K extends RouteKey> = (typeof ROUTES)[K]['path'];
 
-/** The routes whose path takes no parameters and that answer with a page: the list routes. */
+/** The routes whose path takes no parameters and that answer with a numbered page: the list routes. */
 export type ListRouteKey = {
-  [K in RouteKey]: K extends `${string}.list` ? ([PathParamNames<RoutePath<K>>] extends [never] ? K : never) : never;
+  [K in RouteKey]: K extends `${string}.list`
+    ? [PathParamNames<RoutePath<K>>] extends [never]
+      ? RouteResponses[K] extends PageResponse<unknown>
+        ? K
+        : never
+      : never
+    : never;
 }[RouteKey];
 
 /** What a route needs besides its method and path: path values when it has any, a query, a JSON body. */
@@ -39,8 +81,25 @@ export type ListEntry<K extends ListRouteKey> = RouteResponses[K] extends PageRe
  * client itself has them). The response types follow from the route key.
  */
 export interface Transport {
-  /** Sends one request of the contract's route `key` and resolves to its parsed JSON body. */
-  request<K extends RouteKey>(key: K, input: RequestInput<K>, options?: RequestOptions): Promise<ResponseBody<K>>;
+  /**
+   * Sends one request of the contract's route `key` and resolves to its parsed JSON body, or to `NOT_MODIFIED` when
+   * `ifNoneMatch` was sent and matched.
+   */
+  request<K extends RouteKey>(
+    key: K,
+    input: RequestInput<K>,
+    options: SendOptions & { ifNoneMatch: string | undefined },
+  ): APIPromise<ResponseBody<K> | NotModified>;
+  request<K extends RouteKey>(
+    key: K,
+    input: RequestInput<K>,
+    options?: UnconditionalOptions<SendOptions>,
+  ): APIPromise<ResponseBody<K>>;
+  request<K extends RouteKey>(
+    key: K,
+    input: RequestInput<K>,
+    options?: SendOptions,
+  ): APIPromise<ResponseBody<K> | NotModified>;
   /** Sends a list route as a {@link PagePromise}: awaitable to its first page, async-iterable over every entry. */
   requestList<K extends ListRouteKey, P extends PageParams>(
     key: K,

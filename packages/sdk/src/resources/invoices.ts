@@ -1,6 +1,7 @@
 import type { Invoice, ListInvoicesParams } from '@coinventory/contract';
+import type { APIPromise, NotModified } from '../core/api-promise.js';
 import type { PagePromise } from '../core/pagination.js';
-import type { RequestOptions } from '../core/transport.js';
+import type { ConditionalGetOptions, RequestOptions, SendOptions, UnconditionalOptions } from '../core/transport.js';
 import { Resource } from './resource.js';
 
 /** Sales invoices, read-only: `client.invoices`. */
@@ -10,8 +11,13 @@ export class Invoices extends Resource {
     return this.transport.requestList('invoices.list', params, options);
   }
 
-  /** Gets one invoice with its lines and payments. Throws `NotFoundError` for an unknown id. */
-  get(id: string, options?: RequestOptions): Promise<Invoice> {
+  /**
+   * Gets one invoice with its lines and payments. Throws `NotFoundError` for an unknown id. With `ifNoneMatch`,
+   * resolves to `NOT_MODIFIED` when it has not changed.
+   */
+  get(id: string, options: ConditionalGetOptions): APIPromise<Invoice | NotModified>;
+  get(id: string, options?: UnconditionalOptions): APIPromise<Invoice>;
+  get(id: string, options?: SendOptions): APIPromise<Invoice | NotModified> {
     return this.transport.request('invoices.get', { params: { id } }, options);
   }
 }

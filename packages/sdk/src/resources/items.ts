@@ -7,8 +7,16 @@ import type {
   UpdateItemInput,
   ValuationList,
 } from '@coinventory/contract';
+import type { APIPromise, NotModified } from '../core/api-promise.js';
 import type { PagePromise } from '../core/pagination.js';
-import type { RequestOptions } from '../core/transport.js';
+import type {
+  ConditionalGetOptions,
+  ConditionalWriteOptions,
+  RequestOptions,
+  SendOptions,
+  UnconditionalOptions,
+  WriteOptions,
+} from '../core/transport.js';
 import { Resource } from './resource.js';
 
 /** Inventory items: `client.items`. */
@@ -21,37 +29,56 @@ export class Items extends Resource {
     return this.transport.requestList('items.list', params, options);
   }
 
-  /** Gets one item. Throws `NotFoundError` for an unknown id or one of another organization. */
-  get(id: string, options?: RequestOptions): Promise<Item> {
+  /**
+   * Gets one item. Throws `NotFoundError` for an unknown id or one of another organization. With `ifNoneMatch` (an
+   * ETag from `withResponse()`), resolves to `NOT_MODIFIED` when the item has not changed since.
+   */
+  get(id: string, options: ConditionalGetOptions): APIPromise<Item | NotModified>;
+  get(id: string, options?: UnconditionalOptions): APIPromise<Item>;
+  get(id: string, options?: SendOptions): APIPromise<Item | NotModified> {
     return this.transport.request('items.get', { params: { id } }, options);
   }
 
   /**
-   * Adds an item (`sku` and `title` required) and returns it. Throws `ConflictError` when the SKU is taken.
-   * Not retried on 5xx or connection errors (the API has no idempotency keys); retried on 429.
+   * Adds an item (`sku` and `title` required) and returns it. Throws `ConflictError` when the SKU is taken. Retried
+   * like a read (5xx, connection errors, 429): the Idempotency-Key it carries makes a retry safe.
    */
-  create(body: CreateItemInput, options?: RequestOptions): Promise<Item> {
+  create(body: CreateItemInput, options?: WriteOptions): APIPromise<Item> {
     return this.transport.request('items.create', { body }, options);
   }
 
   /**
    * Changes the fields sent (`null` clears a nullable field) and returns the item. Changing `quantity` also updates
-   * a linked marketplace listing. Not retried on 5xx or connection errors; retried on 429.
+   * a linked marketplace listing. With `ifMatch`, throws `PreconditionFailedError` (and changes nothing) when the
+   * item no longer has that ETag.
    */
-  update(id: string, body: UpdateItemInput, options?: RequestOptions): Promise<Item> {
+  update(id: string, body: UpdateItemInput, options?: ConditionalWriteOptions): APIPromise<Item> {
     return this.transport.request('items.update', { params: { id }, body }, options);
   }
 
   /**
-   * Deletes an item and any marketplace listing made from it. Retried like a GET: when a retried delete had in fact
-   * been applied, it rejects with `NotFoundError`.
+   * Deletes an item and any marketplace listing made from it. With `ifMatch`, throws `PreconditionFailedError` (and
+   * deletes nothing) when the item no longer has that ETag.
    */
-  delete(id: string, options?: RequestOptions): Promise<DeletedItem> {
+  delete(id: string, options?: ConditionalWriteOptions): APIPromise<DeletedItem> {
     return this.transport.request('items.delete', { params: { id } }, options);
   }
 
-  /** The item's valuations, newest first, each with its comparable sales. Not paginated: `{ items }` only. */
-  valuations(id: string, params: ListValuationsParams = {}, options?: RequestOptions): Promise<ValuationList> {
+  /**
+   * The item's valuations, newest first, each with its comparable sales. Not paginated: `{ items }` only. With
+   * `ifNoneMatch`, resolves to `NOT_MODIFIED` when they have not changed.
+   */
+  valuations(
+    id: string,
+    params: ListValuationsParams,
+    options: ConditionalGetOptions,
+  ): APIPromise<ValuationList | NotModified>;
+  valuations(id: string, params?: ListValuationsParams, options?: UnconditionalOptions): APIPromise<ValuationList>;
+  valuations(
+    id: string,
+    params: ListValuationsParams = {},
+    options?: SendOptions,
+  ): APIPromise<ValuationList | NotModified> {
     return this.transport.request('items.valuations', { params: { id }, query: params }, options);
   }
 }
