@@ -36,6 +36,8 @@ const DOC_SOURCES = {
   ListValuationsParams: { operation: 'listItemValuations' },
   ListConsignmentsParams: { operation: 'listConsignments' },
   ListInvoicesParams: { operation: 'listInvoices' },
+  ListCategoriesParams: { operation: 'listCategories' },
+  ListWarehousesParams: { operation: 'listWarehouses' },
 };
 
 /**

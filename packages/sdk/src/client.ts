@@ -15,9 +15,12 @@ import type {
   SendOptions,
   UnconditionalOptions,
 } from './core/transport.js';
+import { Categories } from './resources/categories.js';
+import { Changes } from './resources/changes.js';
 import { Consignments } from './resources/consignments.js';
 import { Invoices } from './resources/invoices.js';
 import { Items } from './resources/items.js';
+import { Warehouses } from './resources/warehouses.js';
 
 export interface ClientOptions {
   /**
@@ -71,6 +74,9 @@ export class Coinventory {
   readonly items: Items;
   readonly consignments: Consignments;
   readonly invoices: Invoices;
+  readonly categories: Categories;
+  readonly warehouses: Warehouses;
+  readonly changes: Changes;
 
   readonly #transport: HttpTransport;
 
@@ -92,6 +98,9 @@ export class Coinventory {
     this.items = new Items(this.#transport);
     this.consignments = new Consignments(this.#transport);
     this.invoices = new Invoices(this.#transport);
+    this.categories = new Categories(this.#transport);
+    this.warehouses = new Warehouses(this.#transport);
+    this.changes = new Changes(this.#transport);
   }
 
   /**

@@ -3,6 +3,11 @@ import { Coinventory } from './client.js';
 // The API's types and enumerations, exactly as the contract defines them.
 export type {
   ApiKeySummary,
+  Category,
+  CategoryList,
+  Change,
+  ChangeList,
+  ChangesCursor,
   ComparableSale,
   Consignment,
   ConsignmentList,
@@ -17,20 +22,30 @@ export type {
   InvoiceList,
   InvoicePayment,
   Item,
+  ItemCreatedChange,
+  ItemDeletedChange,
   ItemImage,
   ItemList,
+  ItemUpdatedChange,
+  ListCategoriesParams,
   ListConsignmentsParams,
   ListInvoicesParams,
   ListItemsParams,
   ListValuationsParams,
+  ListWarehousesParams,
   Me,
   Organization,
   RateLimitInfo,
   UpdateItemInput,
   Valuation,
   ValuationList,
+  Warehouse,
+  WarehouseList,
+  Zone,
 } from '@coinventory/contract';
 export {
+  CHANGE_TYPES,
+  type ChangeType,
   CONSIGNMENT_STATUSES,
   type ConsignmentStatus,
   DEFAULT_BASE_URL,
@@ -49,6 +64,7 @@ export {
 } from '@coinventory/contract/constants';
 export { type ClientOptions, Coinventory } from './client.js';
 export { APIPromise, type APIResponse, NOT_MODIFIED, type NotModified } from './core/api-promise.js';
+export { ChangeFeed, type ChangeFeedParams, type ChangePageParams } from './core/change-feed.js';
 export {
   APIConnectionError,
   APIConnectionTimeoutError,
@@ -81,9 +97,12 @@ export type {
   UnconditionalOptions,
   WriteOptions,
 } from './core/transport.js';
+export { Categories } from './resources/categories.js';
+export { Changes } from './resources/changes.js';
 export { Consignments } from './resources/consignments.js';
 export { Invoices } from './resources/invoices.js';
 export { Items } from './resources/items.js';
+export { Warehouses } from './resources/warehouses.js';
 export { VERSION } from './version.js';
 
 export default Coinventory;

@@ -110,6 +110,12 @@ describe('requests', () => {
     ['GET', '/consignments/co-1', (c) => c.consignments.get('co-1'), { id: 'co-1' }],
     ['GET', '/invoices', (c) => c.invoices.list(), { items: [], page: 1, limit: 20, hasMore: false }],
     ['GET', '/invoices/in-1', (c) => c.invoices.get('in-1'), { id: 'in-1' }],
+    ['GET', '/categories', (c) => c.categories.list(), { items: [], page: 1, limit: 20, hasMore: false }],
+    ['GET', '/categories/ca-1', (c) => c.categories.get('ca-1'), { id: 'ca-1', name: 'Morgan dollars' }],
+    ['GET', '/warehouses', (c) => c.warehouses.list(), { items: [], page: 1, limit: 20, hasMore: false }],
+    ['GET', '/warehouses/wh-1', (c) => c.warehouses.get('wh-1'), { id: 'wh-1', zones: [] }],
+    ['GET', '/changes', (c) => c.changes.list(), { items: [], nextCursor: 'cur-1', hasMore: false }],
+    ['GET', '/changes/cursor', (c) => c.changes.cursor(), { cursor: 'cur-1' }],
   ];
   it.each(routes)('%s %s', async (method, path, call, body) => {
     let seen: { method: string; path: string; body: string } | undefined;

@@ -88,6 +88,8 @@ describe('ifNoneMatch: reading again only what changed', () => {
       (c, v) => c.consignments.get('co-1', { ifNoneMatch: v }),
     ],
     ['invoices.get', '/invoices/in-1', { id: 'in-1' }, (c, v) => c.invoices.get('in-1', { ifNoneMatch: v })],
+    ['categories.get', '/categories/ca-1', { id: 'ca-1' }, (c, v) => c.categories.get('ca-1', { ifNoneMatch: v })],
+    ['warehouses.get', '/warehouses/wh-1', { id: 'wh-1' }, (c, v) => c.warehouses.get('wh-1', { ifNoneMatch: v })],
   ];
 
   it.each(gets)(

@@ -17,6 +17,12 @@ describe('@coinventory/contract as the SDK sees it', () => {
       'getConsignment',
       'listInvoices',
       'getInvoice',
+      'listCategories',
+      'getCategory',
+      'listWarehouses',
+      'getWarehouse',
+      'listChanges',
+      'getChangesCursor',
     ]);
   });
 

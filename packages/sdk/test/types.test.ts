@@ -5,6 +5,7 @@ import {
   APIError,
   type APIPromise,
   type APIResponse,
+  type ChangeFeed,
   Coinventory,
   type CollectedItems,
   type ConditionalGetOptions,
@@ -118,6 +119,10 @@ describe('conditional requests and response metadata', () => {
       expectTypeOf(conditional).toEqualTypeOf<Item>();
       expectTypeOf(await client.items.get('id', { ifNoneMatch: maybe })).toEqualTypeOf<Item | NotModified>();
       expectTypeOf(await client.me({ ifNoneMatch: etag })).toEqualTypeOf<Contract.Me | NotModified>();
+      expectTypeOf(await client.categories.get('id', { ifNoneMatch: etag })).toEqualTypeOf<
+        Contract.Category | NotModified
+      >();
+      expectTypeOf(await client.warehouses.get('id')).toEqualTypeOf<Contract.Warehouse>();
       expectTypeOf(await client.items.valuations('id', {}, { ifNoneMatch: etag })).toEqualTypeOf<
         Contract.ValuationList | NotModified
       >();
@@ -134,6 +139,7 @@ describe('conditional requests and response metadata', () => {
 
   it('keeps the plain signature last, so ReturnType (what the CLI reads) is the object', () => {
     expectTypeOf<Awaited<ReturnType<Coinventory['items']['get']>>>().toEqualTypeOf<Item>();
+    expectTypeOf<Awaited<ReturnType<Coinventory['categories']['get']>>>().toEqualTypeOf<Contract.Category>();
     expectTypeOf<Awaited<ReturnType<Coinventory['me']>>>().toEqualTypeOf<Contract.Me>();
   });
 
@@ -159,6 +165,26 @@ describe('conditional requests and response metadata', () => {
       const answer = await call.withResponse();
       expectTypeOf(answer).toEqualTypeOf<APIResponse<Item>>();
       expectTypeOf(answer.etag).toEqualTypeOf<string | undefined>();
+    };
+  });
+});
+
+describe('the changes feed', () => {
+  it('types pages, changes and their data by type', () => {
+    const _feed = async () => {
+      expectTypeOf(client.changes.list).returns.toEqualTypeOf<APIPromise<Contract.ChangeList>>();
+      expectTypeOf(client.changes.cursor).returns.toEqualTypeOf<APIPromise<Contract.ChangesCursor>>();
+      expectTypeOf(client.changes.pages).returns.toEqualTypeOf<ChangeFeed<Contract.ChangeList>>();
+      const feed = client.changes.all({ types: ['item.deleted'], follow: true });
+      expectTypeOf(feed.cursor).toEqualTypeOf<string | undefined>();
+      for await (const change of feed) {
+        if (change.type === 'item.deleted') expectTypeOf(change.data).toEqualTypeOf<null>();
+        else expectTypeOf(change.data).toEqualTypeOf<Item>();
+      }
+      // @ts-expect-error: not a change type
+      client.changes.list({ types: ['item.archived'] });
+      // @ts-expect-error: types is a list, not the query's comma-separated text
+      client.changes.list({ types: 'item.created' });
     };
   });
 });
