@@ -229,9 +229,12 @@ describe('size', () => {
     expect(sizes.packed.files).toEqual(expect.arrayContaining(['dist/index.js', 'dist/index.cjs', 'package.json']));
     expect(sizes.packed.files.every((f) => f.startsWith('dist/') || /^(package\.json|README\.md)$/.test(f))).toBe(true);
     expect(sizes.minimalContainsZod).toBe(false);
-    // Budgets: a regression (zod or the whole contract pulled in) multiplies these.
-    expect(sizes.packed.tarballBytes).toBeLessThan(48 * 1024);
-    expect(sizes.minimal.minifiedBytes).toBeLessThan(14 * 1024);
-    expect(sizes.minimal.gzipBytes).toBeLessThan(5 * 1024);
+    // Budgets: a regression (zod or the whole contract pulled in) multiplies these. The client builds every resource,
+    // so a minimal use ships all of them: the changes feed, categories, warehouses, Idempotency-Key and conditional
+    // requests took it from 11.7 to 15.7 KB minified (4.1 to 5.4 KB gzipped), and the documented declarations of
+    // their types the tarball from 40 to 57 KB.
+    expect(sizes.packed.tarballBytes).toBeLessThan(64 * 1024);
+    expect(sizes.minimal.minifiedBytes).toBeLessThan(17 * 1024);
+    expect(sizes.minimal.gzipBytes).toBeLessThan(6 * 1024);
   });
 });

@@ -152,6 +152,15 @@ async function main(): Promise<void> {
   await client.items.valuations(created.id, { limit: 5 });
   await client.items.delete(created.id, { signal: AbortSignal.timeout(1_000) });
   const fetched: Item = await client.request('items.get', { params: { id: created.id } });
+  const { data: read, etag } = await client.items.get(created.id).withResponse();
+  const again = await client.items.get(read.id, { ifNoneMatch: etag });
+  if (again !== NOT_MODIFIED) void again.sku;
+  await client.items.update(read.id, { quantity: 1 }, { ifMatch: etag, idempotencyKey: 'k-1' });
+  const feed = client.changes.all({ after: (await client.changes.cursor()).cursor, types: ['item.deleted'] });
+  for await (const change of feed) if (change.type !== 'item.deleted') void change.data.sku;
+  const cursor: string | undefined = feed.cursor;
+  // @ts-expect-error: without ifNoneMatch the result is never NOT_MODIFIED, so it is an Item
+  const notAnItem: typeof NOT_MODIFIED = await client.items.get(read.id);
   // @ts-expect-error: items.get answers an item, not the caller
   const notMe: Me = await client.request('items.get', { params: { id: created.id } });
   try {
@@ -168,20 +177,20 @@ async function main(): Promise<void> {
   client.items.create({ sku: 'S-2' });
   // @ts-expect-error: not an item field
   client.items.update('id', { colour: 'red' });
-  void scopes; void items; void truncated; void fetched; void notMe;
+  void scopes; void items; void truncated; void fetched; void notMe; void cursor; void notAnItem;
 }
 void main;
 `;
     writeFileSync(
       join(project, 'consumer.mts'),
       body(
-        "import Coinventory, { APIError, RateLimitError, type Item, type ItemStatus, type Me } from '@coinventory/sdk';",
+        "import Coinventory, { APIError, NOT_MODIFIED, RateLimitError, type Item, type ItemStatus, type Me } from '@coinventory/sdk';",
       ),
     );
     writeFileSync(
       join(project, 'consumer.cts'),
       body(
-        "import { Coinventory, APIError, RateLimitError, type Item, type ItemStatus, type Me } from '@coinventory/sdk';",
+        "import { Coinventory, APIError, NOT_MODIFIED, RateLimitError, type Item, type ItemStatus, type Me } from '@coinventory/sdk';",
       ),
     );
     writeFileSync(
