@@ -1,7 +1,7 @@
 import { chmodSync, mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
-import { CliError, UsageError } from './errors.js';
+import { CliError, errorMessage, isErrno, UsageError } from './errors.js';
 
 /**
  * Profiles, saved by `coinventory login` in a JSON file only the user can read:
@@ -52,13 +52,13 @@ export function readConfig(path: string = configPath()): ConfigFile {
     text = readFileSync(path, 'utf8');
   } catch (error) {
     if (isErrno(error, 'ENOENT')) return { profiles: {} };
-    throw new CliError(`Cannot read ${path}: ${describe(error)}`);
+    throw new CliError(`Cannot read ${path}: ${errorMessage(error)}`);
   }
   let parsed: unknown;
   try {
     parsed = JSON.parse(text);
   } catch (error) {
-    throw new CliError(`${path} is not valid JSON (${describe(error)}); fix or delete it.`);
+    throw new CliError(`${path} is not valid JSON (${errorMessage(error)}); fix or delete it.`);
   }
   return normalise(parsed, path);
 }
@@ -74,7 +74,7 @@ export function writeConfig(config: ConfigFile, path: string = configPath()): vo
     chmodSync(temp, 0o600);
     renameSync(temp, path);
   } catch (error) {
-    throw new CliError(`Cannot write ${path}: ${describe(error)}`);
+    throw new CliError(`Cannot write ${path}: ${errorMessage(error)}`);
   }
 }
 
@@ -105,12 +105,4 @@ function normalise(value: unknown, path: string): ConfigFile {
 
 function isObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
-function isErrno(error: unknown, code: string): boolean {
-  return error instanceof Error && (error as NodeJS.ErrnoException).code === code;
-}
-
-function describe(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
 }

@@ -68,15 +68,28 @@ export class MissingKeyError extends Error {
   override readonly name = 'MissingKeyError';
 }
 
-/** A failure with a chosen message and exit code (config file unreadable, prompt aborted…). */
+/** A failure with a chosen message and exit code (config file unreadable, prompt aborted, no item with a SKU…). */
 export class CliError extends Error {
   override readonly name = 'CliError';
   readonly exitCode: ExitCode;
+  /** Lines printed after the message: what to do about it. */
+  readonly hints: readonly string[];
 
-  constructor(message: string, exitCode: ExitCode = EXIT.ERROR) {
+  constructor(message: string, exitCode: ExitCode = EXIT.ERROR, hints: readonly string[] = []) {
     super(message);
     this.exitCode = exitCode;
+    this.hints = hints;
   }
+}
+
+/** Whether a file system error has this code (`ENOENT`). */
+export function isErrno(error: unknown, code: string): boolean {
+  return error instanceof Error && (error as NodeJS.ErrnoException).code === code;
+}
+
+/** An error's message, for a line that says what failed. */
+export function errorMessage(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
 }
 
 export interface ErrorReport {
@@ -129,7 +142,8 @@ export function reportError(error: unknown): ErrorReport {
     if (error.command) lines.push(`(run 'coinventory ${error.command} --help' for usage and examples)`);
     return { lines, exitCode };
   }
-  if (error instanceof MissingKeyError || error instanceof CliError || error instanceof CoinventoryError) {
+  if (error instanceof CliError) return { lines: [error.message, ...error.hints], exitCode };
+  if (error instanceof MissingKeyError || error instanceof CoinventoryError) {
     return { lines: [error.message], exitCode };
   }
   const message = error instanceof Error ? error.message : String(error);

@@ -55,6 +55,15 @@ describe('help and version', () => {
     expect(list).toContain('value_desc');
   });
 
+  it('items take an id or a SKU', async () => {
+    for (const command of ['get', 'update', 'delete', 'valuations']) {
+      const { stdout } = await cli(['items', command, '--help']);
+      expect(stdout, command).toMatch(
+        new RegExp(`^Usage: coinventory items ${command}(\\|\\w+)? \\[options\\] <id\\|sku>$`, 'm'),
+      );
+    }
+  });
+
   it('--version prints the version', async () => {
     expect(await cli(['--version'])).toEqual({ code: 0, stdout: '1.0.0\n', stderr: '' });
   });

@@ -44,7 +44,9 @@ describe('bad input is refused before any request (exit 2)', () => {
       ['items', 'create', '--sku', 'S', '--title', 'T', '--quantity', '2147483648'],
       'from 0 to 2,147,483,647',
     );
-    await refused(['items', 'get', 'not-a-uuid'], 'Must be a UUID');
+    // Not a UUID, so a SKU: within the SKU's bounds.
+    await refused(['items', 'get', 'S'.repeat(101)], 'Must be at most 100 characters (got 101)');
+    await refused(['items', 'update', '', '--quantity', '1'], 'Must be at least 1 character');
     await refused(['items', 'list', '--category-id', '123'], 'Must be a UUID');
     await refused(
       ['items', 'create', '--sku', 'S', '--title', 'T', '--acquisition-date', '2026-02-30'],
@@ -95,6 +97,7 @@ describe('bad input is refused before any request (exit 2)', () => {
     );
     await refused(['items', 'create', '--sku', 'S', '--title', 'T', '--attr', 'x:={"a":1}'], 'not an object or array');
     await refused(['items', 'delete', id], 'pass --yes');
+    await refused(['items', 'delete', 'SOME-SKU'], 'pass --yes');
     await refused(['--base-url', 'ftp://example.com', 'me'], 'only http and https');
   });
 });

@@ -20,6 +20,7 @@ import {
 import { groupDigits } from '../output/format.js';
 import { printObject } from '../output/render.js';
 import { globalOptions, openSession } from '../session.js';
+import { type ItemRef, itemId } from './item-ref.js';
 import { itemDetails, itemView } from './item-views.js';
 import { addOutputOptions, commandPath, invocation, type OutputOptions } from './shared.js';
 
@@ -250,8 +251,9 @@ const REQUESTS: Record<Mode, (values: WriteValues, command: Command) => (client:
     if (Object.keys(body).length === 0) {
       throw new UsageError('Nothing to update: give at least one field option or --clear.', 'items update');
     }
-    const [id] = command.processedArgs as [string];
-    return (client) => client.items.update(id, body);
+    // The argument's parser made it an ItemRef; a SKU is looked up just before the PATCH.
+    const [ref] = command.processedArgs as [ItemRef];
+    return async (client) => client.items.update(await itemId(client, ref), body);
   },
 };
 

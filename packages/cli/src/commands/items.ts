@@ -5,9 +5,10 @@ import { integer, text, uuid } from '../options.js';
 import { printList, printObject } from '../output/render.js';
 import { confirm } from '../prompt.js';
 import { globalOptions, openSession } from '../session.js';
+import { ITEM_GET_ARGUMENT, type ItemRef, itemArgument, itemId } from './item-ref.js';
 import { itemDetails, itemView, valuationView } from './item-views.js';
 import { writeCommand } from './item-writes.js';
-import { idArgument, resourceCommands } from './resource.js';
+import { resourceCommands } from './resource.js';
 import { addOutputOptions, defined, examples, invocation, type OutputOptions } from './shared.js';
 
 interface DeleteOptions extends OutputOptions {
@@ -52,11 +53,13 @@ export function registerItems(program: Command): void {
       ],
     },
     get: {
-      description: 'show one item',
+      description: 'show one item, by id or SKU',
       details: (item, io) => itemDetails(item, io.style),
+      argument: ITEM_GET_ARGUMENT,
       examples: [
         'coinventory items get 3f5a7dec-b331-4659-8f5a-474ef56754dd',
-        'coinventory items get <id> --json | jq .valueInCents',
+        'coinventory items get MOR-1893-S-30',
+        'coinventory items get <id|sku> --json | jq .valueInCents',
       ],
     },
   });
@@ -67,45 +70,47 @@ export function registerItems(program: Command): void {
     'coinventory items create --sku SLQ-1917 --title "1917 Standing Liberty Quarter" --grading-service PCGS --grade MS64 --acquisition-price 310.50 --acquisition-date 2026-03-01 --json',
   ]);
 
-  const update = items.command('update').alias('edit').description('change the fields given; --clear empties one');
-  examples(writeCommand(idArgument(update, 'item'), 'update'), [
+  const update = items
+    .command('update')
+    .alias('edit')
+    .description('change the fields given, of an item given by id or SKU; --clear empties one');
+  examples(writeCommand(itemArgument(update), 'update'), [
     'coinventory items update <id> --quantity 3',
-    'coinventory items update <id> --value 125.50 --grade MS65 --grading-service NGC',
-    'coinventory items update <id> --clear certificate-number --clear grading-notes',
+    'coinventory items update MOR-1893-S-30 --value 125.50 --grade MS65 --grading-service NGC',
+    'coinventory items update <id|sku> --clear certificate-number --clear grading-notes',
   ]);
 
-  const remove = idArgument(
-    items.command('delete').alias('rm').description('delete an item (and its marketplace listings)'),
-    'item',
+  const remove = itemArgument(
+    items.command('delete').alias('rm').description('delete an item, by id or SKU (and its marketplace listings)'),
   ).option('-y, --yes', 'do not ask for confirmation (required when stdin is not a terminal)');
   addOutputOptions(remove, ['table', 'json']);
-  remove.action(async (id: string, _options: DeleteOptions, command: Command) => {
+  remove.action(async (ref: ItemRef, _options: DeleteOptions, command: Command) => {
     const { options, format, io } = invocation<DeleteOptions>(command);
     const { client } = openSession(globalOptions(command), io);
-    if (!options.yes) {
-      if (!io.stdinIsTTY) {
-        throw new UsageError(
-          'Refusing to delete without confirmation: pass --yes when stdin is not a terminal.',
-          'items delete',
-        );
-      }
-      if (!(await confirm(`Delete item ${id} and any marketplace listing made from it?`))) {
-        io.notice('Not deleted.');
-        process.exitCode = 1;
-        return;
-      }
+    if (!options.yes && !io.stdinIsTTY) {
+      throw new UsageError(
+        'Refusing to delete without confirmation: pass --yes when stdin is not a terminal.',
+        'items delete',
+      );
+    }
+    // A SKU is looked up before the question, so the question names the item that would go.
+    const id = await itemId(client, ref);
+    const sku = ref.sku === undefined ? '' : ` (${ref.sku})`;
+    if (!options.yes && !(await confirm(`Delete item ${id}${sku} and any marketplace listing made from it?`))) {
+      io.notice('Not deleted.');
+      process.exitCode = 1;
+      return;
     }
     const result = await client.items.delete(id);
     if (format === 'json') await printObject(io, format, result, { details: () => '' });
-    else await io.out.write(`Deleted item ${result.id}\n`);
+    else await io.out.write(`Deleted item ${result.id}${sku}\n`);
   });
-  examples(remove, ['coinventory items delete <id>', 'coinventory items delete <id> --yes --json']);
+  examples(remove, ['coinventory items delete <id>', 'coinventory items delete MOR-1893-S-30 --yes --json']);
 
-  const valuations = idArgument(
+  const valuations = itemArgument(
     items
       .command('valuations')
-      .description("show an item's valuations, newest first, with their comparable sales in --json"),
-    'item',
+      .description("show an item's valuations (by id or SKU), newest first, with their comparable sales in --json"),
   ).addOption(
     new Option(
       '--limit <n>',
@@ -113,14 +118,15 @@ export function registerItems(program: Command): void {
     ).argParser(integer(LIMITS.valuationLimit)),
   );
   addOutputOptions(valuations);
-  valuations.action(async (id: string, _options: ValuationOptions, command: Command) => {
+  valuations.action(async (ref: ItemRef, _options: ValuationOptions, command: Command) => {
     const { options, format, io } = invocation<ValuationOptions>(command);
     const { client } = openSession(globalOptions(command), io);
+    const id = await itemId(client, ref);
     const { items: list } = await client.items.valuations(id, defined({ limit: options.limit }));
     await printList(io, valuationView, format, list);
   });
   examples(valuations, [
     'coinventory items valuations <id>',
-    'coinventory items valuations <id> --limit 1 --json | jq .[0].comps',
+    'coinventory items valuations MOR-1893-S-30 --limit 1 --json | jq .[0].comps',
   ]);
 }

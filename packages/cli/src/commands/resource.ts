@@ -18,9 +18,11 @@ type ListParams = PageParams & { q?: string };
 
 /**
  * A resource the CLI lists and shows, by its one name: the command group's, the SDK client's property (`client.items`)
- * and the key of its search fields in the contract.
+ * and, for the lists that search, the key of its search fields in the contract.
  */
-type ResourceName = keyof typeof SEARCH_FIELDS & keyof Coinventory;
+type ResourceName = {
+  [K in keyof Coinventory]: Coinventory[K] extends { list: unknown; get: unknown } ? K : never;
+}[keyof Coinventory];
 /** What the resource's `get` answers with: `Item`. */
 type ValueOf<N extends ResourceName> = Awaited<ReturnType<Coinventory[N]['get']>>;
 /** What the resource's `list` takes: `ListItemsParams`. */
@@ -34,6 +36,17 @@ interface ListAndGet<T, P extends PageParams> {
 
 /** The client as the factory sees it: each listed resource with its own value and parameter types. */
 type Listed = { readonly [N in ResourceName]: ListAndGet<ValueOf<N>, ParamsOf<N>> };
+
+/** How a command fetches the object its argument names, once it has a client. */
+export type Finder<T> = (client: Coinventory) => Promise<T>;
+
+/** The argument `get` takes: `<id>` unless the resource names its objects another way too (items: `<id|sku>`). */
+export interface GetArgument<T> {
+  flags: string;
+  description: string;
+  /** Checks the text before any request (throwing commander's InvalidArgumentError) and says how to fetch it. */
+  parse(value: string): Finder<T>;
+}
 
 /** A resource's `list` and `get` commands. */
 export interface ResourceCommands<N extends ResourceName> {
@@ -56,11 +69,18 @@ export interface ResourceCommands<N extends ResourceName> {
     description: string;
     /** The detail view of one object. */
     details: (value: ValueOf<N>, io: IO) => string;
+    /** Default: `<id>`, a UUID, fetched with the resource's `get`. */
+    argument?: GetArgument<ValueOf<N>>;
     examples: readonly string[];
   };
 }
 
-/** `-q, --query <text>`: the search every list offers, over the contract's search fields. */
+/** The contract's search fields of a list that searches (`q`); none for the others (categories, warehouses). */
+function searchFieldsOf(name: string): readonly string[] | undefined {
+  return Object.entries(SEARCH_FIELDS).find(([resource]) => resource === name)?.[1];
+}
+
+/** `-q, --query <text>`: the search a list offers, over the contract's search fields. */
 function searchOption(fields: readonly string[]): Option {
   return new Option(
     '-q, --query <text>',
@@ -68,8 +88,8 @@ function searchOption(fields: readonly string[]): Option {
   ).argParser(text(LIMITS.q));
 }
 
-/** `--page`, `--limit` and `--all`, with the contract's bounds. */
-function addListOptions(command: Command): Command {
+/** `--page`, `--limit` and `--all`, with the contract's bounds; `entries` is the plural noun (`items`). */
+function addListOptions(command: Command, entries: string): Command {
   const { listLimit, page } = LIMITS;
   return command
     .addOption(
@@ -80,7 +100,7 @@ function addListOptions(command: Command): Command {
     .addOption(
       new Option(
         '--limit <n>',
-        `items per page, ${listLimit.min} to ${listLimit.max} (default: ${listLimit.default})`,
+        `${entries} per page, ${listLimit.min} to ${listLimit.max} (default: ${listLimit.default})`,
       ).argParser(integer(listLimit)),
     )
     .option('--all', 'fetch every page (from --page), printing each as it arrives; progress on stderr');
@@ -99,17 +119,13 @@ async function* pagesOf<T, P extends PageParams>(
   yield* list.iterPages();
 }
 
-/** `<id>`, checked to be a UUID before any request. */
-export function idArgument(command: Command, noun: string): Command {
-  return command.argument('<id>', `the ${noun}'s id (a UUID)`, uuid);
-}
-
 /** Adds the resource's command group with `list` (alias `ls`) and `get` (alias `show`); returns the group. */
 export function resourceCommands<N extends ResourceName>(program: Command, spec: ResourceCommands<N>): Command {
   const resource = (client: Listed) => client[spec.name];
   const group = program.command(spec.name).description(spec.description);
-  const filters: ReadonlyArray<[string, Option]> = [
-    ['q', searchOption(SEARCH_FIELDS[spec.name])],
+  const search = searchFieldsOf(spec.name);
+  const filters: ReadonlyArray<readonly [string, Option]> = [
+    ...(search ? [['q', searchOption(search)] as const] : []),
     ...Object.entries<Option>(spec.list.filters),
   ];
 
@@ -132,16 +148,28 @@ export function resourceCommands<N extends ResourceName>(program: Command, spec:
       pagesOf(resource(client).list(params), options.all),
     );
   });
-  addListOptions(list);
+  addListOptions(list, spec.view.noun[1]);
   addOutputOptions(list);
   if (spec.list.help) list.addHelpText('after', spec.list.help);
   examples(list, spec.list.examples);
 
-  const get = idArgument(group.command('get').alias('show').description(spec.get.description), spec.view.noun[0]);
-  get.action(async (id: string, _options: unknown, command: Command) => {
+  const argument: GetArgument<ValueOf<N>> = spec.get.argument ?? {
+    flags: '<id>',
+    description: `the ${spec.view.noun[0]}'s id (a UUID)`,
+    parse: (value) => {
+      const id = uuid(value);
+      return (client) => resource(client).get(id);
+    },
+  };
+  const get = group
+    .command('get')
+    .alias('show')
+    .description(spec.get.description)
+    .argument(argument.flags, argument.description, argument.parse);
+  get.action(async (find: Finder<ValueOf<N>>, _options: unknown, command: Command) => {
     const { format, io } = invocation(command);
     const { client } = openSession(globalOptions(command), io);
-    const value = await resource(client).get(id);
+    const value = await find(client);
     await printObject(io, format, value, { details: (v) => spec.get.details(v, io), csv: spec.view.csv });
   });
   addOutputOptions(get);

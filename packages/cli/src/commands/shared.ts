@@ -13,10 +13,11 @@ export interface OutputOptions {
 export function addOutputOptions(
   command: Command,
   formats: readonly OutputFormat[] = ['table', 'json', 'csv'],
+  jsonHelp = 'print the API objects as JSON (same as --output json)',
 ): Command {
   return command
     .addOption(new Option('-o, --output <format>', 'output format (default: table)').choices(formats))
-    .option('--json', 'print the API objects as JSON (same as --output json)');
+    .option('--json', jsonHelp);
 }
 
 /** The chosen format; `--json` with another `--output` is a usage error. */
@@ -56,4 +57,9 @@ export function commandPath(command: Command): string {
 /** Copies defined values only, so unset options are not sent. */
 export function defined<T extends object>(value: T): Partial<T> {
   return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as Partial<T>;
+}
+
+/** A word for a POSIX shell, single-quoted when it needs to be, so a command the CLI suggests can be pasted as is. */
+export function shellWord(value: string): string {
+  return /^[\w./~@%+=:,-]+$/.test(value) ? value : `'${value.replace(/'/g, `'\\''`)}'`;
 }

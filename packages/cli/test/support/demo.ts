@@ -3,18 +3,31 @@ import { expect, inject } from 'vitest';
 import { type CliResult, cli, type RunOptions } from './cli.js';
 
 // The shared server's demo workspace (the same data on every run except ids and keys), through the built binary and
-// through the SDK to check what it printed, both with the workspace's own key.
+// through the SDK to check what it printed, both with the workspace's own key or with a test file's own (withKey).
 
 const { baseUrl, keys } = inject('server');
 
-/** The environment that points the CLI at the shared server with the workspace's key. */
-export const keyEnv = { COINVENTORY_BASE_URL: baseUrl, COINVENTORY_API_KEY: keys.main };
+/** The CLI and the SDK on the shared server with one key of the workspace. */
+export interface Demo {
+  /** The environment that points the CLI at the shared server with the key. */
+  keyEnv: { COINVENTORY_BASE_URL: string; COINVENTORY_API_KEY: string };
+  /** `cli` with `keyEnv` (options.env adds to it). */
+  run(args: readonly string[], options?: RunOptions): Promise<CliResult>;
+  sdk: Coinventory;
+}
 
-/** `cli` with `keyEnv` (options.env adds to it). */
-export const run = (args: readonly string[], options: RunOptions = {}): Promise<CliResult> =>
-  cli(args, { ...options, env: { ...keyEnv, ...options.env } });
+/** The demo workspace with `key`: a file with many requests has its own key, so no file spends another's rate limit. */
+export function withKey(key: string): Demo {
+  const keyEnv = { COINVENTORY_BASE_URL: baseUrl, COINVENTORY_API_KEY: key };
+  return {
+    keyEnv,
+    run: (args, options = {}) => cli(args, { ...options, env: { ...keyEnv, ...options.env } }),
+    sdk: new Coinventory({ apiKey: key, baseUrl, maxRetries: 0 }),
+  };
+}
 
-export const sdk = new Coinventory({ apiKey: keys.main, baseUrl, maxRetries: 0 });
+/** With the workspace's own key. */
+export const { keyEnv, run, sdk } = withKey(keys.main);
 
 /** The parsed stdout of a run that must succeed quietly. */
 export const json = <T>(result: CliResult): T => {

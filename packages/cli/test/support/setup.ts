@@ -7,7 +7,14 @@ import { createKey, type RunningServer, type ServerInfo, startServer, stopServer
 /** What the global setup gives every test file: one real server with the demo workspace, and keys. */
 export interface SharedServer extends ServerInfo {
   /** Separate keys per test file, so one file's requests never spend another's rate limit. */
-  keys: { main: string; readOnly: string; auth: string; errors: string; terminal: string };
+  keys: {
+    main: string;
+    readOnly: string;
+    auth: string;
+    errors: string;
+    terminal: string;
+    bySku: string;
+  };
 }
 
 declare module 'vitest' {
@@ -25,13 +32,17 @@ export default async function setup(project: TestProject): Promise<() => Promise
   project.provide('tmpRoot', tmpRoot);
   server = await startServer();
   const info: ServerInfo = { baseUrl: server.baseUrl, apiKey: server.apiKey, dataDir: server.dataDir };
-  const [readOnly, auth, errors, terminal] = await Promise.all([
+  const [readOnly, auth, errors, terminal, bySku] = await Promise.all([
     createKey(info, 'cli read-only', 'read'),
     createKey(info, 'cli auth tests', 'read,write'),
     createKey(info, 'cli error tests', 'read,write'),
     createKey(info, 'cli terminal tests', 'read,write'),
+    createKey(info, 'cli items by SKU tests', 'read,write'),
   ]);
-  project.provide('server', { ...info, keys: { main: server.apiKey, readOnly, auth, errors, terminal } });
+  project.provide('server', {
+    ...info,
+    keys: { main: server.apiKey, readOnly, auth, errors, terminal, bySku },
+  });
   return async () => {
     await stopServer(server);
     rmSync(tmpRoot, { recursive: true, force: true });
