@@ -5,7 +5,10 @@ import { checkProfileName, configPath, DEFAULT_PROFILE, looseMode, type Profile,
 import { MissingKeyError, UsageError } from './errors.js';
 import { createIO, type IO } from './io.js';
 
-/** Retries after a 429 (and, for GET and DELETE, after a 5xx or a lost connection): the SDK's rule, 3 times. */
+/**
+ * Retries after a 429, a 5xx or a lost connection, for writes too (the SDK sends each write with an Idempotency-Key):
+ * the SDK's rule, 3 times.
+ */
 export const MAX_RETRIES = 3;
 
 /** The options every command accepts (defined on the program). */

@@ -20,6 +20,8 @@ let blocked: RunningServer | undefined;
 let failing: Server;
 let failingUrl: string;
 let failingHits = 0;
+/** The Idempotency-Key of each request the failing server got. */
+let failingKeys: Array<string | undefined> = [];
 let closedUrl: string;
 
 beforeAll(async () => {
@@ -29,8 +31,9 @@ beforeAll(async () => {
     // 1 request per 10 minutes: the second request's Retry-After is too long to wait for.
     startServer({ RATE_LIMIT_MAX_REQUESTS: '1', RATE_LIMIT_WINDOW_SECONDS: '600' }),
   ]);
-  failing = createServer((_request, response) => {
+  failing = createServer((request, response) => {
     failingHits += 1;
+    failingKeys.push(request.headers['idempotency-key']?.toString());
     response.writeHead(500, { 'Content-Type': 'application/json', 'X-Request-Id': 'req_failing-1' });
     response.end(JSON.stringify({ code: 'INTERNAL_SERVER_ERROR', message: 'Internal server error' }));
   });
@@ -187,14 +190,14 @@ describe('server busy (503 SERVICE_UNAVAILABLE)', () => {
     }
   });
 
-  it('a create answered 503 by something other than the API is not retried, and nothing is announced', async () => {
+  it('a create answered 503 by something other than the API is retried too (it carries an Idempotency-Key), each wait announced', async () => {
     const busy = await busyServer([[503, { error: 'upstream unavailable' }]]);
     try {
       const result = await cli(['items', 'create', '--sku', 'BUSY-2', '--title', 'Busy'], {
         env: { COINVENTORY_BASE_URL: busy.url, COINVENTORY_API_KEY: keys.errors },
       });
-      expect(busy.methods).toEqual(['POST']);
-      expect(result.stderr).not.toContain('retrying');
+      expect(busy.methods).toEqual(['POST', 'POST', 'POST', 'POST']);
+      expect(result.stderr).toMatch(/^Server busy; retrying in \ds… \(retry 3 of 3\)$/m);
       expect(result.code).toBe(7);
     } finally {
       busy.server.close();
@@ -203,7 +206,7 @@ describe('server busy (503 SERVICE_UNAVAILABLE)', () => {
 });
 
 describe('server error: exit 7', () => {
-  it('a 5xx answer: code, message and request id; GET is retried, POST is not', async () => {
+  it('a 5xx answer: code, message and request id; GET and POST are retried, POST with one Idempotency-Key', async () => {
     failingHits = 0;
     const get = await cli(['me'], { env: { COINVENTORY_BASE_URL: failingUrl, COINVENTORY_API_KEY: 'cvk_live_x' } });
     expect(get.code).toBe(7);
@@ -212,11 +215,15 @@ describe('server error: exit 7', () => {
     );
     expect(failingHits).toBe(4);
     failingHits = 0;
+    failingKeys = [];
     const post = await cli(['items', 'create', '--sku', 'S', '--title', 'T'], {
       env: { COINVENTORY_BASE_URL: failingUrl, COINVENTORY_API_KEY: 'cvk_live_x' },
     });
     expect(post.code).toBe(7);
-    expect(failingHits).toBe(1);
+    // The server applies one key's request at most once, so the retries cannot create the item twice.
+    expect(failingHits).toBe(4);
+    expect(new Set(failingKeys).size).toBe(1);
+    expect(failingKeys[0]).toMatch(/\S/);
   });
 });
 
