@@ -2,10 +2,12 @@ import { DEFAULT_BASE_URL } from '@coinventory/contract/constants';
 import { Command, CommanderError, Option } from 'commander';
 import packageJson from '../package.json' with { type: 'json' };
 import { registerAuth } from './commands/auth.js';
+import { registerCategories } from './commands/categories.js';
 import { registerConsignments } from './commands/consignments.js';
 import { registerInvoices } from './commands/invoices.js';
 import { registerItems } from './commands/items.js';
 import { registerMe } from './commands/me.js';
+import { registerWarehouses } from './commands/warehouses.js';
 import { EXIT, EXIT_CODE_HELP, reportError, UsageError } from './errors.js';
 import { Progress } from './io.js';
 import { colourEnabled, createStyle } from './output/format.js';
@@ -36,6 +38,7 @@ Examples:
   $ coinventory login
   $ coinventory items list --status in_stock --sort value_desc
   $ coinventory items create --sku MOR-1921 --title "1921 Morgan Dollar" --value 45
+  $ coinventory items update MOR-1921 --quantity 3
   $ coinventory invoices list --all --output csv > invoices.csv
 `;
 
@@ -43,7 +46,9 @@ export function buildProgram(): Command {
   const errorColour = colourEnabled(process.stderr, process.env, !process.argv.includes('--no-color'));
   const style = createStyle(errorColour);
   const program = new Command('coinventory')
-    .description('Coinventory from the shell: inventory items, valuations, consignments and invoices.')
+    .description(
+      'Coinventory from the shell: inventory items, valuations, categories, warehouses, consignments and invoices.',
+    )
     .version(packageJson.version, '-v, --version', 'print the version')
     .helpOption('-h, --help', 'show help for a command')
     .addOption(new Option('--api-key <key>', 'API key (else COINVENTORY_API_KEY, else the saved profile)'))
@@ -61,6 +66,8 @@ export function buildProgram(): Command {
 
   registerMe(program);
   registerItems(program);
+  registerCategories(program);
+  registerWarehouses(program);
   registerConsignments(program);
   registerInvoices(program);
   registerAuth(program);

@@ -9,7 +9,7 @@ describe('help and version', () => {
     const { code, stdout, stderr } = await cli(['--help']);
     expect(code).toBe(0);
     expect(stderr).toBe('');
-    for (const command of ['me', 'items', 'consignments', 'invoices', 'login', 'logout']) {
+    for (const command of ['me', 'items', 'categories', 'warehouses', 'consignments', 'invoices', 'login', 'logout']) {
       expect(stdout).toMatch(new RegExp(`^  ${command}\\b`, 'm'));
     }
     expect(stdout).toContain('Exit codes:');
@@ -40,6 +40,10 @@ describe('help and version', () => {
       ['consignments', 'get'],
       ['invoices', 'list'],
       ['invoices', 'get'],
+      ['categories', 'list'],
+      ['categories', 'get'],
+      ['warehouses', 'list'],
+      ['warehouses', 'get'],
       ['login'],
       ['logout'],
     ];

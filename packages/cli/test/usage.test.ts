@@ -47,6 +47,7 @@ describe('bad input is refused before any request (exit 2)', () => {
     // Not a UUID, so a SKU: within the SKU's bounds.
     await refused(['items', 'get', 'S'.repeat(101)], 'Must be at most 100 characters (got 101)');
     await refused(['items', 'update', '', '--quantity', '1'], 'Must be at least 1 character');
+    await refused(['categories', 'get', 'not-a-uuid'], 'Must be a UUID');
     await refused(['items', 'list', '--category-id', '123'], 'Must be a UUID');
     await refused(
       ['items', 'create', '--sku', 'S', '--title', 'T', '--acquisition-date', '2026-02-30'],

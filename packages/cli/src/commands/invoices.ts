@@ -4,9 +4,9 @@ import { type Command, Option } from 'commander';
 import type { IO } from '../io.js';
 import { dateColumn, idColumn, moneyColumn } from '../output/columns.js';
 import { csvColumns } from '../output/csv.js';
-import { formatDate, formatMoney, formatPerson, formatText, NONE, personName } from '../output/format.js';
+import { formatDate, formatMoney, formatPerson, formatText, personName } from '../output/format.js';
 import type { View } from '../output/render.js';
-import { type Column, heading, renderDetails, renderTable } from '../output/table.js';
+import { type Column, renderDetails, renderSection } from '../output/table.js';
 import { resourceCommands } from './resource.js';
 
 const INVOICE_CSV = csvColumns<Invoice>({
@@ -60,12 +60,6 @@ const PAYMENT_COLUMNS: readonly Column<InvoicePayment>[] = [
   idColumn(),
 ];
 
-/** A titled table under the detail view, its title counting the rows; `-` when there are none. */
-function section<R>(title: string, columns: readonly Column<R>[], rows: readonly R[], io: IO): string {
-  const table = rows.length ? renderTable(columns, rows, { style: io.style, maxWidth: io.maxWidth }) : `${NONE}\n`;
-  return heading(`${title} (${rows.length})`, io.style) + table;
-}
-
 function invoiceDetails(invoice: Invoice, io: IO): string {
   const fields = renderDetails(
     [
@@ -87,10 +81,11 @@ function invoiceDetails(invoice: Invoice, io: IO): string {
     ],
     io.style,
   );
+  const table = { style: io.style, maxWidth: io.maxWidth };
   return (
     fields +
-    section('Lines', LINE_COLUMNS, invoice.lines, io) +
-    section('Payments', PAYMENT_COLUMNS, invoice.payments, io)
+    renderSection('Lines', LINE_COLUMNS, invoice.lines, table) +
+    renderSection('Payments', PAYMENT_COLUMNS, invoice.payments, table)
   );
 }
 

@@ -1,4 +1,4 @@
-import { cell, displayWidth, multiline, pad, type Style, truncate } from './format.js';
+import { cell, displayWidth, multiline, NONE, pad, type Style, truncate } from './format.js';
 
 /**
  * How a column may give up width when the table is wider than the terminal:
@@ -135,4 +135,15 @@ export function renderDetails(pairs: ReadonlyArray<readonly [string, string]>, s
 /** A section heading inside a detail view. */
 export function heading(title: string, style: Style): string {
   return `\n${style.bold(title)}\n`;
+}
+
+/** A titled table under a detail view (an invoice's lines, a warehouse's zones), its title counting the rows. */
+export function renderSection<T>(
+  title: string,
+  columns: readonly Column<T>[],
+  rows: readonly T[],
+  options: TableOptions,
+): string {
+  const table = rows.length ? renderTable(columns, rows, options) : `${NONE}\n`;
+  return heading(`${title} (${rows.length})`, options.style) + table;
 }
