@@ -3,20 +3,22 @@ import { Command, CommanderError, Option } from 'commander';
 import packageJson from '../package.json' with { type: 'json' };
 import { registerAuth } from './commands/auth.js';
 import { registerCategories } from './commands/categories.js';
+import { registerChanges } from './commands/changes.js';
 import { registerConsignments } from './commands/consignments.js';
 import { registerInvoices } from './commands/invoices.js';
 import { registerItems } from './commands/items.js';
 import { registerMe } from './commands/me.js';
 import { registerWarehouses } from './commands/warehouses.js';
 import { EXIT, EXIT_CODE_HELP, reportError, UsageError } from './errors.js';
-import { Progress } from './io.js';
 import { colourEnabled, createStyle } from './output/format.js';
+import { handleInterrupts } from './signals.js';
 
 const ROOT_HELP = `
 Output:
   Tables by default; --json prints the API's objects (a list as one JSON array, streamed
-  with --all); --output csv prints lists as CSV (header row, RFC 4180). Money in tables is
-  in dollars and dates in your time zone (TZ); JSON and CSV keep the API's cents and UTC.
+  with --all; changes as one object per line); --output csv prints lists as CSV (header
+  row, RFC 4180). Money in tables is in dollars and dates in your time zone (TZ); JSON
+  and CSV keep the API's cents and UTC.
   Colour only on a terminal, never with NO_COLOR set or --no-color.
 
 Authentication (first match wins):
@@ -39,6 +41,7 @@ Examples:
   $ coinventory items list --status in_stock --sort value_desc
   $ coinventory items create --sku MOR-1921 --title "1921 Morgan Dollar" --value 45
   $ coinventory items update MOR-1921 --quantity 3
+  $ coinventory changes --after now --follow
   $ coinventory invoices list --all --output csv > invoices.csv
 `;
 
@@ -47,7 +50,7 @@ export function buildProgram(): Command {
   const style = createStyle(errorColour);
   const program = new Command('coinventory')
     .description(
-      'Coinventory from the shell: inventory items, valuations, categories, warehouses, consignments and invoices.',
+      'Coinventory from the shell: inventory items, valuations, categories, warehouses, consignments, invoices and the changes feed.',
     )
     .version(packageJson.version, '-v, --version', 'print the version')
     .helpOption('-h, --help', 'show help for a command')
@@ -70,6 +73,7 @@ export function buildProgram(): Command {
   registerWarehouses(program);
   registerConsignments(program);
   registerInvoices(program);
+  registerChanges(program);
   registerAuth(program);
   return program;
 }
@@ -100,10 +104,7 @@ process.stdout.on('error', (error: NodeJS.ErrnoException) => {
   throw error;
 });
 
-// Ctrl-C: leave the terminal clean (no half-drawn progress line) and exit 130, as shells expect.
-process.once('SIGINT', () => {
-  Progress.active?.clear();
-  process.exit(EXIT.INTERRUPTED);
-});
+// Ctrl-C: leave the terminal clean (no half-drawn progress line) and exit 130, as shells expect (signals.ts).
+handleInterrupts();
 
 process.exitCode = await run(process.argv.slice(2));

@@ -1,4 +1,4 @@
-import { ITEM_STATUSES } from '@coinventory/contract/constants';
+import { CHANGE_TYPES, ITEM_STATUSES } from '@coinventory/contract/constants';
 import { describe, expect, it } from 'vitest';
 import { cli } from './support/cli.js';
 
@@ -9,7 +9,17 @@ describe('help and version', () => {
     const { code, stdout, stderr } = await cli(['--help']);
     expect(code).toBe(0);
     expect(stderr).toBe('');
-    for (const command of ['me', 'items', 'categories', 'warehouses', 'consignments', 'invoices', 'login', 'logout']) {
+    for (const command of [
+      'me',
+      'items',
+      'categories',
+      'warehouses',
+      'consignments',
+      'invoices',
+      'changes',
+      'login',
+      'logout',
+    ]) {
       expect(stdout).toMatch(new RegExp(`^  ${command}\\b`, 'm'));
     }
     expect(stdout).toContain('Exit codes:');
@@ -44,6 +54,9 @@ describe('help and version', () => {
       ['categories', 'get'],
       ['warehouses', 'list'],
       ['warehouses', 'get'],
+      ['changes'],
+      ['changes', 'list'],
+      ['changes', 'cursor'],
       ['login'],
       ['logout'],
     ];
@@ -57,6 +70,18 @@ describe('help and version', () => {
     const list = results[1]?.stdout ?? '';
     for (const status of ITEM_STATUSES) expect(list).toContain(status);
     expect(list).toContain('value_desc');
+  });
+
+  it('changes: the group runs its list; the list says how to resume and what each format prints', async () => {
+    const group = await cli(['changes', '--help']);
+    expect(group.stdout).toContain("'coinventory changes [options]' runs 'coinventory changes list [options]'");
+    expect(group.stdout).toMatch(/^ {2}list\|ls \[options\] /m);
+    expect(group.stdout).toMatch(/^ {2}cursor \[options\] /m);
+    const list = (await cli(['changes', 'list', '--help'])).stdout;
+    for (const text of ['Resume with: coinventory changes --after <cursor>', 'NDJSON', '--cursor-file', 'SIGTERM']) {
+      expect(list).toContain(text);
+    }
+    for (const type of CHANGE_TYPES) expect(list).toContain(type);
   });
 
   it('items take an id or a SKU', async () => {

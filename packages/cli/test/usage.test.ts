@@ -59,6 +59,22 @@ describe('bad input is refused before any request (exit 2)', () => {
     );
   });
 
+  it('changes: types, bounds and a cursor from one place only', async () => {
+    await refused(
+      ['changes', '--types', 'item.created,item.moved'],
+      '"item.moved" is not a change type. Allowed: item.created, item.updated, item.deleted (comma-separated).',
+    );
+    await refused(['changes', 'list', '--limit', '101'], 'Must be a whole number from 1 to 100');
+    await refused(['changes', '--follow', '--interval', '0'], 'Must be a whole number from 1 to 3,600');
+    await refused(['changes', '--after', 'x'.repeat(201)], 'Must be at most 200 characters');
+    await refused(
+      ['changes', '--after', 'now', '--cursor-file', 'sync.cursor'],
+      "option '--after <cursor>' cannot be used with option '--cursor-file <file>'",
+    );
+    await refused(['changes', '--output', 'csv'], 'Allowed choices are table, json');
+    await refused(['changes', 'cursor', '--follow'], "unknown option '--follow'");
+  });
+
   it('money: dollars with at most 2 decimals, or whole cents, not both', async () => {
     await refused(['items', 'create', '--sku', 'S', '--title', 'T', '--value', '12.345'], 'at most 2 decimals');
     await refused(['items', 'create', '--sku', 'S', '--title', 'T', '--value', '1,250'], 'no commas');

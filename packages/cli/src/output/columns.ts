@@ -16,7 +16,11 @@ export function moneyColumn<T>(header: string, cents: (row: T) => number | null)
   return { header, value: (row) => formatMoney(cents(row)), align: 'right', reserve: AMOUNT_WIDTH };
 }
 
-/** A date-time in the local time zone. */
-export function dateColumn<T>(header: string, at: (row: T) => string | null): Column<T> {
-  return { header, value: (row) => formatDate(at(row)), shrink: 'never' };
+/** A date-time in the local time zone, to the minute (or the second, for events). */
+export function dateColumn<T>(
+  header: string,
+  at: (row: T) => string | null,
+  precision: 'minutes' | 'seconds' = 'minutes',
+): Column<T> {
+  return { header, value: (row) => formatDate(at(row), precision), shrink: 'never' };
 }

@@ -51,12 +51,16 @@ export function formatMoney(cents: number | null | undefined): string {
 
 const pad2 = (n: number): string => String(n).padStart(2, '0');
 
-/** An ISO date-time in the local time zone (`TZ` honoured): `2026-11-22 10:00`. Unparseable text is shown as is. */
-export function formatDate(iso: string | null | undefined): string {
+/**
+ * An ISO date-time in the local time zone (`TZ` honoured): `2026-11-22 10:00`, or with `seconds` (events, where the
+ * minute is too coarse) `2026-11-22 10:00:05`. Unparseable text is shown as is.
+ */
+export function formatDate(iso: string | null | undefined, precision: 'minutes' | 'seconds' = 'minutes'): string {
   if (iso === null || iso === undefined) return NONE;
   const date = new Date(iso);
   if (Number.isNaN(date.getTime())) return iso;
-  return `${date.getFullYear()}-${pad2(date.getMonth() + 1)}-${pad2(date.getDate())} ${pad2(date.getHours())}:${pad2(date.getMinutes())}`;
+  const minutes = `${date.getFullYear()}-${pad2(date.getMonth() + 1)}-${pad2(date.getDate())} ${pad2(date.getHours())}:${pad2(date.getMinutes())}`;
+  return precision === 'seconds' ? `${minutes}:${pad2(date.getSeconds())}` : minutes;
 }
 
 /** Someone an API object names: a consignment's consignor, an invoice's customer. */
