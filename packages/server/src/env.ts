@@ -1,4 +1,4 @@
-import { API_VERSION, RATE_LIMIT } from '@coinventory/contract';
+import { API_VERSION, DEFAULT_CHANGES_RETENTION_DAYS, RATE_LIMIT } from '@coinventory/contract';
 import { z } from 'zod';
 
 /**
@@ -157,6 +157,15 @@ const EnvShape = z.object({
     .min(1_000)
     .default(60_000)
     .describe('How long a worker holds a listing while delivering; must exceed MARKETPLACE_TIMEOUT_MS.'),
+  CHANGES_RETENTION_DAYS: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(3_650)
+    .default(DEFAULT_CHANGES_RETENTION_DAYS)
+    .describe(
+      'How long the changes feed keeps a change; a cursor older than that is refused and its consumer reads everything again.',
+    ),
   WEB_CONCURRENCY: z.coerce
     .number()
     .int()

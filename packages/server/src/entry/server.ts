@@ -11,6 +11,7 @@ import { InFlightRequests } from '../http/middleware/lifecycle.js';
 import type { Logger } from '../logger.js';
 import { FailedAuthLimiter } from '../modules/access/index.js';
 import { syncWorkerFromEnv } from '../modules/marketplace/index.js';
+import { startHousekeeping } from './housekeeping.js';
 
 export interface RunningServer {
   /** The base URL of the API, ending in /v1. */
@@ -115,6 +116,11 @@ export async function startServer({ env, logger, beforeServing }: StartOptions):
   const database = opened;
 
   const worker = env.SYNC_WORKER === 'on' ? syncWorkerFromEnv(env, database.sql, logger) : undefined;
+  const housekeeping = startHousekeeping({
+    sql: database.sql,
+    logger,
+    changesRetentionDays: env.CHANGES_RETENTION_DAYS,
+  });
   const inFlight = new InFlightRequests(logger, env.REQUEST_QUEUE_LIMIT);
   const app = createApp({
     sql: database.sql,
@@ -152,6 +158,7 @@ export async function startServer({ env, logger, beforeServing }: StartOptions):
       clearInterval(sweep);
       clearTimeout(timer);
       await worker?.stop();
+      await housekeeping.stop();
       await database.close();
     })();
     return closing;

@@ -1,9 +1,12 @@
 import { contract } from '@coinventory/contract';
 import { initServer } from '@ts-rest/express';
 import { meRoute, type RatePolicy } from '../modules/access/index.js';
+import { categoriesRoutes } from '../modules/categories/index.js';
+import { changesRoutes } from '../modules/changes/index.js';
 import { consignmentsRoutes } from '../modules/consignments/index.js';
 import { invoicesRoutes } from '../modules/invoices/index.js';
 import { itemsRoutes, type SyncNotifier } from '../modules/items/index.js';
+import { warehousesRoutes } from '../modules/warehouses/index.js';
 
 const s = initServer();
 
@@ -17,5 +20,8 @@ export function createRouter(policy: RatePolicy, notifySync: SyncNotifier) {
     items: itemsRoutes(notifySync),
     consignments: consignmentsRoutes,
     invoices: invoicesRoutes,
+    categories: categoriesRoutes,
+    warehouses: warehousesRoutes,
+    changes: changesRoutes,
   });
 }

@@ -4,6 +4,7 @@ import * as marketplaceSync from './0003_marketplace_sync.js';
 import * as rateLimitWindowStart from './0004_rate_limit_window_start.js';
 import * as itemsSearchByWorkspace from './0005_items_search_by_workspace.js';
 import * as rateLimitMixedPolicies from './0006_rate_limit_mixed_policies.js';
+import * as changesAndIdempotency from './0007_changes_and_idempotency.js';
 
 export interface Migration {
   version: number;
@@ -19,4 +20,5 @@ export const migrations: readonly Migration[] = [
   { version: 4, ...rateLimitWindowStart },
   { version: 5, ...itemsSearchByWorkspace },
   { version: 6, ...rateLimitMixedPolicies },
+  { version: 7, ...changesAndIdempotency },
 ];

@@ -13,10 +13,12 @@ export const itemsRoutes = (notifySync: SyncNotifier) =>
     list: inTenant(({ sql, organizationId }, { query }) => listItems(sql, organizationId, query)),
     create: inTenant(({ sql, organizationId }, { body }) => createItem(sql, organizationId, body)),
     get: inTenant(async ({ sql, organizationId }, { params }) => found(await findItem(sql, organizationId, params.id))),
-    update: inTenant(({ sql, organizationId }, { params, body }) =>
-      updateItem(sql, organizationId, params.id, body, notifySync),
+    update: inTenant(({ sql, organizationId }, { params, body, req }) =>
+      updateItem(sql, organizationId, params.id, body, notifySync, { ifMatch: req.get('if-match') }),
     ),
-    delete: inTenant(({ sql, organizationId }, { params }) => deleteItem(sql, organizationId, params.id, notifySync)),
+    delete: inTenant(({ sql, organizationId }, { params, req }) =>
+      deleteItem(sql, organizationId, params.id, notifySync, { ifMatch: req.get('if-match') }),
+    ),
     valuations: inTenant(({ sql, organizationId }, { params, query }) =>
       listItemValuations(sql, organizationId, params.id, query.limit),
     ),

@@ -9,6 +9,8 @@ import {
 import { violatedForeignKey, violatedUniqueConstraint } from '../../db/errors.js';
 import type { Queryable, Sql } from '../../db/types.js';
 import { ApiError, badRequest, notFound } from '../../errors.js';
+import { etagOf, matchHits } from '../../request/etag.js';
+import { recordChange } from '../changes/index.js';
 import { enqueueForItem } from '../marketplace/index.js';
 import * as items from './store.js';
 import { listValuations } from './valuations.js';
@@ -62,8 +64,26 @@ export async function createItem(sql: Sql, organizationId: string, body: CreateI
       zone_id: location.zoneId,
     };
     const id = await items.insertItem(tx, organizationId, columns).catch(translateWriteError);
-    return writtenItem(tx, organizationId, id);
+    const item = await writtenItem(tx, organizationId, id);
+    await recordChange(tx, organizationId, { type: 'item.created', objectId: id, data: item });
+    return item;
   });
+}
+
+/**
+ * If-Match on a write: the item's current ETag (of its JSON as GET /items/{id} sends it) must be one of those
+ * named, or the write is refused with 412 before anything is written. Called with the item's row locked, so nobody
+ * changes it between the check and the write.
+ */
+async function checkIfMatch(tx: Queryable, organizationId: string, id: string, ifMatch: string | undefined) {
+  if (ifMatch === undefined) return;
+  const current = await writtenItem(tx, organizationId, id);
+  if (!matchHits(ifMatch, etagOf(JSON.stringify(current)))) throw new ApiError('PRECONDITION_FAILED');
+}
+
+/** Conditions a write may carry: `ifMatch`, the If-Match header as sent. */
+export interface WriteConditions {
+  ifMatch?: string | undefined;
 }
 
 /** The item as the transaction that wrote it sees it: what a write answers with (never another request's row). */
@@ -88,11 +108,14 @@ export async function updateItem(
   id: string,
   body: UpdateItemBody,
   notifySync: SyncNotifier = noSyncNotifier,
+  conditions: WriteConditions = {},
 ): Promise<Item> {
   const { item, queued } = await sql.begin(async (tx) => {
-    // One lock order for every transaction that changes an item, so none deadlock: the item's row, then its listings.
+    // One lock order for every transaction that changes an item, so none deadlock: the item's row, then its
+    // listings, then (last, held only until the commit) the workspace's changes feed.
     const before = await items.lockItem(tx, organizationId, id);
     if (!before) throw notFound();
+    await checkIfMatch(tx, organizationId, id, conditions.ifMatch);
     const columns = items.columnsOf(tx, body);
     if (body.warehouseId !== undefined || body.zoneId !== undefined) {
       // A new warehouse without a zone moves the item to that warehouse's first zone; a zone alone implies its warehouse.
@@ -108,7 +131,9 @@ export async function updateItem(
       body.quantity === undefined || body.quantity === before.available
         ? 0
         : await enqueueForItem(tx, organizationId, id, { kind: 'set_quantity', quantity: body.quantity });
-    return { item: await writtenItem(tx, organizationId, id), queued };
+    const item = await writtenItem(tx, organizationId, id);
+    await recordChange(tx, organizationId, { type: 'item.updated', objectId: id, data: item });
+    return { item, queued };
   });
   if (queued > 0) notifySync();
   return item;
@@ -120,13 +145,17 @@ export async function deleteItem(
   organizationId: string,
   id: string,
   notifySync: SyncNotifier = noSyncNotifier,
+  conditions: WriteConditions = {},
 ): Promise<DeletedItem> {
   const queued = await sql.begin(async (tx) => {
-    // The item's row first, then its listings, as in updateItem: a PATCH and a DELETE of one item never deadlock.
+    // The item's row first, then its listings, then the feed, as in updateItem: a PATCH and a DELETE of one item
+    // never deadlock.
     if (!(await items.lockItem(tx, organizationId, id))) throw notFound();
+    await checkIfMatch(tx, organizationId, id, conditions.ifMatch);
     // Queued before the delete: the listing rows outlive the item, but their link to it does not.
     const count = await enqueueForItem(tx, organizationId, id, { kind: 'delete_listing' });
     await items.deleteItem(tx, organizationId, id);
+    await recordChange(tx, organizationId, { type: 'item.deleted', objectId: id, data: null });
     return count;
   });
   if (queued > 0) notifySync();

@@ -1,0 +1,37 @@
+import type { Category, CategoryList, ListCategoriesQuery } from '@coinventory/contract';
+import { offsetOf } from '../../db/sql-helpers.js';
+import { defineTable, tenantKey, text } from '../../db/table.js';
+import type { Queryable } from '../../db/types.js';
+
+/** The categories table, once, in the API's field order. */
+export const CATEGORIES = defineTable<Category>()({
+  name: 'categories',
+  alias: 'c',
+  columns: {
+    ...tenantKey,
+    name: { type: text, field: 'name' },
+  },
+});
+
+export async function listCategories(
+  sql: Queryable,
+  organizationId: string,
+  query: ListCategoriesQuery,
+): Promise<CategoryList> {
+  // Byte order and then the id, so pages never skip or repeat a category whatever the server's collation.
+  return CATEGORIES.page(
+    sql`
+      SELECT ${CATEGORIES.select(sql)} FROM categories c
+      WHERE c.organization_id = ${organizationId}
+      ORDER BY c.name COLLATE "C", c.id
+      LIMIT ${query.limit + 1} OFFSET ${offsetOf(query.page, query.limit)}
+    `,
+    query,
+  );
+}
+
+export async function findCategory(sql: Queryable, organizationId: string, id: string): Promise<Category | null> {
+  return CATEGORIES.first(
+    sql`SELECT ${CATEGORIES.select(sql)} FROM categories c WHERE c.organization_id = ${organizationId} AND c.id = ${id}`,
+  );
+}

@@ -1,0 +1,46 @@
+import type { ListWarehousesQuery, Warehouse, WarehouseList } from '@coinventory/contract';
+import { offsetOf } from '../../db/sql-helpers.js';
+import { boolean, defineTable, json, tenantKey, text } from '../../db/table.js';
+import type { Queryable } from '../../db/types.js';
+
+/** The warehouses table, once, in the API's field order; its zones come in order of their position. */
+export const WAREHOUSES = defineTable<Warehouse>()({
+  name: 'warehouses',
+  alias: 'w',
+  columns: {
+    ...tenantKey,
+    name: { type: text, field: 'name' },
+    is_default: { type: boolean, field: 'isDefault' },
+    zones: {
+      type: json<Warehouse['zones']>(),
+      field: 'zones',
+      computed: (sql) => sql`coalesce((
+        SELECT json_agg(json_build_object('id', z.id, 'name', z.name) ORDER BY z.position)
+        FROM zones z
+        WHERE z.organization_id = w.organization_id AND z.warehouse_id = w.id
+      ), '[]'::json)`,
+    },
+  },
+});
+
+export async function listWarehouses(
+  sql: Queryable,
+  organizationId: string,
+  query: ListWarehousesQuery,
+): Promise<WarehouseList> {
+  return WAREHOUSES.page(
+    sql`
+      SELECT ${WAREHOUSES.select(sql)} FROM warehouses w
+      WHERE w.organization_id = ${organizationId}
+      ORDER BY w.is_default DESC, w.name COLLATE "C", w.id
+      LIMIT ${query.limit + 1} OFFSET ${offsetOf(query.page, query.limit)}
+    `,
+    query,
+  );
+}
+
+export async function findWarehouse(sql: Queryable, organizationId: string, id: string): Promise<Warehouse | null> {
+  return WAREHOUSES.first(
+    sql`SELECT ${WAREHOUSES.select(sql)} FROM warehouses w WHERE w.organization_id = ${organizationId} AND w.id = ${id}`,
+  );
+}
