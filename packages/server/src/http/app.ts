@@ -12,10 +12,12 @@ import {
   type RatePolicy,
   rateLimitPolicyHeader,
 } from '../modules/access/index.js';
+import { idempotentWrites } from '../modules/idempotency/index.js';
 import { requestContext } from '../request/context.js';
 import { METADATA_PATH, publicUrls } from '../request/public-urls.js';
 import { docsRouter } from './docs.js';
 import { errorHandler } from './error-handler.js';
+import { entityTags } from './middleware/etag.js';
 import { announcesBody, BODY_METHODS, InFlightRequests, requestLifecycle } from './middleware/lifecycle.js';
 import { createRouter } from './router.js';
 
@@ -157,6 +159,9 @@ export function createApp({
       refuseUnexpectedQuery,
       requireJsonBody,
       parseJsonBody,
+      // After the body is read (a retry is the same request only with the same body), before validation.
+      idempotentWrites(),
+      entityTags,
     ],
     // Validation errors go to the shared error handler, which shapes them as the spec's 400 body.
     requestValidationErrorHandler: (error, _req, _res, next) => next(error),

@@ -17,7 +17,12 @@ export interface RequestLocals {
   auth?: AuthContext;
   /** The request's database work: what its deadline rolls back (see http/middleware/lifecycle.ts). */
   work?: RequestWork;
+  /** For a write sent with Idempotency-Key: runs its handler so that its answer commits with its writes. */
+  keepAnswer?: AnswerKeeper;
 }
+
+/** Runs a route's work, given the database to use, and keeps its answer with its writes (modules/idempotency). */
+export type AnswerKeeper = <Body>(run: (sql: Sql) => Promise<Body>) => Promise<Body>;
 
 export const localsOf = (res: Response): RequestLocals => res.locals as RequestLocals;
 
@@ -51,7 +56,12 @@ export function tenantOf(res: Response): Tenant {
  */
 export const inTenant =
   <Args extends { res: Response }, Body>(work: (tenant: Tenant, args: Args) => Promise<Body>) =>
-  async (args: Args) => ({ status: 200 as const, body: await work(tenantOf(args.res), args) });
+  async (args: Args) => {
+    const tenant = tenantOf(args.res);
+    const { keepAnswer } = localsOf(args.res);
+    const body = keepAnswer ? await keepAnswer((sql) => work({ ...tenant, sql }, args)) : await work(tenant, args);
+    return { status: 200 as const, body };
+  };
 
 /** Gives every request an id, echoed as X-Request-Id, and logs one line when the response is sent. */
 export function requestContext(logger: Logger) {

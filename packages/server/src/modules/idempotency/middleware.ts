@@ -1,0 +1,128 @@
+import { createHash } from 'node:crypto';
+import { IDEMPOTENCY } from '@coinventory/contract';
+import type { NextFunction, Request, Response } from 'express';
+import { asPool } from '../../db/nested.js';
+import type { Sql } from '../../db/types.js';
+import { ApiError, badRequest } from '../../errors.js';
+import { type AnswerKeeper, authOf, localsOf, sqlOf } from '../../request/context.js';
+import { etagOf } from '../../request/etag.js';
+import { findAnswer, type KeyScope, keepAnswer, lockKey } from './store.js';
+
+const WRITE_METHODS: ReadonlySet<string> = new Set(['POST', 'PATCH', 'DELETE']);
+const HEADER = `headers.${IDEMPOTENCY.header.toLowerCase()}`;
+
+const inUse = () => new ApiError('IDEMPOTENCY_KEY_IN_USE', undefined, { 'Retry-After': '1' });
+
+/** JSON with every object's keys sorted: two bodies that mean the same request have the same text. */
+function canonicalJson(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
+  if (value !== null && typeof value === 'object') {
+    const entries = Object.entries(value as Record<string, unknown>).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+    return `{${entries.map(([key, entry]) => `${JSON.stringify(key)}:${canonicalJson(entry)}`).join(',')}}`;
+  }
+  return JSON.stringify(value) ?? 'null';
+}
+
+/** What makes two requests "the same request": method, path and body. */
+function fingerprintOf(req: Request): string {
+  const path = req.originalUrl.split('?')[0] ?? '';
+  const body = req.body === undefined ? '' : canonicalJson(req.body);
+  return createHash('sha256').update(`${req.method} ${path}\n${body}`).digest('base64url');
+}
+
+/** Sends a kept answer again, as it was first sent, saying so. */
+function replay(res: Response, status: number, body: string) {
+  res.setHeader(IDEMPOTENCY.replayedHeader, 'true');
+  if (status === 200) res.setHeader('ETag', etagOf(body));
+  res.status(status).setHeader('Content-Type', 'application/json; charset=utf-8');
+  res.send(body);
+}
+
+/**
+ * Runs a write's work in one transaction with its key's lock, and keeps its answer in that transaction: the answer is
+ * kept exactly when the writes commit.
+ */
+function keeper(sql: Sql, scope: KeyScope, fingerprint: string): AnswerKeeper {
+  return async <Body>(run: (sql: Sql) => Promise<Body>): Promise<Body> => {
+    const outcome = await sql.begin(async (tx) => {
+      if (!(await lockKey(tx, scope))) throw inUse();
+      // Answered by another process between our look and our lock: its answer is there for the next retry.
+      if (await findAnswer(tx, scope)) throw inUse();
+      let result: { ok: true; body: Body } | { ok: false; error: ApiError };
+      try {
+        result = { ok: true, body: await run(asPool(tx)) };
+      } catch (error) {
+        if (!(error instanceof ApiError) || error.status >= 500) throw error;
+        result = { ok: false, error };
+      }
+      const status = result.ok ? 200 : result.error.status;
+      const body = JSON.stringify(result.ok ? result.body : result.error.body);
+      await keepAnswer(tx, scope, { fingerprint, status, body });
+      return result;
+    });
+    if (!outcome.ok) throw outcome.error;
+    return outcome.body;
+  };
+}
+
+/**
+ * Safe retries of writes (draft-ietf-httpapi-idempotency-key-header, with Stripe's behaviour): a POST, PATCH or
+ * DELETE with `Idempotency-Key` runs once. Its answer (200, or a 4xx its handler gave) is kept in the same
+ * transaction as its writes (see `AnswerKeeper`), so a kept answer always means committed writes, and a 5xx keeps
+ * nothing: a retry runs the write. A retry with the same key and request gets the kept answer again; with another
+ * request, 400; while the first still runs, 409 (here in this process, or through the key's lock in another).
+ * Requests that fail before their handler (authentication, validation) keep nothing.
+ */
+export function idempotentWrites() {
+  // Keys whose request this process is running: a duplicate is refused at once, even on the embedded database,
+  // whose one connection would otherwise queue it behind the first.
+  const running = new Set<string>();
+  return async (req: Request, res: Response, next: NextFunction) => {
+    const key = req.get(IDEMPOTENCY.header);
+    if (key === undefined || !WRITE_METHODS.has(req.method)) return next();
+    if (!IDEMPOTENCY.keyPattern.test(key)) {
+      return next(
+        badRequest(
+          `${HEADER}: must be ${IDEMPOTENCY.key.min} to ${IDEMPOTENCY.key.max} printable ASCII characters (for example a UUID)`,
+        ),
+      );
+    }
+    const { organization, apiKey } = authOf(res);
+    const scope: KeyScope = { organizationId: organization.id, apiKeyId: apiKey.id, key };
+    const id = `${scope.organizationId}/${scope.apiKeyId}/${key}`;
+    const fingerprint = fingerprintOf(req);
+    let kept: Awaited<ReturnType<typeof findAnswer>>;
+    try {
+      kept = await findAnswer(sqlOf(res), scope);
+    } catch (error) {
+      return next(error);
+    }
+    if (kept && kept.fingerprint !== fingerprint) {
+      return next(
+        badRequest(
+          `${HEADER}: this key was already used for a different request (another method, path or body); send a new key with each new request`,
+        ),
+      );
+    }
+    if (kept) return replay(res, kept.status, kept.body);
+    // Checked after the look-up, with no wait in between: a duplicate that arrives while the first runs is refused.
+    if (running.has(id)) return next(inUse());
+    running.add(id);
+    // Held until the write has committed or rolled back, even if the caller hangs up first (its retry must wait);
+    // released at once by a request that never reaches its handler (refused by validation).
+    let handled = false;
+    res.on('close', () => {
+      if (!handled) running.delete(id);
+    });
+    const keep = keeper(sqlOf(res), scope, fingerprint);
+    localsOf(res).keepAnswer = async <Body>(run: (sql: Sql) => Promise<Body>): Promise<Body> => {
+      handled = true;
+      try {
+        return await keep(run);
+      } finally {
+        running.delete(id);
+      }
+    };
+    next();
+  };
+}
