@@ -40,6 +40,8 @@ const ID_FIELD: Record<string, keyof SeededResources> = {
   items: 'itemId',
   consignments: 'consignmentId',
   invoices: 'invoiceId',
+  categories: 'categoryId',
+  warehouses: 'warehouseId',
 };
 function idFieldOf(entry: ContractRoute): keyof SeededResources {
   const field = ID_FIELD[entry.route.path.split('/')[1] ?? ''];

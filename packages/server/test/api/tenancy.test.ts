@@ -52,6 +52,8 @@ describe('the routes that take an id', () => {
     expect(routesTakingId.map((r) => `${r.route.method} ${r.route.path}`).sort()).toEqual(
       [
         'DELETE /items/:id',
+        'GET /categories/:id',
+        'GET /warehouses/:id',
         'GET /consignments/:id',
         'GET /invoices/:id',
         'GET /items/:id',

@@ -21,9 +21,19 @@ const { api, itemCount } = suite;
 const encode = encodeURIComponent;
 
 describe('every route with query parameters is covered here', () => {
-  it('the routes with a query schema are exactly the four below', () => {
+  it('the routes with a query schema are exactly the seven below', () => {
     const withQuery = contractRoutes.filter((entry) => 'query' in entry.route && entry.route.query).map((e) => e.key);
-    expect(withQuery.sort()).toEqual(['consignments.list', 'invoices.list', 'items.list', 'items.valuations'].sort());
+    expect(withQuery.sort()).toEqual(
+      [
+        'consignments.list',
+        'invoices.list',
+        'items.list',
+        'items.valuations',
+        'categories.list',
+        'warehouses.list',
+        'changes.list',
+      ].sort(),
+    );
   });
 });
 
@@ -170,6 +180,57 @@ describe.each([
   it('the unknown parameter is named in the issue', async () => {
     const response = await api().get(`${path}?frobnicate=1`);
     expectBadRequest(response, ['query'], ['frobnicate']);
+  });
+});
+
+describe.each(['/categories', '/warehouses'])('GET %s: only page and limit', (path) => {
+  const { accepted, rejected } = paginationCases();
+  it.each(accepted)('?%s → 200 with that page and limit', async (query, expected) => {
+    const response = await api().get<ListBody>(`${path}?${query}`);
+    expect(response.status, response.text).toBe(200);
+    expect(response.body).toEqual({ items: expect.any(Array), ...expected, hasMore: expect.any(Boolean) });
+  });
+
+  // No search, filters or sorts: each is an unknown parameter.
+  const own = rejected.map(([query, location]): [string, string] => [
+    query,
+    location === 'query.q' || location === 'query.status' ? 'query' : location,
+  ]);
+  it.each([...own, ['sort=newest', 'query']])('?%s → 400 naming %s', async (query, location) => {
+    expectBadRequest(await api().get(`${path}?${query}`), [location]);
+  });
+});
+
+describe('GET /changes query parameters', () => {
+  it.each([
+    '',
+    `limit=${LIMITS.changesLimit.min}`,
+    `limit=${LIMITS.changesLimit.max}`,
+    'types=item.created',
+    'types=item.created,item.updated,item.deleted',
+    'types=item.deleted,item.deleted',
+  ])('?%s → 200', async (query) => {
+    const response = await api().get<{ items: unknown[] }>(`/changes?${query}`);
+    expect(response.status, response.text).toBe(200);
+    expect(response.body).toEqual({
+      items: expect.any(Array),
+      nextCursor: expect.any(String),
+      hasMore: expect.any(Boolean),
+    });
+  });
+
+  it.each([
+    ...limitRejections(LIMITS.changesLimit),
+    ['after=', 'query.after'],
+    [`after=${long(LIMITS.cursor.max + 1)}`, 'query.after'],
+    ['after=not-a-cursor', 'query.after'],
+    ['types=', 'query.types'],
+    ['types=item.sold', 'query.types'],
+    ['types=ITEM.CREATED', 'query.types'],
+    ['types=item.created&types=item.updated', 'query.types'],
+    ['page=1', 'query'],
+  ])('?%s → 400 naming %s', async (query, location) => {
+    expectBadRequest(await api().get(`/changes?${query}`), [location]);
   });
 });
 

@@ -1,4 +1,6 @@
 import {
+  CategorySchema,
+  CHANGE_TYPES,
   CONSIGNMENT_STATUSES,
   ConsignmentSchema,
   INVOICE_STATUSES,
@@ -10,13 +12,16 @@ import {
   SCOPES,
   SEARCH_FIELDS,
   ValuationSchema,
+  WarehouseSchema,
 } from '@coinventory/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '../../src/db/connect.js';
+import { CATEGORIES } from '../../src/modules/categories/index.js';
 import { CONSIGNMENTS } from '../../src/modules/consignments/index.js';
 import { INVOICES } from '../../src/modules/invoices/index.js';
 import { ITEMS, VALUATIONS } from '../../src/modules/items/index.js';
 import { SYNC_STATES } from '../../src/modules/marketplace/index.js';
+import { WAREHOUSES } from '../../src/modules/warehouses/index.js';
 import { PLANS, ROLES } from '../../src/modules/workspaces/index.js';
 import { createTestDatabase } from '../support/database.js';
 import { insertItems, type SeedItem } from '../support/items.js';
@@ -55,6 +60,7 @@ describe('CHECK constraints hold the lists the code names', () => {
     ['consignments', 'status', "the contract's CONSIGNMENT_STATUSES", CONSIGNMENT_STATUSES],
     ['invoices', 'status', "the contract's INVOICE_STATUSES", INVOICE_STATUSES],
     ['api_keys', 'scopes', "the contract's SCOPES", SCOPES],
+    ['changes', 'type', "the contract's CHANGE_TYPES", CHANGE_TYPES],
   ] as const)('%s.%s allows exactly %s', async (table, column, _list, values) => {
     expect(await checkedValues(database.sql, table, column)).toEqual([...values].sort());
   });
@@ -65,6 +71,8 @@ const TABLES: Record<string, { table: AnyTable; schema: Parameters<typeof schema
   valuations: { table: VALUATIONS, schema: ValuationSchema },
   consignments: { table: CONSIGNMENTS, schema: ConsignmentSchema },
   invoices: { table: INVOICES, schema: InvoiceSchema },
+  categories: { table: CATEGORIES, schema: CategorySchema },
+  warehouses: { table: WAREHOUSES, schema: WarehouseSchema },
 };
 
 describe("each list's generated search_text holds exactly the SEARCH_FIELDS its table stores", () => {

@@ -3,7 +3,6 @@ import { ItemSchema } from '@coinventory/contract';
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { createSql } from '../../src/db/connect.js';
-import type { TransactionSql } from '../../src/db/types.js';
 import { type RunningServer, startServer } from '../../src/entry/server.js';
 import { loadEnv } from '../../src/env.js';
 import { createClusterDatabase } from '../support/admin.js';
@@ -12,7 +11,7 @@ import { ERROR_BODY } from '../support/errors.js';
 import { client } from '../support/http.js';
 import { type Api, createItem, freshApi } from '../support/items.js';
 import { startTestServer, type TestServer } from '../support/server.js';
-import { secondPool } from '../support/sync.js';
+import { holdInOtherSession } from '../support/sessions.js';
 import { createWorkspace, type TestWorkspace } from '../support/workspace.js';
 
 /**
@@ -23,36 +22,6 @@ import { createWorkspace, type TestWorkspace } from '../support/workspace.js';
 
 const UNLIMITED = { maxRequests: 1_000_000, windowSeconds: 60 };
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
-/** Holds a row lock (or an uncommitted insert) from another session until `release()`. */
-async function holdInOtherSession(server: TestServer, statement: (tx: TransactionSql) => Promise<unknown>) {
-  const other = await secondPool(server.database);
-  let release!: () => void;
-  const released = new Promise<void>((resolve) => {
-    release = resolve;
-  });
-  let held!: () => void;
-  const holding = new Promise<void>((resolve) => {
-    held = resolve;
-  });
-  const done = other.sql
-    .begin(async (tx) => {
-      await statement(tx);
-      held();
-      await released;
-      // Rolled back: the holder itself changes nothing.
-      throw new Error('release');
-    })
-    .catch(() => {});
-  await holding;
-  return {
-    release: async () => {
-      release();
-      await done;
-      await other.end();
-    },
-  };
-}
 
 /** Backends of the server that are waiting on a lock: a cancelled statement is no longer among them. */
 async function waitingOnLocks(server: TestServer): Promise<number> {

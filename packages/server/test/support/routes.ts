@@ -16,6 +16,8 @@ export interface ResourceIds {
   itemId: string;
   consignmentId: string;
   invoiceId: string;
+  categoryId: string;
+  warehouseId: string;
 }
 
 /** Which id fills `:id`, by the path's first segment. */
@@ -23,6 +25,8 @@ const ID_OF_COLLECTION: Record<string, keyof ResourceIds> = {
   items: 'itemId',
   consignments: 'consignmentId',
   invoices: 'invoiceId',
+  categories: 'categoryId',
+  warehouses: 'warehouseId',
 };
 
 export const WRITE_METHODS: ReadonlySet<string> = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
@@ -95,7 +99,6 @@ export function send<T = unknown>(
 
 export interface SeededResources extends ResourceIds {
   sku: string;
-  categoryId: string;
   valuationId: string;
   consignorId: string;
   consignmentName: string;
@@ -197,6 +200,7 @@ export async function seedResources(
     invoiceId: invoice.id,
     sku,
     categoryId: category.id,
+    warehouseId: workspace.defaultWarehouseId,
     valuationId: valuation.id,
     consignorId: consignor.id,
     consignmentName,
@@ -219,7 +223,9 @@ export async function rowCounts(sql: Sql, organizationId: string): Promise<Recor
       (SELECT count(*)::int FROM invoices WHERE organization_id = ${organizationId}) AS invoices,
       (SELECT count(*)::int FROM invoice_lines WHERE organization_id = ${organizationId}) AS invoice_lines,
       (SELECT count(*)::int FROM invoice_payments WHERE organization_id = ${organizationId}) AS invoice_payments,
-      (SELECT count(*)::int FROM marketplace_listings WHERE organization_id = ${organizationId}) AS marketplace_listings
+      (SELECT count(*)::int FROM marketplace_listings WHERE organization_id = ${organizationId}) AS marketplace_listings,
+      (SELECT count(*)::int FROM changes WHERE organization_id = ${organizationId}) AS changes,
+      (SELECT count(*)::int FROM idempotency_keys WHERE organization_id = ${organizationId}) AS idempotency_keys
   `;
   if (!row) throw new Error('no counts');
   return { ...row };
