@@ -37,12 +37,8 @@ export function scratchDir(): string {
   return scratch;
 }
 
-/**
- * Runs `node dist/coinventory.js …args` with stdout and stderr piped (not terminals) and NO_COLOR unset, in
- * TZ=UTC with a scratch HOME and config dir, and checks that no output holds an ANSI escape.
- */
-export async function cli(args: readonly string[], options: RunOptions = {}): Promise<CliResult> {
-  if (!existsSync(BIN)) throw new Error(`${BIN} is missing: run 'pnpm run build' in packages/cli first`);
+/** The environment a run gets: a scratch HOME and config dir, TZ=UTC, no colour settings, plus `options.env`. */
+function runEnv(options: RunOptions): NodeJS.ProcessEnv {
   const home = scratchDir();
   const env: NodeJS.ProcessEnv = {
     PATH: process.env.PATH ?? '',
@@ -54,8 +50,22 @@ export async function cli(args: readonly string[], options: RunOptions = {}): Pr
     if (value === undefined) delete env[name];
     else env[name] = value;
   }
+  return env;
+}
+
+function checkNoAnsi(stdout: string, stderr: string): void {
+  expect(stdout, 'stdout must hold no ANSI escapes when piped').not.toContain('\u001b[');
+  expect(stderr, 'stderr must hold no ANSI escapes when piped').not.toContain('\u001b[');
+}
+
+/**
+ * Runs `node dist/coinventory.js …args` with stdout and stderr piped (not terminals) and NO_COLOR unset, in
+ * TZ=UTC with a scratch HOME and config dir, and checks that no output holds an ANSI escape.
+ */
+export async function cli(args: readonly string[], options: RunOptions = {}): Promise<CliResult> {
+  if (!existsSync(BIN)) throw new Error(`${BIN} is missing: run 'pnpm run build' in packages/cli first`);
   const started = performance.now();
-  const child = spawn(process.execPath, [BIN, ...args], { env, stdio: ['pipe', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [BIN, ...args], { env: runEnv(options), stdio: ['pipe', 'pipe', 'pipe'] });
   let stdout = '';
   let stderr = '';
   let firstStdoutMs: number | undefined;
@@ -72,13 +82,78 @@ export async function cli(args: readonly string[], options: RunOptions = {}): Pr
     child.once('close', (exitCode) => resolve(exitCode));
   });
   const exitMs = performance.now() - started;
-  if (!options.allowAnsi) {
-    expect(stdout, 'stdout must hold no ANSI escapes when piped').not.toContain('\u001b[');
-    expect(stderr, 'stderr must hold no ANSI escapes when piped').not.toContain('\u001b[');
-  }
+  if (!options.allowAnsi) checkNoAnsi(stdout, stderr);
   const result = { code, stdout, stderr };
   timings.set(result, { firstStdoutMs, exitMs });
   return result;
+}
+
+/** A CLI run that goes on until it is stopped (`changes --follow`), watched as it prints. */
+export interface RunningCli {
+  /** What it has printed so far. */
+  output(): { stdout: string; stderr: string };
+  /** Resolves when `stream` satisfies `done`; rejects after `timeoutMs` or if the process ends first. */
+  waitFor(stream: 'stdout' | 'stderr', done: (text: string) => boolean, timeoutMs?: number): Promise<string>;
+  /** Sends `signal` and resolves with the whole run once the process has exited. */
+  stop(signal: NodeJS.Signals): Promise<CliResult>;
+}
+
+/** Starts the CLI as `cli` does, without waiting for it to end; stdin is closed. */
+export function startCli(args: readonly string[], options: RunOptions = {}): RunningCli {
+  if (!existsSync(BIN)) throw new Error(`${BIN} is missing: run 'pnpm run build' in packages/cli first`);
+  const child = spawn(process.execPath, [BIN, ...args], { env: runEnv(options), stdio: ['pipe', 'pipe', 'pipe'] });
+  const text = { stdout: '', stderr: '' };
+  const waiters = new Set<() => void>();
+  const changed = () => {
+    for (const waiter of waiters) waiter();
+  };
+  child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
+    text.stdout += chunk;
+    changed();
+  });
+  child.stderr.setEncoding('utf8').on('data', (chunk: string) => {
+    text.stderr += chunk;
+    changed();
+  });
+  child.stdin.end();
+  const exited = new Promise<number | null>((resolve, reject) => {
+    child.once('error', reject);
+    child.once('close', (exitCode) => {
+      resolve(exitCode);
+      changed();
+    });
+  });
+  return {
+    output: () => ({ ...text }),
+    waitFor: (stream, done, timeoutMs = 15_000) =>
+      new Promise((resolve, reject) => {
+        const check = () => {
+          if (done(text[stream])) finish(() => resolve(text[stream]));
+          else if (child.exitCode !== null || child.signalCode !== null) {
+            finish(() =>
+              reject(new Error(`the CLI exited (${child.exitCode}) first:\n${text.stdout}\n${text.stderr}`)),
+            );
+          }
+        };
+        const timer = setTimeout(
+          () => finish(() => reject(new Error(`timed out waiting on ${stream}:\n${text.stdout}\n${text.stderr}`))),
+          timeoutMs,
+        );
+        const finish = (settle: () => void) => {
+          clearTimeout(timer);
+          waiters.delete(check);
+          settle();
+        };
+        waiters.add(check);
+        check();
+      }),
+    stop: async (signal) => {
+      child.kill(signal);
+      const code = await exited;
+      checkNoAnsi(text.stdout, text.stderr);
+      return { code, ...text };
+    },
+  };
 }
 
 /** Output with UUIDs replaced by a same-width placeholder, for snapshots. */

@@ -14,6 +14,9 @@ export interface SharedServer extends ServerInfo {
     errors: string;
     terminal: string;
     bySku: string;
+    places: string;
+    changes: string;
+    follow: string;
   };
 }
 
@@ -32,16 +35,19 @@ export default async function setup(project: TestProject): Promise<() => Promise
   project.provide('tmpRoot', tmpRoot);
   server = await startServer();
   const info: ServerInfo = { baseUrl: server.baseUrl, apiKey: server.apiKey, dataDir: server.dataDir };
-  const [readOnly, auth, errors, terminal, bySku] = await Promise.all([
+  const [readOnly, auth, errors, terminal, bySku, places, changes, follow] = await Promise.all([
     createKey(info, 'cli read-only', 'read'),
     createKey(info, 'cli auth tests', 'read,write'),
     createKey(info, 'cli error tests', 'read,write'),
     createKey(info, 'cli terminal tests', 'read,write'),
     createKey(info, 'cli items by SKU tests', 'read,write'),
+    createKey(info, 'cli categories and warehouses tests', 'read'),
+    createKey(info, 'cli changes tests', 'read,write'),
+    createKey(info, 'cli changes --follow tests', 'read,write'),
   ]);
   project.provide('server', {
     ...info,
-    keys: { main: server.apiKey, readOnly, auth, errors, terminal, bySku },
+    keys: { main: server.apiKey, readOnly, auth, errors, terminal, bySku, places, changes, follow },
   });
   return async () => {
     await stopServer(server);
