@@ -24,6 +24,7 @@ export const guideSections: GuideSection[] = [
       { text: 'Errors', link: '/guide/errors' },
       { text: 'Rate limits', link: '/guide/rate-limits' },
       { text: 'Pagination', link: '/guide/pagination' },
+      { text: 'Keeping your store in sync', link: '/guide/keeping-in-sync' },
       { text: 'Money, dates and identifiers', link: '/guide/conventions' },
     ],
   },
