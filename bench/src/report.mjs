@@ -22,7 +22,19 @@
  * @property {Array<{ page: number, server: Figures, dbFloor: DbFigures }>} deepPages
  * @property {Array<{ size: number, scenario: string, label: string, server: Figures, dbFloor: DbFigures }>} scaling
  * @property {Array<{ scenario: string, label: string, workers: number, server: Figures }>} workers
+ * @property {ChangesFeed} changesFeed
  * @property {null | { label: string, server: Figures, summary: import('./profile.mjs').ProfileSummary, explain: Array<{ sql: string, ms: number, plan: string }> }} profile
+ */
+
+/**
+ * The changes feed: the `changes` scenario's throughput counted in changes, and a consumer's catch-up.
+ * @typedef {object} ChangesFeed
+ * @property {string} scenario
+ * @property {string} label
+ * @property {number} changesPerPage            every response of the scenario is a full page
+ * @property {number} changesPerSecond          the server's requests/s × changesPerPage
+ * @property {number} dbFloorChangesPerSecond   the database floor's transactions/s × changesPerPage
+ * @property {import('./run/feed-step.mjs').CatchUp} catchUp
  */
 
 /**
@@ -57,6 +69,30 @@ export function ratioOf(row) {
  * @param {number} connections
  */
 const meanMs = (f, connections) => (1000 * connections) / f.rps;
+
+/**
+ * One request brings a consumer up to date after `writes` changes: every change written, each once, in commit
+ * order and with its data, and nothing more to read.
+ * @param {import('./run/feed-step.mjs').CatchUp} c
+ * @returns {Target}
+ */
+function catchUpTarget(c) {
+  const complete = c.received === c.writes && c.seenOnce === c.writes && c.notWritten === 0;
+  const faults = [
+    c.notWritten > 0 ? `${c.notWritten} not written` : '',
+    c.inOrder ? '' : 'out of commit order',
+    c.dataAsWritten ? '' : 'data not as written',
+  ].filter(Boolean);
+  return {
+    target: `after ${c.writes} changes a consumer catches up in one request`,
+    scenario: `GET /changes?after=… (${int(c.items)} items)`,
+    measured:
+      `${c.requests} request${c.requests === 1 ? '' : 's'}: ${c.received} changes, ${c.seenOnce} of ${c.writes} written seen once` +
+      `${faults.length > 0 ? ` (${faults.join(', ')})` : ''}, hasMore ${c.hasMore}; ` +
+      `${ms(c.p50Ms)} ms p50, ${ms(c.maxMs)} ms max of ${c.repeats}`,
+    met: c.requests === 1 && complete && c.inOrder && c.dataAsWritten && !c.hasMore,
+  };
+}
 
 /**
  * The issue's targets, judged from the figures (reported, never asserted).
@@ -94,6 +130,7 @@ export function targetsOf(report) {
       met: row.server.p99Ms < 50,
     });
   }
+  targets.push(catchUpTarget(report.changesFeed.catchUp));
   const pages = [...report.deepPages].sort((a, b) => a.page - b.page);
   const first = pages[0];
   const last = pages[pages.length - 1];
@@ -115,6 +152,26 @@ export function targetsOf(report) {
     met: rss < 250,
   });
   return targets;
+}
+
+/**
+ * The changes feed's throughput in changes, and the consumer's catch-up.
+ * @param {ChangesFeed} feed
+ * @param {number} connections
+ */
+function changesFeedLines(feed, connections) {
+  const c = feed.catchUp;
+  const written = Object.entries(c.written)
+    .map(([type, n]) => `${n} ${type}`)
+    .join(', ');
+  return [
+    '',
+    `**Changes feed** (measured workspace): ${feed.label} serves ${int(feed.changesPerSecond)} changes/s at ` +
+      `${connections} connections (req/s × ${feed.changesPerPage}; the database floor ${int(feed.dbFloorChangesPerSecond)}). ` +
+      `After ${c.writes} changes through the API (${written}) a consumer caught up in ${c.requests} ` +
+      `request${c.requests === 1 ? '' : 's'} (${ms(c.catchUpMs)} ms), receiving ${c.received} changes, hasMore ${c.hasMore}; ` +
+      `that request repeated ${c.repeats} times: ${ms(c.p50Ms)} ms p50, ${ms(c.maxMs)} ms max.`,
+  ];
 }
 
 /**
@@ -147,6 +204,7 @@ export function markdownReport(report) {
         `${int(row.httpFloor.rps)} | ${pct(ratio)} of ${floor} | ${row.server.rssMaxMB ?? ''} |`,
     );
   }
+  lines.push(...changesFeedLines(report.changesFeed, s.connections));
   lines.push('', '**Deep pages** (limit 50, newest first, measured workspace):', '');
   lines.push('| Page | req/s | p50 ms | p99 ms | mean ms per request | DB floor tx/s (p50 ms) |');
   lines.push('| ---: | ---: | ---: | ---: | ---: | ---: |');

@@ -6,6 +6,7 @@ import postgres from 'postgres';
 import { findPostgresBin, startCluster } from './cluster.mjs';
 import { createWorkspace } from './provision.mjs';
 import { captureScenarios } from './run/capture-all.mjs';
+import { prepareFeed } from './run/feed-step.mjs';
 import { measureScenarios } from './run/measure.mjs';
 import { MAIN, OTHERS, PROFILE, SALES, SIZES, tail } from './run/options.mjs';
 import { profileScenario } from './run/profile-step.mjs';
@@ -18,16 +19,18 @@ import { log, seconds } from './util.mjs';
  *
  * 1. A PostgreSQL cluster of its own (this machine's binaries), migrated by the server, workspaces made by the
  *    operator commands, the data set loaded by COPY.
- * 2. A capture run: one request per scenario with every statement logged, giving the SQL the pgbench floor
- *    replays and the response bytes the HTTP floor sends.
+ * 2. A batch of changes through the API for the changes scenario; then a capture run: one request per scenario with
+ *    every statement logged, giving the SQL the pgbench floor replays and the response bytes the HTTP floor sends.
  * 3. Per scenario, back to back so the machine's noise hits all three alike: the real server under autocannon,
  *    pgbench on the scenario's SQL, a bare node:http server sending the same bytes, all at one concurrency.
- * 4. Scaling (workspaces of 10,000 and 1,000,000 items, and deeper pages), one against two server processes, and
- *    with --profile a CPU profile of the slowest scenario.
+ * 4. A consumer of the changes feed catching up after 100 changes; scaling (workspaces of 10,000 and 1,000,000
+ *    items, and deeper pages), one against two server processes, and with --profile a CPU profile of the slowest
+ *    scenario.
  * 5. A markdown table on stdout, everything in bench/results/latest.json.
  *
- * The steps live in run/: the options (options.mjs), the capture run (capture-all.mjs), the measurements
- * (measure.mjs), the profile (profile-step.mjs) and the report (results.mjs).
+ * The steps live in run/: the options (options.mjs), the changes feed's batch and catch-up (feed-step.mjs), the
+ * capture run (capture-all.mjs), the measurements (measure.mjs), the profile (profile-step.mjs) and the report
+ * (results.mjs).
  */
 
 async function main() {
@@ -102,6 +105,9 @@ async function main() {
       },
       large: { slug: large.slug, key: large.key, items: SIZES.large, listings: 0 },
     };
+    const measuredTarget = /** @type {import('./scenarios.mjs').Target} */ (targets.measured);
+    // Before the capture run, which captures the page after this cursor.
+    measuredTarget.changesAfter = await prepareFeed({ databaseUrl: cluster.url, work, target: measuredTarget });
 
     // --- Capture, measurements, profile, report. ------------------------------------------------------------
     const admin = postgres(cluster.url, { max: 1, onnotice: () => {} });

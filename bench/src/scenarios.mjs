@@ -12,11 +12,13 @@ import { itemId } from './util.mjs';
  * @property {string} key
  * @property {number} items       items the workspace holds (item n is itemId(slug, n), 1 ≤ n ≤ items)
  * @property {number} listings    items with a marketplace listing: n = 50k + 7 for 0 ≤ k < listings
+ * @property {string} [changesAfter]  a changes cursor taken before a batch of more than FEED_PAGE changes made
+ *   through the API (run/feed-step.mjs), so every page after it is full; the `changes` scenario reads that page
  */
 
 /**
  * @typedef {object} Request
- * @property {'GET' | 'POST' | 'PATCH'} method
+ * @property {'GET' | 'POST' | 'PATCH' | 'DELETE'} method
  * @property {string} path        under the base URL's origin, e.g. /v1/items
  * @property {string} [body]
  */
@@ -47,6 +49,8 @@ const escapeRegExp = (text) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 export const SEARCH_TEXT = '1881-S';
 /** Deep page: page 2000 of 50, i.e. rows 99,951 to 100,000 of the workspace. */
 export const DEEP_PAGE = { page: 2000, limit: 50 };
+/** Changes per page of the `changes` scenario: the feed's largest page, which a consumer catching up asks for. */
+export const FEED_PAGE = 100;
 
 /** @param {number} max */
 const randomInt = (max) => 1 + Math.floor(Math.random() * max);
@@ -54,8 +58,8 @@ const randomInt = (max) => 1 + Math.floor(Math.random() * max);
 /** An id for pgbench: the same derivation as itemId(), from the variable `n`. @param {string} slug */
 const idExpression = (slug) => `md5('${slug}/' || :n)::uuid`;
 
-/** @param {Target} target */
-const body = (target) => {
+/** A new graded coin, with a SKU no other request uses. @param {Target} target */
+export const newItemBody = (target) => {
   const serial = `${process.pid}-${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 10)}`;
   return JSON.stringify({
     sku: `BENCH-${serial}`,
@@ -143,6 +147,30 @@ function perItem(name, label, path, which, pattern) {
   };
 }
 
+/**
+ * The changes feed's page after the target's fixed cursor: always the same FEED_PAGE changes, with their items'
+ * JSON, as a consumer catching up reads them.
+ * @returns {Scenario}
+ */
+function changesPage() {
+  const request = (/** @type {Target} */ target) => {
+    if (!target.changesAfter) throw new Error(`no changes cursor for ${target.slug}: the feed step has not run`);
+    return /** @type {Request} */ ({
+      method: 'GET',
+      path: `/v1/changes?after=${encodeURIComponent(target.changesAfter)}&limit=${FEED_PAGE}`,
+    });
+  };
+  return {
+    name: 'changes',
+    label: `GET /changes (${FEED_PAGE} per page)`,
+    kind: 'read',
+    next: request,
+    capture: (target) => ({ request: request(target), variations: [] }),
+    method: 'GET',
+    pattern: new RegExp(`^/v1/changes\\?after=[A-Za-z0-9_%-]+&limit=${FEED_PAGE}$`),
+  };
+}
+
 /** @type {Scenario[]} */
 export const SCENARIOS = [
   fixed('me', 'GET /me', '/v1/me'),
@@ -163,9 +191,9 @@ export const SCENARIOS = [
     name: 'item-create',
     label: 'POST /items',
     kind: 'write',
-    next: (target) => ({ method: 'POST', path: '/v1/items', body: body(target) }),
+    next: (target) => ({ method: 'POST', path: '/v1/items', body: newItemBody(target) }),
     capture: (target) => {
-      const request = /** @type {Request} */ ({ method: 'POST', path: '/v1/items', body: body(target) });
+      const request = /** @type {Request} */ ({ method: 'POST', path: '/v1/items', body: newItemBody(target) });
       const sku = /** @type {{ sku: string }} */ (JSON.parse(request.body ?? '{}')).sku;
       // Every insert needs a new SKU (the unique index decides): pgbench makes one per transaction.
       return { request, variations: [{ value: sku, expression: `'BENCH-PG-' || gen_random_uuid()`, set: [] }] };
@@ -210,6 +238,7 @@ export const SCENARIOS = [
   ),
   fixed('consignments', 'GET /consignments', '/v1/consignments'),
   fixed('invoices', 'GET /invoices', '/v1/invoices'),
+  changesPage(),
 ];
 for (const scenario of SCENARIOS) byName[scenario.name] = scenario;
 

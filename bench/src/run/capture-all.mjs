@@ -4,6 +4,7 @@ import { toScript } from '../pgbench.mjs';
 import { MIX, pageScenario, SCENARIOS, scenario } from '../scenarios.mjs';
 import { startServer } from '../server.mjs';
 import { freePort, log, sleep } from '../util.mjs';
+import { checkFeedPage } from './feed-step.mjs';
 import { DEEP_PAGES, MAIN, SCALING_SCENARIOS } from './options.mjs';
 
 /**
@@ -13,6 +14,21 @@ import { DEEP_PAGES, MAIN, SCALING_SCENARIOS } from './options.mjs';
 
 /** @typedef {Awaited<ReturnType<typeof import('../cluster.mjs').startCluster>>} Cluster */
 /** @typedef {import('../capture.mjs').Capture & { variations: import('../scenarios.mjs').Variation[] }} Captured */
+
+/**
+ * A write records its change with an id the server makes (randomUUID()), and a change's id is unique: the floor
+ * makes a new one per transaction. The captured one is the workspace's newest change, read back after the write.
+ * @param {import('postgres').Sql} admin
+ * @param {string} slug
+ * @returns {Promise<import('../scenarios.mjs').Variation[]>}
+ */
+async function recordedChangeId(admin, slug) {
+  const [change] = await admin`
+    SELECT c.id::text AS id FROM changes c JOIN organizations o ON o.id = c.organization_id
+    WHERE o.slug = ${slug} ORDER BY c.position DESC LIMIT 1
+  `;
+  return change ? [{ value: String(change.id), expression: 'gen_random_uuid()', set: [] }] : [];
+}
 
 /**
  * @param {{ cluster: Cluster, admin: import('postgres').Sql, work: string,
@@ -51,7 +67,8 @@ export async function captureScenarios({ cluster, admin, work, targets }) {
       const { request, variations } = s.capture(target);
       const captured = await capture({ origin: captureServer.origin, csvLog: cluster.csvLog }, request, target.key);
       if (captured.statements.length === 0) throw new Error(`no SQL captured for ${s.name}`);
-      captures.set(`${targetName}/${s.name}`, { ...captured, variations });
+      const changeId = s.kind === 'write' ? await recordedChangeId(admin, target.slug) : [];
+      captures.set(`${targetName}/${s.name}`, { ...captured, variations: [...variations, ...changeId] });
     }
   } finally {
     await admin`ALTER SYSTEM RESET log_statement`;
@@ -59,6 +76,7 @@ export async function captureScenarios({ cluster, admin, work, targets }) {
     await captureServer.stop();
   }
   log(`captured ${captures.size} scenarios`);
+  checkFeedPage(/** @type {Captured} */ (captures.get('measured/changes')).response);
 
   /** @param {string} key */
   const captured = (key) => {

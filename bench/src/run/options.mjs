@@ -75,6 +75,15 @@ export const SALES = { consignments: 2_000, consignors: 400, invoices: 10_000, c
 export const SCALING_SCENARIOS = ['items', 'items-q', 'items-status-value', 'item'];
 export const DEEP_PAGES = [1, 20, 200];
 export const WORKER_SCENARIOS = ['me', 'items', 'item', 'mixed'];
+/**
+ * The changes feed (run/feed-step.mjs): the batch the `changes` scenario reads, more than a page (FEED_PAGE, 100)
+ * so its page is full; and the consumer's catch-up, 100 changes, then its request repeated for the latency. Both
+ * mostly update items, with a few items created and deleted again.
+ */
+export const FEED = {
+  batch: { changes: 120, creates: 5 },
+  catchUp: { changes: 100, creates: 3, repeats: 20 },
+};
 
 /**
  * Sizes of the other workspaces: a long tail, as a SaaS's customers are, adding up to exactly `total`.

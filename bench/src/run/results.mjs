@@ -1,7 +1,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { TUNING } from '../cluster.mjs';
 import { markdownReport, targetsOf } from '../report.mjs';
-import { DEEP_PAGE, scenario } from '../scenarios.mjs';
+import { DEEP_PAGE, FEED_PAGE, scenario } from '../scenarios.mjs';
 import { SERVER_SETTINGS } from '../server.mjs';
 import { log, seconds } from '../util.mjs';
 import { machine, versions } from './environment.mjs';
@@ -28,7 +28,7 @@ import {
  *   profile: import('./profile-step.mjs').Profile | null }} run
  */
 export function writeReport({ started, postgres, pgbench, seeded, figures, profile }) {
-  const { main, pages, scaling, workers } = figures;
+  const { main, pages, scaling, workers, catchUp } = figures;
   const report = {
     date: new Date().toISOString(),
     wallSeconds: Math.round((Date.now() - started) / 1000),
@@ -70,6 +70,7 @@ export function writeReport({ started, postgres, pgbench, seeded, figures, profi
       })),
     ],
     workers,
+    changesFeed: changesFeedOf(main, catchUp),
     profile,
   };
   const withTargets = { ...report, targets: targetsOf(report) };
@@ -79,6 +80,26 @@ export function writeReport({ started, postgres, pgbench, seeded, figures, profi
   writeFileSync(OUTPUT.replace(/\.json$/, '.md'), markdown);
   process.stdout.write(markdown);
   log(`done in ${seconds(Date.now() - started)}; figures in ${OUTPUT}`);
+}
+
+/**
+ * The changes feed's figures: the `changes` scenario's throughput in changes (each of its responses is a full
+ * page, checked at capture), and the consumer's catch-up.
+ * @param {Array<{ name: string, label: string, server: import('./measure.mjs').ServerFigures, dbFloor: import('./measure.mjs').DbFigures }>} main
+ * @param {import('./feed-step.mjs').CatchUp} catchUp
+ * @returns {import('../report.mjs').ChangesFeed}
+ */
+function changesFeedOf(main, catchUp) {
+  const row = main.find((m) => m.name === 'changes');
+  if (!row) throw new Error('no figures for changes');
+  return {
+    scenario: row.name,
+    label: row.label,
+    changesPerPage: FEED_PAGE,
+    changesPerSecond: Math.round(row.server.rps * FEED_PAGE),
+    dbFloorChangesPerSecond: Math.round(row.dbFloor.tps * FEED_PAGE),
+    catchUp,
+  };
 }
 
 /**
