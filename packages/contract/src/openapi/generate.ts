@@ -5,6 +5,8 @@ import {
   API_VERSION,
   CALLER_REQUEST_ID_PATTERN,
   DEFAULT_BASE_URL,
+  ERRORS,
+  type ErrorCode,
   OPENAPI_DOCUMENT_VERSION,
   RATE_LIMIT,
   SCOPES,
@@ -45,7 +47,7 @@ import { ComparableSaleSchema, ValuationListSchema, ValuationSchema } from '../s
 import { WarehouseListSchema, WarehouseSchema, ZoneSchema } from '../schemas/warehouse.js';
 import { COMPONENT_EXAMPLES, PARAMETER_EXAMPLES } from './examples.js';
 import { requestHeaderParameters, successHeaders } from './headers.js';
-import { errorResponse, errorResponseName, notModifiedResponse, responseHeaders } from './responses.js';
+import { documentedCode, errorResponse, errorResponseName, notModifiedResponse, responseHeaders } from './responses.js';
 import type { JsonSchema, OpenApiDocument, OperationObject, ParameterObject, ResponseObject } from './types.js';
 
 /** Schemas published under `components.schemas`; every other use of them becomes a `$ref`. */
@@ -206,7 +208,8 @@ function operation(key: string, route: (typeof contractRoutes)[number]['route'])
         },
       };
     } else {
-      op.responses[status] = { $ref: `#/components/responses/${errorResponseName(code)}` };
+      const takesBody = 'body' in route && route.body instanceof z.ZodType;
+      op.responses[status] = { $ref: `#/components/responses/${errorResponseName(documentedCode(code, takesBody))}` };
     }
   }
   return op;
@@ -237,18 +240,20 @@ export function generateOpenApiDocument(options: GenerateOptions = {}): OpenApiD
   if (!serverUrl.endsWith(base)) throw new Error(`The server URL must end in ${base}, got ${serverUrl}`);
 
   const paths: OpenApiDocument['paths'] = {};
-  const usedErrorStatuses = new Set<number>();
+  const usedErrorCodes = new Set<ErrorCode>();
   for (const { key, route } of contractRoutes) {
     const path = toOpenApiPath(route.path);
     paths[path] ??= {};
     paths[path][route.method.toLowerCase()] = operation(key, route);
-    for (const status of Object.keys(route.responses).map(Number)) if (status >= 400) usedErrorStatuses.add(status);
+    const takesBody = 'body' in route && route.body instanceof z.ZodType;
+    for (const status of Object.keys(route.responses).map(Number)) {
+      if (status >= 400) usedErrorCodes.add(documentedCode(status, takesBody));
+    }
   }
 
   const responses: Record<string, ResponseObject> = {};
-  for (const status of [...usedErrorStatuses].sort((a, b) => a - b)) {
-    responses[errorResponseName(status)] = errorResponse(status);
-  }
+  const byStatus = (a: ErrorCode, b: ErrorCode) => ERRORS[a].status - ERRORS[b].status;
+  for (const code of [...usedErrorCodes].sort(byStatus)) responses[errorResponseName(code)] = errorResponse(code);
 
   return {
     openapi: '3.1.0',

@@ -18,6 +18,8 @@ const ERROR_DESCRIPTIONS: Partial<Record<ErrorCode, string>> = {
     "The request body did not arrive in full within the server's body timeout. Nothing was done; the connection is closed.",
   CONFLICT:
     'The SKU is already used by another item of the workspace (code `CONFLICT`); or a request with the same `Idempotency-Key` is still running (code `IDEMPOTENCY_KEY_IN_USE`, with `Retry-After`): retry once it has finished, and get its answer.',
+  IDEMPOTENCY_KEY_IN_USE:
+    'A request with the same `Idempotency-Key` is still running: retry after `Retry-After` seconds, and get its answer.',
   PRECONDITION_FAILED:
     'The object no longer has any of the ETags sent in `If-Match`: someone changed it since you read it. Nothing was written; read it again, and decide.',
   PAYLOAD_TOO_LARGE: `The request body is larger than ${MAX_BODY_BYTES} bytes (${MAX_BODY_BYTES / 2 ** 20} MiB).`,
@@ -29,19 +31,27 @@ const ERROR_DESCRIPTIONS: Partial<Record<ErrorCode, string>> = {
     'The server is busy (too many requests waiting in this server process) or shutting down, and refused the request before doing anything. Retry it after `Retry-After` seconds, whatever its method.',
 };
 
-/** The documented error a status stands for. */
-function errorOf(status: number): { code: ErrorCode; description: string } {
+/**
+ * The error code that documents `status` for an operation: the first code of that status, except that a 409 of a
+ * write without a body (a DELETE) can only be a request with the same Idempotency-Key still running.
+ */
+export function documentedCode(status: number, takesBody: boolean): ErrorCode {
+  if (status === ERRORS.IDEMPOTENCY_KEY_IN_USE.status && !takesBody) return 'IDEMPOTENCY_KEY_IN_USE';
   const code = ERROR_CODES.find((candidate) => ERRORS[candidate].status === status);
-  const description = code && ERROR_DESCRIPTIONS[code];
-  if (!code || !description) throw new Error(`No error response is described for status ${status}`);
-  return { code, description };
+  if (!code) throw new Error(`No error code has status ${status}`);
+  return code;
 }
 
-/** The name of the shared response (`components.responses`) that documents an error status. */
-export function errorResponseName(status: number): string {
-  return errorOf(status)
-    .code.toLowerCase()
-    .replace(/(?:^|_)([a-z])/g, (_match, letter: string) => letter.toUpperCase());
+function describedError(code: ErrorCode): { status: number; description: string } {
+  const description = ERROR_DESCRIPTIONS[code];
+  if (!description) throw new Error(`No error response is described for ${code}`);
+  return { status: ERRORS[code].status, description };
+}
+
+/** The name of the shared response (`components.responses`) that documents an error code. */
+export function errorResponseName(code: ErrorCode): string {
+  describedError(code);
+  return code.toLowerCase().replace(/(?:^|_)([a-z])/g, (_match, letter: string) => letter.toUpperCase());
 }
 
 /**
@@ -128,13 +138,23 @@ export function responseHeaders(status: number): Record<string, HeaderObject> {
 }
 
 /** The shared response that documents an error status: the error body, with an example of that error. */
-export function errorResponse(status: number): ResponseObject {
-  const { code, description } = errorOf(status);
+export function errorResponse(code: ErrorCode): ResponseObject {
+  const { status, description } = describedError(code);
   const example: Record<string, unknown> = { code, message: ERRORS[code].message };
   if (status === 400) example.issues = VALIDATION_ERROR_EXAMPLE.issues;
+  const headers = responseHeaders(status);
+  if (status === ERRORS.IDEMPOTENCY_KEY_IN_USE.status) {
+    const always = code === 'IDEMPOTENCY_KEY_IN_USE';
+    headers['Retry-After'] = {
+      description: `Whole seconds to wait before retrying${always ? '' : '; sent with `IDEMPOTENCY_KEY_IN_USE` only'}.`,
+      required: always,
+      schema: { type: 'integer', minimum: 1 },
+      example: '1',
+    };
+  }
   return {
     description,
-    headers: responseHeaders(status),
+    headers,
     content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' }, example } },
   };
 }
