@@ -105,12 +105,20 @@ export function defineTable<A, B = never>() {
     const qualified = shown.filter(([, spec]) => !spec.computed).map(([name]) => `${declaration.alias}.${name}`);
     const computed = shown.filter(([, spec]) => spec.computed);
     const written = entries.filter(([, spec]) => spec.body !== undefined);
+    // Each field's place worked out once, not per row: lists map every row of every page through this.
+    const places = shown.map(([name, spec]) => placeOf(name, spec));
+    let selectList: Fragment | undefined;
+    // Every object is a copy of one template, its fields in the API's order, so all of a table's objects share one
+    // shape (V8 keeps them fast to fill and to serialise) rather than growing a field at a time.
+    const { topShape, nestedShapes } = shapesOf(places);
     const toApi = (row: RowOf<C>): A => {
-      const api: Record<string, unknown> = {};
-      for (const [name, spec] of shown) {
-        const value = (row as Record<string, unknown>)[name];
-        const shownValue = spec.type.kind === 'timestamp' && value instanceof Date ? value.toISOString() : value;
-        setPath(api, spec.field as string, shownValue);
+      const api: Record<string, unknown> = { ...topShape };
+      for (const [top, shape] of nestedShapes) api[top] = { ...shape };
+      for (const { column, top, nested, timestamp } of places) {
+        const value = (row as Record<string, unknown>)[column];
+        const shownValue = timestamp && value instanceof Date ? value.toISOString() : value;
+        if (nested === undefined) api[top] = shownValue;
+        else (api[top] as Record<string, unknown>)[nested] = shownValue;
       }
       // The declaration names a path for every field of A; a test checks it against the contract's schema.
       return api as A;
@@ -120,11 +128,15 @@ export function defineTable<A, B = never>() {
       alias: declaration.alias,
       columns: declaration.columns,
       stored: entries.filter(([, spec]) => !spec.computed).map(([name]) => name) as StoredKey<C>[],
-      select: (sql) =>
-        computed.reduce<Fragment>(
+      // Built once and reused: a fragment is never run itself, only read into each query that interpolates it, so
+      // one made through any connection serves all (and a list request does not rebuild it as a dozen fragments).
+      select: (sql) => {
+        selectList ??= computed.reduce<Fragment>(
           (list, [name, spec]) => sql`${list}, ${spec.computed?.(sql) ?? sql``} AS ${sql(name)}`,
           sql`${sql(qualified)}`,
-        ),
+        );
+        return selectList;
+      },
       toApi,
       all: async (rows) => (await rows).map((row) => toApi(row as RowOf<C>)),
       page: async (rows, query) =>
@@ -149,13 +161,29 @@ export function defineTable<A, B = never>() {
   };
 }
 
-function setPath(target: Record<string, unknown>, path: string, value: unknown): void {
-  const dot = path.indexOf('.');
-  if (dot === -1) {
-    target[path] = value;
-    return;
+/** Where a selected column goes in the API object: a top-level field, or one field of a nested object. */
+interface Place {
+  column: string;
+  top: string;
+  nested: string | undefined;
+  timestamp: boolean;
+}
+
+/** The API object's fields in order, and each nested object's, every one null until a row fills it. */
+function shapesOf(places: readonly Place[]) {
+  const topShape: Record<string, unknown> = {};
+  const nestedShapes = new Map<string, Record<string, unknown>>();
+  for (const { top, nested } of places) {
+    topShape[top] = null;
+    if (nested === undefined) continue;
+    const shape = nestedShapes.get(top) ?? {};
+    shape[nested] = null;
+    nestedShapes.set(top, shape);
   }
-  const head = path.slice(0, dot);
-  if (target[head] === undefined) target[head] = {};
-  (target[head] as Record<string, unknown>)[path.slice(dot + 1)] = value;
+  return { topShape, nestedShapes: [...nestedShapes] };
+}
+
+function placeOf(column: string, spec: AnyColumn): Place {
+  const [top = '', nested] = (spec.field as string).split('.');
+  return { column, top, nested, timestamp: spec.type.kind === 'timestamp' };
 }
