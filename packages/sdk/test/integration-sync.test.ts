@@ -9,7 +9,7 @@ import {
   NotFoundError,
   PreconditionFailedError,
 } from '../src/index.js';
-import { type RunningServer, startServer, stopServer } from './support/server.js';
+import { type RunningServer, startServer, stopServer, thrown } from './support/server.js';
 
 // What issue 17 added, against the real server binary on loopback with a fresh embedded database and the demo
 // workspace: categories, warehouses, the changes feed, Idempotency-Key and conditional requests. Well under the key's
@@ -25,12 +25,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await stopServer(server);
 });
-
-const thrown = (call: Promise<unknown>): Promise<unknown> =>
-  call.then(
-    () => expect.fail('expected the call to throw'),
-    (error: unknown) => error,
-  );
 
 describe('categories and warehouses', () => {
   it('categories: list, iteration and get agree', async () => {

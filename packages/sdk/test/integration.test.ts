@@ -11,7 +11,7 @@ import {
   NotFoundError,
   PermissionDeniedError,
 } from '../src/index.js';
-import { createKey, type RunningServer, startServer, stopServer } from './support/server.js';
+import { createKey, type RunningServer, startServer, stopServer, thrown } from './support/server.js';
 
 // The SDK against the real server binary on loopback, on a fresh embedded database with the demo workspace.
 // Every SDK method is called; the suite stays well under the key's rate limit (120 requests a minute).
@@ -32,13 +32,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await stopServer(server);
 });
-
-/** Resolves to what `call` threw. */
-const thrown = (call: Promise<unknown>): Promise<unknown> =>
-  call.then(
-    () => expect.fail('expected the call to throw'),
-    (error: unknown) => error,
-  );
 
 describe('me()', () => {
   it('names the demo workspace, the key and the rate limit', async () => {
