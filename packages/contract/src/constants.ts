@@ -66,6 +66,49 @@ export const LIMITS = {
 export const CHANGE_TYPES = ['item.created', 'item.updated', 'item.deleted'] as const;
 export type ChangeType = (typeof CHANGE_TYPES)[number];
 
+/**
+ * Webhooks (Standard Webhooks 1.0): each change is POSTed to the workspace's endpoints that subscribe to its type,
+ * signed with the endpoint's secret. Receivers verify with the SDK's `verifyWebhook` or any Standard Webhooks library.
+ */
+export const WEBHOOKS = {
+  /** Subscribes an endpoint to every change type, including those added later. */
+  allEvents: '*',
+  /** The request headers of every delivery. `webhook-id` is the change id: the same on every retry of it. */
+  headers: {
+    id: 'webhook-id',
+    timestamp: 'webhook-timestamp',
+    signature: 'webhook-signature',
+    /** Coinventory's own: the changes-feed cursor just after this change, to resume the feed from it. */
+    changesCursor: 'coinventory-changes-cursor',
+  },
+  /** A signature is `v1,` + base64 HMAC-SHA256 of `{webhook-id}.{webhook-timestamp}.{body}`; several are space-separated. */
+  signatureVersion: 'v1',
+  /** A signing secret is `whsec_` + the base64 of its random bytes. */
+  secretPrefix: 'whsec_',
+  secretBytes: 32,
+  /** How far a delivery's timestamp may be from the receiver's clock before it is refused as a possible replay. */
+  toleranceSeconds: 300,
+  /** Endpoints one workspace may have. */
+  maxEndpoints: 16,
+  /** After a rotation, the old secret keeps signing (a second signature) for this long. */
+  previousSecretHours: 24,
+  /** A delivery is retried, with backoff, for this long after its first attempt before it is given up. */
+  retryHours: 72,
+  /** An endpoint whose deliveries have failed for this long without one success is disabled. */
+  disableAfterFailingHours: 72,
+  /** Default time a receiver has to answer one delivery. */
+  timeoutMs: 10_000,
+  /** At most this much of a receiver's answer is read (the rest is discarded). */
+  maxResponseBytes: 64 * 1024,
+  url: { min: 1, max: 2_048 },
+  description: { max: 500 },
+  /** The test event `POST /webhook-endpoints/{id}/test` sends. */
+  pingType: 'ping',
+} as const;
+
+export const WEBHOOK_DELIVERY_STATUSES = ['pending', 'succeeded', 'failed'] as const;
+export type WebhookDeliveryStatus = (typeof WEBHOOK_DELIVERY_STATUSES)[number];
+
 /** How long the changes feed keeps a change (and so how long a cursor stays valid), unless configured otherwise. */
 export const DEFAULT_CHANGES_RETENTION_DAYS = 30;
 

@@ -1,6 +1,6 @@
 import { initContract } from '@ts-rest/core';
 import { z } from 'zod';
-import type { Scope } from './constants.js';
+import { type Scope, WEBHOOKS } from './constants.js';
 import { uuid } from './primitives.js';
 import { CategoryListSchema, CategorySchema, ListCategoriesQuerySchema } from './schemas/category.js';
 import { ChangeListSchema, ChangesCursorSchema, ListChangesQuerySchema } from './schemas/changes.js';
@@ -18,6 +18,20 @@ import {
 import { MeSchema } from './schemas/me.js';
 import { ListValuationsQuerySchema, ValuationListSchema } from './schemas/valuation.js';
 import { ListWarehousesQuerySchema, WarehouseListSchema, WarehouseSchema } from './schemas/warehouse.js';
+import {
+  CreateWebhookEndpointBodySchema,
+  DeletedWebhookEndpointSchema,
+  ListWebhookDeliveriesQuerySchema,
+  ListWebhookEndpointsQuerySchema,
+  ReplayWebhookBodySchema,
+  UpdateWebhookEndpointBodySchema,
+  WebhookDeliveryListSchema,
+  WebhookEndpointListSchema,
+  WebhookEndpointSchema,
+  WebhookEndpointWithSecretSchema,
+  WebhookReplaySchema,
+  WebhookTestResultSchema,
+} from './schemas/webhook.js';
 
 const c = initContract();
 
@@ -31,6 +45,8 @@ export const ROUTE_TAGS = {
   Warehouses: 'Warehouses and their zones: the ids `warehouseId` and `zoneId` take.',
   Changes:
     'Every change to the workspace, in commit order: how a copy of it stays in sync without reading it all again.',
+  Webhooks:
+    'Endpoints the changes are pushed to as they happen, signed (Standard Webhooks), retried, and replayable from a changes cursor.',
 } as const;
 
 /** What the contract records about each route beyond ts-rest's own fields. */
@@ -41,6 +57,8 @@ export interface RouteMetadata {
   operationId: string;
   /** Group the route belongs to in the documentation. */
   tag: keyof typeof ROUTE_TAGS;
+  /** The write can be refused with 409 `CONFLICT` for a SKU already used (its other 409 is a busy Idempotency-Key). */
+  skuConflict?: true;
 }
 
 const meta = (metadata: RouteMetadata) => metadata;
@@ -145,7 +163,7 @@ export const contract = c.router(
           'Adds an item. Without `warehouseId` and `zoneId` it is placed in the default warehouse and its first zone. A SKU already used in the workspace is refused with 409.',
         body: CreateItemBodySchema,
         responses: { 200: ItemSchema, ...validated, ...withBody, ...write },
-        metadata: meta({ scope: 'write', operationId: 'createItem', tag: 'Items' }),
+        metadata: meta({ scope: 'write', operationId: 'createItem', tag: 'Items', skuConflict: true }),
       },
       get: itemReads.get,
       update: {
@@ -157,7 +175,7 @@ export const contract = c.router(
         pathParams: IdParams,
         body: UpdateItemBodySchema,
         responses: { 200: ItemSchema, ...byId, ...withBody, ...conditionalWrite },
-        metadata: meta({ scope: 'write', operationId: 'updateItem', tag: 'Items' }),
+        metadata: meta({ scope: 'write', operationId: 'updateItem', tag: 'Items', skuConflict: true }),
       },
       delete: {
         method: 'DELETE',
@@ -276,6 +294,98 @@ export const contract = c.router(
           'The cursor at the end of the changes feed right now. Take it before a full read of the items, then follow the feed from it.',
         responses: { 200: ChangesCursorSchema, ...validated, ...notModified },
         metadata: meta({ scope: 'read', operationId: 'getChangesCursor', tag: 'Changes' }),
+      },
+    }),
+    webhookEndpoints: c.router({
+      list: {
+        method: 'GET',
+        path: '/webhook-endpoints',
+        summary: 'List webhook endpoints',
+        description: "Lists the workspace's webhook endpoints, oldest first. Their secrets are never shown again.",
+        query: ListWebhookEndpointsQuerySchema,
+        responses: { 200: WebhookEndpointListSchema, ...validated, ...notModified },
+        metadata: meta({ scope: 'read', operationId: 'listWebhookEndpoints', tag: 'Webhooks' }),
+      },
+      create: {
+        method: 'POST',
+        path: '/webhook-endpoints',
+        summary: 'Create a webhook endpoint',
+        description: `Adds an endpoint: from the next committed change, every change of the types it subscribes to is POSTed to its URL, signed with its secret (Standard Webhooks: \`webhook-id\` is the change id, \`webhook-timestamp\`, \`webhook-signature\`). The answer carries the secret, shown this once. A workspace has at most ${WEBHOOKS.maxEndpoints} endpoints; one more is refused with 400.`,
+        body: CreateWebhookEndpointBodySchema,
+        responses: { 200: WebhookEndpointWithSecretSchema, ...validated, ...withBody, ...write },
+        metadata: meta({ scope: 'write', operationId: 'createWebhookEndpoint', tag: 'Webhooks' }),
+      },
+      get: {
+        method: 'GET',
+        path: '/webhook-endpoints/:id',
+        summary: 'Get a webhook endpoint',
+        description: 'Returns one endpoint, with why it is disabled or since when it is failing, if it is.',
+        pathParams: IdParams,
+        responses: { 200: WebhookEndpointSchema, ...byId, ...notModified },
+        metadata: meta({ scope: 'read', operationId: 'getWebhookEndpoint', tag: 'Webhooks' }),
+      },
+      update: {
+        method: 'PATCH',
+        path: '/webhook-endpoints/:id',
+        summary: 'Update a webhook endpoint',
+        description:
+          'Changes the fields sent: its URL, the change types it subscribes to, its description, or whether it is enabled. Enabling a disabled endpoint resumes its pending deliveries.',
+        pathParams: IdParams,
+        body: UpdateWebhookEndpointBodySchema,
+        responses: { 200: WebhookEndpointSchema, ...byId, ...withBody, ...write },
+        metadata: meta({ scope: 'write', operationId: 'updateWebhookEndpoint', tag: 'Webhooks' }),
+      },
+      delete: {
+        method: 'DELETE',
+        path: '/webhook-endpoints/:id',
+        summary: 'Delete a webhook endpoint',
+        description: 'Removes the endpoint and its deliveries, pending ones included: nothing more is sent to it.',
+        pathParams: IdParams,
+        body: c.noBody(),
+        responses: { 200: DeletedWebhookEndpointSchema, ...byId, ...write },
+        metadata: meta({ scope: 'write', operationId: 'deleteWebhookEndpoint', tag: 'Webhooks' }),
+      },
+      rotateSecret: {
+        method: 'POST',
+        path: '/webhook-endpoints/:id/rotate-secret',
+        summary: "Rotate a webhook endpoint's secret",
+        description: `Gives the endpoint a new signing secret, shown this once. For ${WEBHOOKS.previousSecretHours} hours the previous secret also signs every delivery (two \`v1,\` signatures), so receivers can switch without missing one.`,
+        pathParams: IdParams,
+        body: c.noBody(),
+        responses: { 200: WebhookEndpointWithSecretSchema, ...byId, ...write },
+        metadata: meta({ scope: 'write', operationId: 'rotateWebhookEndpointSecret', tag: 'Webhooks' }),
+      },
+      deliveries: {
+        method: 'GET',
+        path: '/webhook-endpoints/:id/deliveries',
+        summary: "List a webhook endpoint's deliveries",
+        description:
+          "Lists the deliveries to one endpoint, newest first: each one's state, attempts, last response status, time and error, and next attempt. Deliveries are kept as long as the changes feed keeps their change.",
+        pathParams: IdParams,
+        query: ListWebhookDeliveriesQuerySchema,
+        responses: { 200: WebhookDeliveryListSchema, ...byId, ...notModified },
+        metadata: meta({ scope: 'read', operationId: 'listWebhookDeliveries', tag: 'Webhooks' }),
+      },
+      replay: {
+        method: 'POST',
+        path: '/webhook-endpoints/:id/replay',
+        summary: 'Replay changes to a webhook endpoint',
+        description:
+          'Sends again every change after a changes cursor that the endpoint subscribes to (and that the feed still keeps), whatever became of it before: each is queued as pending again, with the same `webhook-id` (its change id) as before, and sent in the background. A cursor the feed no longer keeps is refused with 400.',
+        pathParams: IdParams,
+        body: ReplayWebhookBodySchema,
+        responses: { 200: WebhookReplaySchema, ...byId, ...withBody, ...write },
+        metadata: meta({ scope: 'write', operationId: 'replayWebhookEndpoint', tag: 'Webhooks' }),
+      },
+      test: {
+        method: 'POST',
+        path: '/webhook-endpoints/:id/test',
+        summary: 'Send a test ping',
+        description: `Sends one signed \`ping\` event to the endpoint now, whether or not it is enabled, and answers with the outcome (it is not retried). The receiver has the server's delivery timeout (${WEBHOOKS.timeoutMs / 1000} seconds unless configured otherwise) to answer.`,
+        pathParams: IdParams,
+        body: c.noBody(),
+        responses: { 200: WebhookTestResultSchema, ...byId, ...write },
+        metadata: meta({ scope: 'write', operationId: 'testWebhookEndpoint', tag: 'Webhooks' }),
       },
     }),
   },

@@ -12,4 +12,5 @@ export * from './schemas/me.js';
 export * from './schemas/organization.js';
 export * from './schemas/valuation.js';
 export * from './schemas/warehouse.js';
+export * from './schemas/webhook.js';
 export type * from './types.js';

@@ -47,6 +47,23 @@ import type {
   WarehouseSchema,
   ZoneSchema,
 } from './schemas/warehouse.js';
+import type {
+  CreateWebhookEndpointBodySchema,
+  DeletedWebhookEndpointSchema,
+  ListWebhookDeliveriesQuerySchema,
+  ListWebhookEndpointsQuerySchema,
+  ReplayWebhookBodySchema,
+  UpdateWebhookEndpointBodySchema,
+  WebhookDeliveryListSchema,
+  WebhookDeliverySchema,
+  WebhookEndpointListSchema,
+  WebhookEndpointSchema,
+  WebhookEndpointWithSecretSchema,
+  WebhookEventSchema,
+  WebhookPingSchema,
+  WebhookReplaySchema,
+  WebhookTestResultSchema,
+} from './schemas/webhook.js';
 
 // Response objects, exactly as the API returns them.
 export type Organization = z.infer<typeof OrganizationSchema>;
@@ -78,6 +95,17 @@ export type ItemCreatedChange = z.infer<typeof ItemCreatedChangeSchema>;
 export type ItemUpdatedChange = z.infer<typeof ItemUpdatedChangeSchema>;
 export type ItemDeletedChange = z.infer<typeof ItemDeletedChangeSchema>;
 export type ChangeList = z.infer<typeof ChangeListSchema>;
+export type WebhookEndpoint = z.infer<typeof WebhookEndpointSchema>;
+export type WebhookEndpointWithSecret = z.infer<typeof WebhookEndpointWithSecretSchema>;
+export type WebhookEndpointList = z.infer<typeof WebhookEndpointListSchema>;
+export type DeletedWebhookEndpoint = z.infer<typeof DeletedWebhookEndpointSchema>;
+export type WebhookDelivery = z.infer<typeof WebhookDeliverySchema>;
+export type WebhookDeliveryList = z.infer<typeof WebhookDeliveryListSchema>;
+export type WebhookReplay = z.infer<typeof WebhookReplaySchema>;
+export type WebhookTestResult = z.infer<typeof WebhookTestResultSchema>;
+export type WebhookPing = z.infer<typeof WebhookPingSchema>;
+/** A webhook delivery's body: a Change, or a test ping. */
+export type WebhookEvent = z.infer<typeof WebhookEventSchema>;
 export type ChangesCursor = z.infer<typeof ChangesCursorSchema>;
 export type ErrorBody = z.infer<typeof ErrorBodySchema>;
 export type ErrorIssue = z.infer<typeof ErrorIssueSchema>;
@@ -92,6 +120,11 @@ export type ListInvoicesParams = z.input<typeof ListInvoicesQuerySchema>;
 export type ListCategoriesParams = z.input<typeof ListCategoriesQuerySchema>;
 export type ListWarehousesParams = z.input<typeof ListWarehousesQuerySchema>;
 export type ListChangesParams = z.input<typeof ListChangesQuerySchema>;
+export type CreateWebhookEndpointInput = z.input<typeof CreateWebhookEndpointBodySchema>;
+export type UpdateWebhookEndpointInput = z.input<typeof UpdateWebhookEndpointBodySchema>;
+export type ReplayWebhookInput = z.input<typeof ReplayWebhookBodySchema>;
+export type ListWebhookEndpointsParams = z.input<typeof ListWebhookEndpointsQuerySchema>;
+export type ListWebhookDeliveriesParams = z.input<typeof ListWebhookDeliveriesQuerySchema>;
 
 // ... and as the server receives them (validated, defaults applied).
 export type CreateItemBody = z.output<typeof CreateItemBodySchema>;
@@ -103,3 +136,7 @@ export type ListInvoicesQuery = z.output<typeof ListInvoicesQuerySchema>;
 export type ListCategoriesQuery = z.output<typeof ListCategoriesQuerySchema>;
 export type ListWarehousesQuery = z.output<typeof ListWarehousesQuerySchema>;
 export type ListChangesQuery = z.output<typeof ListChangesQuerySchema>;
+export type CreateWebhookEndpointBody = z.output<typeof CreateWebhookEndpointBodySchema>;
+export type UpdateWebhookEndpointBody = z.output<typeof UpdateWebhookEndpointBodySchema>;
+export type ListWebhookEndpointsQuery = z.output<typeof ListWebhookEndpointsQuerySchema>;
+export type ListWebhookDeliveriesQuery = z.output<typeof ListWebhookDeliveriesQuerySchema>;

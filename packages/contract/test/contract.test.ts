@@ -25,6 +25,16 @@ describe('contract', () => {
       'GET /warehouses/:id',
       'GET /changes',
       'GET /changes/cursor',
+      // Issue 18: webhooks.
+      'GET /webhook-endpoints',
+      'POST /webhook-endpoints',
+      'GET /webhook-endpoints/:id',
+      'PATCH /webhook-endpoints/:id',
+      'DELETE /webhook-endpoints/:id',
+      'POST /webhook-endpoints/:id/rotate-secret',
+      'GET /webhook-endpoints/:id/deliveries',
+      'POST /webhook-endpoints/:id/replay',
+      'POST /webhook-endpoints/:id/test',
     ]);
   });
 

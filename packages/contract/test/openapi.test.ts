@@ -55,7 +55,7 @@ describe('OpenAPI document', () => {
     );
     const contracted = contractRoutes.map(({ route }) => `${route.method} ${openApiPath(route.path)}`);
     expect(documented.sort()).toEqual(contracted.sort());
-    expect(contracted).toHaveLength(17);
+    expect(contracted).toHaveLength(26);
   });
 
   it('gives every operation a unique id', () => {
@@ -103,8 +103,10 @@ describe('OpenAPI document', () => {
     });
 
     it('has a request body exactly when the contract takes one', () => {
-      const takesBody = route.method === 'POST' || route.method === 'PATCH';
+      const takesBody = 'body' in route && route.body instanceof z.ZodType;
       expect(op.requestBody !== undefined).toBe(takesBody);
+      // Only POST and PATCH take one (a POST that acts on a resource, such as rotate-secret, may take none).
+      if (takesBody) expect(['POST', 'PATCH']).toContain(route.method);
     });
   });
 
@@ -139,8 +141,10 @@ describe('OpenAPI document', () => {
         // Answered before or regardless of the count (a refusal, a timeout, a failure): sometimes, so not required.
         else expect(headers.RateLimit?.required, label).toBe(!['403', '408', '429', '500', '503'].includes(status));
         expect(headers['WWW-Authenticate']?.required ?? false, label).toBe(status === '401' || status === '403');
-        // A DELETE's 409 can only be IDEMPOTENCY_KEY_IN_USE, which always says when to retry.
-        const retryAfter = status === '429' || status === '503' || (status === '409' && !('body' in route && route.body instanceof z.ZodType));
+        // A 409 of a write that cannot meet a SKU conflict can only be IDEMPOTENCY_KEY_IN_USE, which always says when
+        // to retry.
+        const retryAfter =
+          status === '429' || status === '503' || (status === '409' && route.metadata.skuConflict !== true);
         expect(headers['Retry-After']?.required ?? false, label).toBe(retryAfter);
         for (const [name, header] of Object.entries(headers)) {
           expect(header.description.length, `${label} ${name}`).toBeGreaterThan(20);

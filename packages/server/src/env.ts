@@ -1,4 +1,4 @@
-import { API_VERSION, DEFAULT_CHANGES_RETENTION_DAYS, RATE_LIMIT } from '@coinventory/contract';
+import { API_VERSION, DEFAULT_CHANGES_RETENTION_DAYS, RATE_LIMIT, WEBHOOKS } from '@coinventory/contract';
 import { z } from 'zod';
 
 /**
@@ -117,7 +117,9 @@ const EnvShape = z.object({
   SYNC_WORKER: z
     .enum(['on', 'off'])
     .default('on')
-    .describe('on: each server process runs the sync worker; off: run "coinventory-server sync-worker" apart.'),
+    .describe(
+      'on: each server process runs the marketplace sync and webhook workers; off: run "coinventory-server sync-worker" apart.',
+    ),
   SYNC_POLL_MS: z.coerce
     .number()
     .int()
@@ -166,6 +168,50 @@ const EnvShape = z.object({
     .describe(
       'How long the changes feed keeps a change; a cursor older than that is refused and its consumer reads everything again.',
     ),
+  // Each entry is checked when the server starts (modules/webhooks/from-env.ts), which names a bad one.
+  WEBHOOK_ALLOWED_HOSTS: z
+    .string()
+    .default('')
+    .describe(
+      'Comma-separated host names, addresses and CIDR ranges webhook endpoints may use although private, loopback or link-local, and over plain http (development, tests, receivers on a trusted network). Empty: only https to public addresses.',
+    ),
+  WEBHOOK_TIMEOUT_MS: z.coerce
+    .number()
+    .int()
+    .min(100)
+    .max(60_000)
+    .default(WEBHOOKS.timeoutMs)
+    .describe('Longest a webhook receiver may take to answer one delivery, or a test ping.'),
+  WEBHOOK_CONCURRENCY: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(256)
+    .default(16)
+    .describe('Webhook endpoints one worker sends to at once (each endpoint gets one delivery at a time).'),
+  WEBHOOK_POLL_MS: z.coerce
+    .number()
+    .int()
+    .min(10)
+    .max(60_000)
+    .default(1_000)
+    .describe(
+      'How often an idle webhook worker looks for due deliveries (a commit in the same process wakes it at once).',
+    ),
+  WEBHOOK_BASE_DELAY_MS: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .default(5_000)
+    .describe(
+      `First webhook retry delay, and first pause of a failing endpoint; both double with every failure (with jitter). Deliveries are retried for ${WEBHOOKS.retryHours} hours.`,
+    ),
+  WEBHOOK_MAX_DELAY_MS: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .default(60 * 60_000)
+    .describe('Longest webhook retry delay and endpoint pause.'),
   WEB_CONCURRENCY: z.coerce
     .number()
     .int()

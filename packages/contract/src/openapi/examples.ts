@@ -17,6 +17,14 @@ import type {
   ValuationList,
   Warehouse,
   WarehouseList,
+  WebhookDelivery,
+  WebhookDeliveryList,
+  WebhookEndpoint,
+  WebhookEndpointList,
+  WebhookEndpointWithSecret,
+  WebhookPing,
+  WebhookReplay,
+  WebhookTestResult,
 } from '../types.js';
 
 // Examples published in the OpenAPI document and the docs' reference. They are typed as the contract's own
@@ -271,6 +279,55 @@ const changeList: ChangeList = {
   hasMore: false,
 };
 
+const webhookEndpoint: WebhookEndpoint = {
+  id: '7c1d2e3f-4a5b-4c6d-8e7f-901a2b3c4d5e',
+  url: 'https://shop.liberty-coin.example/hooks/coinventory',
+  description: 'Storefront stock levels',
+  events: ['item.created', 'item.updated', 'item.deleted'],
+  enabled: true,
+  disabledReason: null,
+  disabledAt: null,
+  failingSince: null,
+  previousSecretExpiresAt: null,
+  createdAt: '2026-11-02T09:00:00.000Z',
+  updatedAt: null,
+};
+const webhookEndpointWithSecret: WebhookEndpointWithSecret = {
+  ...webhookEndpoint,
+  secret: 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw6Ydh2+5fKwI=',
+};
+const webhookEndpointList: WebhookEndpointList = firstPage([webhookEndpoint], false);
+const webhookDelivery: WebhookDelivery = {
+  id: '0f9e8d7c-6b5a-4f3e-9d2c-1b0a9f8e7d6c',
+  endpointId: webhookEndpoint.id,
+  changeId: itemUpdated.id,
+  changeType: itemUpdated.type,
+  status: 'succeeded',
+  attempts: 2,
+  lastAttemptAt: '2026-11-02T09:13:10.000Z',
+  lastResponseStatus: 200,
+  lastDurationMs: 84,
+  lastError: null,
+  nextAttemptAt: null,
+  createdAt: '2026-11-02T09:12:44.000Z',
+  deliveredAt: '2026-11-02T09:13:10.000Z',
+};
+const webhookDeliveryList: WebhookDeliveryList = firstPage([webhookDelivery], false);
+const webhookReplay: WebhookReplay = { queued: 12, nextCursor: cursor };
+const webhookTestResult: WebhookTestResult = {
+  webhookId: 'b1d7c2a4-3e5f-4a6b-8c9d-0e1f2a3b4c5d',
+  succeeded: true,
+  responseStatus: 204,
+  durationMs: 63,
+  error: null,
+};
+const webhookPing: WebhookPing = {
+  id: webhookTestResult.webhookId,
+  type: 'ping',
+  occurredAt: '2026-11-02T09:01:00.000Z',
+  data: null,
+};
+
 export const COMPONENT_EXAMPLES = {
   Error: VALIDATION_ERROR_EXAMPLE,
   ErrorIssue: first(VALIDATION_ERROR_EXAMPLE.issues),
@@ -306,6 +363,22 @@ export const COMPONENT_EXAMPLES = {
   Change: itemUpdated,
   ChangeList: changeList,
   ChangesCursor: changesCursor,
+  WebhookEndpoint: webhookEndpoint,
+  WebhookEndpointWithSecret: webhookEndpointWithSecret,
+  WebhookEndpointList: webhookEndpointList,
+  CreateWebhookEndpointBody: {
+    url: webhookEndpoint.url,
+    events: webhookEndpoint.events,
+    description: 'Storefront stock levels',
+  },
+  UpdateWebhookEndpointBody: { enabled: true },
+  DeletedWebhookEndpoint: { id: webhookEndpoint.id, deleted: true },
+  WebhookDelivery: webhookDelivery,
+  WebhookDeliveryList: webhookDeliveryList,
+  ReplayWebhookBody: { after: cursor },
+  WebhookReplay: webhookReplay,
+  WebhookTestResult: webhookTestResult,
+  WebhookPing: webhookPing,
 } as const;
 
 /**
@@ -315,7 +388,7 @@ export const COMPONENT_EXAMPLES = {
 export const PARAMETER_EXAMPLES: Record<string, readonly (string | number)[]> = {
   id: [item.id],
   q: ['morgan'],
-  status: ['in_stock', 'sold', 'paid'],
+  status: ['in_stock', 'sold', 'paid', 'failed'],
   categoryId: [present(item.category).id],
   consignorId: [present(consignment.consignor).id],
   gradingService: [present(item.grading.service)],

@@ -10,6 +10,7 @@ import {
   OPENAPI_DOCUMENT_VERSION,
   RATE_LIMIT,
   SCOPES,
+  WEBHOOKS,
 } from '../constants.js';
 import { ROUTE_TAGS } from '../contract.js';
 import { textBounds } from '../primitives.js';
@@ -45,10 +46,31 @@ import { ApiKeySummarySchema, MeSchema, RateLimitInfoSchema } from '../schemas/m
 import { OrganizationSchema } from '../schemas/organization.js';
 import { ComparableSaleSchema, ValuationListSchema, ValuationSchema } from '../schemas/valuation.js';
 import { WarehouseListSchema, WarehouseSchema, ZoneSchema } from '../schemas/warehouse.js';
+import {
+  CreateWebhookEndpointBodySchema,
+  DeletedWebhookEndpointSchema,
+  ReplayWebhookBodySchema,
+  UpdateWebhookEndpointBodySchema,
+  WebhookDeliveryListSchema,
+  WebhookDeliverySchema,
+  WebhookEndpointListSchema,
+  WebhookEndpointSchema,
+  WebhookEndpointWithSecretSchema,
+  WebhookPingSchema,
+  WebhookReplaySchema,
+  WebhookTestResultSchema,
+} from '../schemas/webhook.js';
 import { COMPONENT_EXAMPLES, PARAMETER_EXAMPLES } from './examples.js';
 import { requestHeaderParameters, successHeaders } from './headers.js';
 import { documentedCode, errorResponse, errorResponseName, notModifiedResponse, responseHeaders } from './responses.js';
-import type { JsonSchema, OpenApiDocument, OperationObject, ParameterObject, ResponseObject } from './types.js';
+import type {
+  JsonSchema,
+  OpenApiDocument,
+  OperationObject,
+  ParameterObject,
+  ResponseObject,
+  WebhookOperationObject,
+} from './types.js';
 
 /** Schemas published under `components.schemas`; every other use of them becomes a `$ref`. */
 export const COMPONENTS: Record<string, z.ZodTypeAny> = {
@@ -86,6 +108,18 @@ export const COMPONENTS: Record<string, z.ZodTypeAny> = {
   Change: ChangeSchema,
   ChangeList: ChangeListSchema,
   ChangesCursor: ChangesCursorSchema,
+  WebhookEndpoint: WebhookEndpointSchema,
+  WebhookEndpointWithSecret: WebhookEndpointWithSecretSchema,
+  WebhookEndpointList: WebhookEndpointListSchema,
+  CreateWebhookEndpointBody: CreateWebhookEndpointBodySchema,
+  UpdateWebhookEndpointBody: UpdateWebhookEndpointBodySchema,
+  DeletedWebhookEndpoint: DeletedWebhookEndpointSchema,
+  WebhookDelivery: WebhookDeliverySchema,
+  WebhookDeliveryList: WebhookDeliveryListSchema,
+  ReplayWebhookBody: ReplayWebhookBodySchema,
+  WebhookReplay: WebhookReplaySchema,
+  WebhookTestResult: WebhookTestResultSchema,
+  WebhookPing: WebhookPingSchema,
 };
 
 const componentNameByDef = new Map<unknown, string>(
@@ -208,8 +242,8 @@ function operation(key: string, route: (typeof contractRoutes)[number]['route'])
         },
       };
     } else {
-      const takesBody = 'body' in route && route.body instanceof z.ZodType;
-      op.responses[status] = { $ref: `#/components/responses/${errorResponseName(documentedCode(code, takesBody))}` };
+      const skuConflict = route.metadata.skuConflict === true;
+      op.responses[status] = { $ref: `#/components/responses/${errorResponseName(documentedCode(code, skuConflict))}` };
     }
   }
   return op;
@@ -225,8 +259,97 @@ const API_DESCRIPTION = `JSON-over-HTTP API to a Coinventory workspace: inventor
 - **Rate limit**: ${RATE_LIMIT.maxRequests} requests per ${RATE_LIMIT.windowSeconds} seconds per key; beyond it, 429 with \`Retry-After\`.
 - **Errors** have the body \`{ code, message, issues? }\`.
 - **Changes**: \`GET /changes\` reports every created, updated and deleted item in commit order, from a cursor.
+- **Webhooks**: endpoints (\`/webhook-endpoints\`) get each change POSTed as it commits, signed as Standard Webhooks specify; the payloads are described under \`webhooks\`.
 - **Safe retries**: a POST, PATCH or DELETE sent with \`Idempotency-Key\` is done once; a retry with the same key gets the first answer again (\`Idempotent-Replayed: true\`).
 - **Conditional requests**: every GET answers with a strong \`ETag\`; \`If-None-Match\` gets 304 when nothing changed, and \`If-Match\` on PATCH and DELETE gets 412 instead of overwriting a change you have not seen.`;
+
+/** The headers of every webhook delivery (Standard Webhooks 1.0, and the changes cursor). */
+const WEBHOOK_HEADERS: ParameterObject[] = [
+  {
+    name: WEBHOOKS.headers.id,
+    in: 'header',
+    required: true,
+    description:
+      'The event id: the change id (the ping id for a ping). The same on every retry and replay of the change: de-duplicate by it.',
+    schema: { type: 'string' },
+    example: COMPONENT_EXAMPLES.Change.id,
+  },
+  {
+    name: WEBHOOKS.headers.timestamp,
+    in: 'header',
+    required: true,
+    description: `When this attempt was signed, in whole seconds since the Unix epoch. Refuse a delivery more than ${WEBHOOKS.toleranceSeconds} seconds from your clock: it may be a replayed capture.`,
+    schema: { type: 'string', pattern: '^[0-9]+$' },
+    example: '1793610764',
+  },
+  {
+    name: WEBHOOKS.headers.signature,
+    in: 'header',
+    required: true,
+    description: `Space-separated signatures, each \`${WEBHOOKS.signatureVersion},\` + the base64 HMAC-SHA256 of \`{webhook-id}.{webhook-timestamp}.{raw body}\` keyed with the base64-decoded part of the endpoint's secret after \`${WEBHOOKS.secretPrefix}\`. Two during the ${WEBHOOKS.previousSecretHours} hours after a rotation; accept the delivery if any one matches.`,
+    schema: { type: 'string' },
+    example: 'v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=',
+  },
+  {
+    name: WEBHOOKS.headers.changesCursor,
+    in: 'header',
+    required: false,
+    description:
+      'On a change: the changes-feed cursor just after it. Keep the newest one your receiver processed; after an outage, `GET /changes?after=` from it, or replay from it, to catch up.',
+    schema: { type: 'string' },
+  },
+];
+
+const RECEIVER_RESPONSES: Record<string, ResponseObject> = {
+  '200': {
+    description: `Any 2xx: the delivery is accepted. Answer within the server's delivery timeout (${WEBHOOKS.timeoutMs / 1000} s by default) and do slow work afterwards. Anything else, a timeout or a connection failure is retried with exponential backoff for ${WEBHOOKS.retryHours} hours; redirects are not followed.`,
+  },
+  '410': {
+    description: 'Gone: the endpoint is disabled at once, and nothing more is sent to it until it is enabled again.',
+  },
+};
+
+function webhookOperations(): OpenApiDocument['webhooks'] {
+  const post = (
+    operationId: string,
+    summary: string,
+    description: string,
+    schema: string,
+  ): { post: WebhookOperationObject } => ({
+    post: {
+      operationId,
+      summary,
+      description,
+      tags: ['Webhooks'],
+      parameters: WEBHOOK_HEADERS,
+      requestBody: {
+        required: true,
+        description: 'JSON, sent as `application/json`. Verify the signature over the raw bytes before parsing them.',
+        content: {
+          'application/json': {
+            schema: { $ref: `#/components/schemas/${schema}` },
+            example: (COMPONENT_EXAMPLES as Record<string, unknown>)[schema],
+          },
+        },
+      },
+      responses: RECEIVER_RESPONSES,
+    },
+  });
+  return {
+    change: post(
+      'changeWebhook',
+      'A change, pushed',
+      "Each committed change an endpoint subscribes to is POSTed to its URL as the Change object the changes feed shows, at least once, signed with the endpoint's secret. Deliveries of one endpoint are sent in commit order while it answers; a retried one may arrive after later ones, so order by the changed object's `updatedAt` or re-read it when order matters.",
+      'Change',
+    ),
+    ping: post(
+      'pingWebhook',
+      'A test ping',
+      'Sent by `POST /webhook-endpoints/{id}/test`: signed like every delivery, carrying no change.',
+      'WebhookPing',
+    ),
+  };
+}
 
 export interface GenerateOptions {
   /** The server URL written into the document; must end in `/v1`. */
@@ -245,9 +368,9 @@ export function generateOpenApiDocument(options: GenerateOptions = {}): OpenApiD
     const path = toOpenApiPath(route.path);
     paths[path] ??= {};
     paths[path][route.method.toLowerCase()] = operation(key, route);
-    const takesBody = 'body' in route && route.body instanceof z.ZodType;
+    const skuConflict = route.metadata.skuConflict === true;
     for (const status of Object.keys(route.responses).map(Number)) {
-      if (status >= 400) usedErrorCodes.add(documentedCode(status, takesBody));
+      if (status >= 400) usedErrorCodes.add(documentedCode(status, skuConflict));
     }
   }
 
@@ -267,6 +390,7 @@ export function generateOpenApiDocument(options: GenerateOptions = {}): OpenApiD
     security: [{ bearerAuth: [] }],
     tags: Object.entries(ROUTE_TAGS).map(([name, description]) => ({ name, description })),
     paths,
+    webhooks: webhookOperations(),
     components: {
       securitySchemes: {
         bearerAuth: {

@@ -32,11 +32,12 @@ const ERROR_DESCRIPTIONS: Partial<Record<ErrorCode, string>> = {
 };
 
 /**
- * The error code that documents `status` for an operation: the first code of that status, except that a 409 of a
- * write without a body (a DELETE) can only be a request with the same Idempotency-Key still running.
+ * The error code that documents `status` for an operation: the first code of that status, except that a 409 is
+ * `CONFLICT` (a SKU already used) only for the writes that can meet one; any other write's 409 is a request with the
+ * same Idempotency-Key still running.
  */
-export function documentedCode(status: number, takesBody: boolean): ErrorCode {
-  if (status === ERRORS.IDEMPOTENCY_KEY_IN_USE.status && !takesBody) return 'IDEMPOTENCY_KEY_IN_USE';
+export function documentedCode(status: number, skuConflict: boolean): ErrorCode {
+  if (status === ERRORS.IDEMPOTENCY_KEY_IN_USE.status && !skuConflict) return 'IDEMPOTENCY_KEY_IN_USE';
   const code = ERROR_CODES.find((candidate) => ERRORS[candidate].status === status);
   if (!code) throw new Error(`No error code has status ${status}`);
   return code;

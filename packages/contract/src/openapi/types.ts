@@ -40,6 +40,21 @@ export interface OperationObject {
   [extension: `x-${string}`]: unknown;
 }
 
+/** An operation the API calls on the receiver's side: a webhook (OpenAPI 3.1 `webhooks`). */
+export interface WebhookOperationObject {
+  operationId: string;
+  summary: string;
+  description: string;
+  tags: string[];
+  parameters: ParameterObject[];
+  requestBody: {
+    required: true;
+    description: string;
+    content: Record<string, { schema: JsonSchema; example?: unknown }>;
+  };
+  responses: Record<string, ResponseObject>;
+}
+
 export interface OpenApiDocument {
   openapi: string;
   info: { title: string; version: string; summary?: string; description?: string };
@@ -47,6 +62,7 @@ export interface OpenApiDocument {
   security: Array<Record<string, string[]>>;
   tags: Array<{ name: string; description: string }>;
   paths: Record<string, Record<string, OperationObject>>;
+  webhooks: Record<string, { post: WebhookOperationObject }>;
   components: {
     securitySchemes: Record<string, Record<string, unknown>>;
     schemas: Record<string, JsonSchema>;

@@ -11,6 +11,7 @@ import { InFlightRequests } from '../http/middleware/lifecycle.js';
 import type { Logger } from '../logger.js';
 import { FailedAuthLimiter } from '../modules/access/index.js';
 import { syncWorkerFromEnv } from '../modules/marketplace/index.js';
+import { addressPolicyFromEnv, webhookWorkerFromEnv } from '../modules/webhooks/index.js';
 import { startHousekeeping } from './housekeeping.js';
 
 export interface RunningServer {
@@ -86,6 +87,7 @@ function holdRequests(server: Server): (app: RequestListener) => void {
 const CUT_OFF_GRACE_MS = 2_000;
 
 export async function startServer({ env, logger, beforeServing }: StartOptions): Promise<RunningServer> {
+  const webhookPolicy = addressPolicyFromEnv(env);
   const server: Server = createServer();
   answerClientErrors(server, logger);
   // Keep-alive connections outlive requests; idle ones are closed on shutdown rather than waited for.
@@ -116,6 +118,8 @@ export async function startServer({ env, logger, beforeServing }: StartOptions):
   const database = opened;
 
   const worker = env.SYNC_WORKER === 'on' ? syncWorkerFromEnv(env, database.sql, logger) : undefined;
+  const webhookWorker =
+    env.SYNC_WORKER === 'on' ? webhookWorkerFromEnv(env, database.sql, logger, webhookPolicy) : undefined;
   const housekeeping = startHousekeeping({
     sql: database.sql,
     logger,
@@ -126,6 +130,7 @@ export async function startServer({ env, logger, beforeServing }: StartOptions):
     sql: database.sql,
     logger,
     onSyncQueued: () => worker?.kick(),
+    webhooks: { policy: webhookPolicy, timeoutMs: env.WEBHOOK_TIMEOUT_MS, queued: () => webhookWorker?.kick() },
     requestTimeoutMs: env.REQUEST_TIMEOUT_MS,
     requestBodyTimeoutMs: env.REQUEST_BODY_TIMEOUT_MS,
     inFlight,
@@ -157,7 +162,7 @@ export async function startServer({ env, logger, beforeServing }: StartOptions):
       await closed;
       clearInterval(sweep);
       clearTimeout(timer);
-      await worker?.stop();
+      await Promise.all([worker?.stop(), webhookWorker?.stop()]);
       await housekeeping.stop();
       await database.close();
     })();

@@ -4,9 +4,11 @@ import { migrate } from '../db/migrate.js';
 import type { Env } from '../env.js';
 import type { Logger } from '../logger.js';
 import { syncWorkerFromEnv } from '../modules/marketplace/index.js';
+import { addressPolicyFromEnv, webhookWorkerFromEnv } from '../modules/webhooks/index.js';
 
-/** The marketplace sync worker on its own, for operators who run it apart from the HTTP servers. */
+/** The marketplace sync and webhook workers on their own, for operators who run them apart from the HTTP servers. */
 export async function syncWorker(env: Env, logger: Logger) {
+  const webhookPolicy = addressPolicyFromEnv(env);
   const lock = lockEmbeddedDataDir(env.DATABASE_URL, env.COINVENTORY_DATA_DIR);
   const database = await connectDatabase({
     url: env.DATABASE_URL,
@@ -16,10 +18,11 @@ export async function syncWorker(env: Env, logger: Logger) {
   });
   await migrate(database.sql);
   const worker = syncWorkerFromEnv(env, database.sql, logger);
+  const webhookWorker = webhookWorkerFromEnv(env, database.sql, logger, webhookPolicy);
   const shutdown = (signal: string) => {
     logger.info({ signal }, 'sync worker stopping');
     (async () => {
-      await worker.stop();
+      await Promise.all([worker.stop(), webhookWorker.stop()]);
       await database.close();
       lock?.release();
     })()

@@ -1,4 +1,4 @@
-import { API_VERSION, contract, contractRoutes, MAX_BODY_BYTES, RATE_LIMIT } from '@coinventory/contract';
+import { API_VERSION, contract, contractRoutes, MAX_BODY_BYTES, RATE_LIMIT, WEBHOOKS } from '@coinventory/contract';
 import { createExpressEndpoints } from '@ts-rest/express';
 import express, { type NextFunction, type Request, type Response } from 'express';
 import type { Logger } from 'pino';
@@ -13,6 +13,7 @@ import {
   rateLimitPolicyHeader,
 } from '../modules/access/index.js';
 import { idempotentWrites } from '../modules/idempotency/index.js';
+import { addressPolicy, type WebhookSettings } from '../modules/webhooks/index.js';
 import { requestContext } from '../request/context.js';
 import { METADATA_PATH, publicUrls } from '../request/public-urls.js';
 import { docsRouter } from './docs.js';
@@ -30,6 +31,11 @@ export interface AppDependencies {
   publicBaseUrl?: string | undefined;
   /** Told when an item change queued marketplace sync jobs (the in-process worker's kick). */
   onSyncQueued?: () => void;
+  /**
+   * Where webhook endpoints may point and how long a test ping waits, and the webhook worker's kick. Absent: https
+   * to public addresses only, the default timeout, and no worker to wake.
+   */
+  webhooks?: WebhookSettings;
   /** Longest a request may take before its work is rolled back and it is answered 500. */
   requestTimeoutMs?: number;
   /** Longest a request body may take to arrive (or the request timeout, if shorter) before it is answered 408. */
@@ -96,6 +102,7 @@ export function createApp({
   policy = RATE_LIMIT,
   publicBaseUrl,
   onSyncQueued = () => {},
+  webhooks = { policy: addressPolicy(''), timeoutMs: WEBHOOKS.timeoutMs, queued: () => {} },
   requestTimeoutMs = 12_000,
   requestBodyTimeoutMs = Math.min(10_000, requestTimeoutMs),
   queueLimit = 256,
@@ -148,24 +155,29 @@ export function createApp({
     next();
   });
   api.use(shedWhenBusy(inFlight));
-  createExpressEndpoints(contract, createRouter(policy, onSyncQueued), api, {
-    logInitialization: false,
-    jsonQuery: false,
-    responseValidation: false,
-    // Authentication first: a caller without a valid key learns nothing about its request (not even that the
-    // body is malformed), and no body is read for it.
-    globalMiddleware: [
-      authMiddleware({ sql, logger, policy, urls, failedAuth }),
-      refuseUnexpectedQuery,
-      requireJsonBody,
-      parseJsonBody,
-      // After the body is read (a retry is the same request only with the same body), before validation.
-      idempotentWrites(),
-      entityTags,
-    ],
-    // Validation errors go to the shared error handler, which shapes them as the spec's 400 body.
-    requestValidationErrorHandler: (error, _req, _res, next) => next(error),
-  });
+  createExpressEndpoints(
+    contract,
+    createRouter(policy, { syncQueued: onSyncQueued, webhooksQueued: webhooks.queued }, webhooks),
+    api,
+    {
+      logInitialization: false,
+      jsonQuery: false,
+      responseValidation: false,
+      // Authentication first: a caller without a valid key learns nothing about its request (not even that the
+      // body is malformed), and no body is read for it.
+      globalMiddleware: [
+        authMiddleware({ sql, logger, policy, urls, failedAuth }),
+        refuseUnexpectedQuery,
+        requireJsonBody,
+        parseJsonBody,
+        // After the body is read (a retry is the same request only with the same body), before validation.
+        idempotentWrites(),
+        entityTags,
+      ],
+      // Validation errors go to the shared error handler, which shapes them as the spec's 400 body.
+      requestValidationErrorHandler: (error, _req, _res, next) => next(error),
+    },
+  );
   for (const [path, methods] of allowedMethodsByPath()) {
     const allow = methods.join(', ');
     api.all(path, (_req, _res, next) => next(new ApiError('METHOD_NOT_ALLOWED', undefined, { Allow: allow })));

@@ -5,8 +5,9 @@ import { categoriesRoutes } from '../modules/categories/index.js';
 import { changesRoutes } from '../modules/changes/index.js';
 import { consignmentsRoutes } from '../modules/consignments/index.js';
 import { invoicesRoutes } from '../modules/invoices/index.js';
-import { itemsRoutes, type SyncNotifier } from '../modules/items/index.js';
+import { itemsRoutes, type WriteNotifier } from '../modules/items/index.js';
 import { warehousesRoutes } from '../modules/warehouses/index.js';
+import { type WebhookSettings, webhooksRoutes } from '../modules/webhooks/index.js';
 
 const s = initServer();
 
@@ -14,14 +15,15 @@ const s = initServer();
  * The contract's router, assembled from each module's slice. Every handler runs on its request's own database
  * work (`tenantOf(res)`), whose statements the request's deadline can cancel and roll back.
  */
-export function createRouter(policy: RatePolicy, notifySync: SyncNotifier) {
+export function createRouter(policy: RatePolicy, notify: WriteNotifier, webhooks: WebhookSettings) {
   return s.router(contract, {
     me: meRoute(policy),
-    items: itemsRoutes(notifySync),
+    items: itemsRoutes(notify),
     consignments: consignmentsRoutes,
     invoices: invoicesRoutes,
     categories: categoriesRoutes,
     warehouses: warehousesRoutes,
     changes: changesRoutes,
+    webhookEndpoints: webhooksRoutes(webhooks),
   });
 }

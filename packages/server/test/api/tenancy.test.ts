@@ -59,6 +59,13 @@ describe('the routes that take an id', () => {
         'GET /items/:id',
         'GET /items/:id/valuations',
         'PATCH /items/:id',
+        'GET /webhook-endpoints/:id',
+        'PATCH /webhook-endpoints/:id',
+        'DELETE /webhook-endpoints/:id',
+        'POST /webhook-endpoints/:id/rotate-secret',
+        'GET /webhook-endpoints/:id/deliveries',
+        'POST /webhook-endpoints/:id/replay',
+        'POST /webhook-endpoints/:id/test',
       ].sort(),
     );
   });

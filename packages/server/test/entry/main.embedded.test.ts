@@ -150,7 +150,8 @@ describe('coinventory-server on the embedded database', () => {
     expect(help.stdout).toContain('Usage: coinventory-server');
     // Every variable env.ts reads is listed with its default, so the help cannot fall behind the configuration.
     for (const { name, defaultValue } of describeSettings()) {
-      const line = defaultValue === undefined ? `\n  ${name}\n` : `\n  ${name} (${defaultValue})\n`;
+      const shown = defaultValue === '' ? 'empty' : defaultValue;
+      const line = defaultValue === undefined ? `\n  ${name}\n` : `\n  ${name} (${shown})\n`;
       expect(help.stdout, name).toContain(line);
     }
     for (const command of ['start', 'sync-worker']) {

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { type ContractRoute, contractRoutes, type Item } from '@coinventory/contract';
 import { beforeAll } from 'vitest';
 import type { Sql } from '../../src/db/types.js';
+import { encodeCursor } from '../../src/modules/changes/index.js';
 import { type ApiResponse, call, type RequestOptions } from './http.js';
 import { serverWithWorkspace, type TestServerOptions } from './server.js';
 import type { TestWorkspace } from './workspace.js';
@@ -18,6 +19,9 @@ export interface ResourceIds {
   invoiceId: string;
   categoryId: string;
   warehouseId: string;
+  webhookEndpointId: string;
+  /** A changes cursor of the workspace (at its feed's start), for bodies that take one. */
+  changesCursor: string;
 }
 
 /** Which id fills `:id`, by the path's first segment. */
@@ -27,6 +31,7 @@ const ID_OF_COLLECTION: Record<string, keyof ResourceIds> = {
   invoices: 'invoiceId',
   categories: 'categoryId',
   warehouses: 'warehouseId',
+  'webhook-endpoints': 'webhookEndpointId',
 };
 
 export const WRITE_METHODS: ReadonlySet<string> = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
@@ -60,16 +65,23 @@ export const uniqueSku = (prefix = 'SKU') => {
   return `${prefix}-${process.pid}-${sequence}-${randomUUID().slice(0, 8)}`;
 };
 
-/** A valid body for every route that takes one. */
-const VALID_BODIES: Record<string, () => Record<string, unknown>> = {
+/** A cursor of no workspace's feed that is still a well-formed one, for requests made without a workspace's ids. */
+const ANY_CURSOR = encodeCursor({ organizationId: '00000000-0000-4000-8000-000000000000', position: 0 });
+
+/** A valid body for every route that takes one (given the workspace's ids, when the request has them). */
+const VALID_BODIES: Record<string, (ids: ResourceIds | string) => Record<string, unknown>> = {
   'items.create': () => ({ sku: uniqueSku('PROBE'), title: 'Route probe' }),
   'items.update': () => ({ title: 'Route probe (changed)' }),
+  // A public https URL: accepted, and never delivered to in these suites (they run no webhook worker).
+  'webhookEndpoints.create': () => ({ url: 'https://hooks.example.com/coinventory', events: ['*'] }),
+  'webhookEndpoints.update': () => ({ description: 'Route probe (changed)' }),
+  'webhookEndpoints.replay': (ids) => ({ after: typeof ids === 'string' ? ANY_CURSOR : ids.changesCursor }),
 };
 
-export function validBodyFor(entry: ContractRoute): Record<string, unknown> {
+export function validBodyFor(entry: ContractRoute, ids: ResourceIds | string = ''): Record<string, unknown> {
   const make = VALID_BODIES[entry.key];
   if (!make) throw new Error(`routes.ts has no valid body for ${entry.key}`);
-  return make();
+  return make(ids);
 }
 
 export interface ConcreteRequest {
@@ -81,7 +93,7 @@ export interface ConcreteRequest {
 /** A request that would succeed for the route, given the workspace's ids and a key with the route's scope. */
 export function requestFor(entry: ContractRoute, ids: ResourceIds | string): ConcreteRequest {
   const request: ConcreteRequest = { method: entry.route.method, path: pathFor(entry.route, ids) };
-  if (takesBody(entry.route)) request.body = validBodyFor(entry);
+  if (takesBody(entry.route)) request.body = validBodyFor(entry, ids);
   return request;
 }
 
@@ -194,8 +206,17 @@ export async function seedResources(
     INSERT INTO invoice_payments (organization_id, invoice_id, amount_in_cents, method, status, paid_at)
     VALUES (${org}, ${invoice.id}, ${5_000}, 'card', 'succeeded', now())
   `;
+  // A receiver no delivery reaches: its address is refused before connecting, so a test ping answers at once.
+  const [endpoint] = await sql<{ id: string }[]>`
+    INSERT INTO webhook_endpoints (organization_id, url, description, events, secret)
+    VALUES (${org}, ${`https://127.0.0.1:9/${label}`}, ${`${label} endpoint`}, ${['*']}, ${'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw'})
+    RETURNING id
+  `;
+  if (!endpoint) throw new Error('no webhook endpoint');
   return {
     itemId,
+    webhookEndpointId: endpoint.id,
+    changesCursor: encodeCursor({ organizationId: org, position: 0 }),
     consignmentId: consignment.id,
     invoiceId: invoice.id,
     sku,
@@ -225,7 +246,9 @@ export async function rowCounts(sql: Sql, organizationId: string): Promise<Recor
       (SELECT count(*)::int FROM invoice_payments WHERE organization_id = ${organizationId}) AS invoice_payments,
       (SELECT count(*)::int FROM marketplace_listings WHERE organization_id = ${organizationId}) AS marketplace_listings,
       (SELECT count(*)::int FROM changes WHERE organization_id = ${organizationId}) AS changes,
-      (SELECT count(*)::int FROM idempotency_keys WHERE organization_id = ${organizationId}) AS idempotency_keys
+      (SELECT count(*)::int FROM idempotency_keys WHERE organization_id = ${organizationId}) AS idempotency_keys,
+      (SELECT count(*)::int FROM webhook_endpoints WHERE organization_id = ${organizationId}) AS webhook_endpoints,
+      (SELECT count(*)::int FROM webhook_deliveries WHERE organization_id = ${organizationId}) AS webhook_deliveries
   `;
   if (!row) throw new Error('no counts');
   return { ...row };

@@ -7,6 +7,7 @@ import type { Database } from '../../src/db/connect.js';
 import { createApp } from '../../src/http/app.js';
 import { answerClientErrors } from '../../src/http/client-errors.js';
 import type { RatePolicy } from '../../src/modules/access/index.js';
+import type { WebhookSettings } from '../../src/modules/webhooks/index.js';
 import { createTestDatabase } from './database.js';
 import { createWorkspace, type TestWorkspace } from './workspace.js';
 
@@ -32,6 +33,8 @@ export interface TestServerOptions {
   queueLimit?: number;
   /** Told when a change queued marketplace sync jobs. */
   onSyncQueued?: () => void;
+  /** Where webhook endpoints may point, the test ping's timeout, and the webhook worker's kick (the app's defaults otherwise). */
+  webhooks?: WebhookSettings;
 }
 
 export async function startTestServer(options: TestServerOptions = {}): Promise<TestServer> {
@@ -47,6 +50,7 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
       requestBodyTimeoutMs: options.requestBodyTimeoutMs,
       queueLimit: options.queueLimit,
       onSyncQueued: options.onSyncQueued,
+      webhooks: options.webhooks,
       cancelStatements: database.kind === 'postgres',
     }),
   );

@@ -5,6 +5,7 @@ import * as rateLimitWindowStart from './0004_rate_limit_window_start.js';
 import * as itemsSearchByWorkspace from './0005_items_search_by_workspace.js';
 import * as rateLimitMixedPolicies from './0006_rate_limit_mixed_policies.js';
 import * as changesAndIdempotency from './0007_changes_and_idempotency.js';
+import * as webhooks from './0008_webhooks.js';
 
 export interface Migration {
   version: number;
@@ -21,4 +22,5 @@ export const migrations: readonly Migration[] = [
   { version: 5, ...itemsSearchByWorkspace },
   { version: 6, ...rateLimitMixedPolicies },
   { version: 7, ...changesAndIdempotency },
+  { version: 8, ...webhooks },
 ];

@@ -25,8 +25,8 @@ export function encodeCursor({ organizationId, position }: Cursor): string {
 export const RESTART =
   'start again from a full read: take GET /changes/cursor, read every item, then follow the feed from that cursor';
 
-/** The cursor in `after`, or a 400 saying what is wrong with it. */
-export function decodeCursor(text: string, organizationId: string): Cursor {
+/** The cursor sent in `field`, or a 400 saying what is wrong with it. */
+export function decodeCursor(text: string, organizationId: string, field = 'query.after'): Cursor {
   const decoded = Buffer.from(text, 'base64url').toString('latin1');
   const match = FORMAT.exec(decoded);
   const position = Number(match?.[2]);
@@ -36,9 +36,9 @@ export function decodeCursor(text: string, organizationId: string): Cursor {
     Number.isSafeInteger(position) &&
     match[3] === checkOf(decoded.slice(0, decoded.lastIndexOf('.'))) &&
     Buffer.from(decoded, 'latin1').toString('base64url') === text;
-  if (!valid || !match?.[1]) throw badRequest(`query.after: not a cursor of this changes feed; ${RESTART}`);
+  if (!valid || !match?.[1]) throw badRequest(`${field}: not a cursor of this changes feed; ${RESTART}`);
   if (match[1] !== compact(organizationId)) {
-    throw badRequest(`query.after: this cursor belongs to another workspace; ${RESTART}`);
+    throw badRequest(`${field}: this cursor belongs to another workspace; ${RESTART}`);
   }
   return { organizationId, position };
 }

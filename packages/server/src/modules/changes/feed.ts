@@ -2,7 +2,7 @@ import type { ChangeList, ChangesCursor, ListChangesQuery } from '@coinventory/c
 import type { Queryable } from '../../db/types.js';
 import { badRequest } from '../../errors.js';
 import { decodeCursor, encodeCursor, RESTART } from './cursor.js';
-import { feedBounds, readFeed } from './store.js';
+import { type FeedBounds, feedBounds, readFeed } from './store.js';
 
 /**
  * A page of the changes feed. Positions are given out in commit order (store.ts), so "every change after my
@@ -16,15 +16,7 @@ export async function listChanges(
 ): Promise<ChangeList> {
   const after = query.after === undefined ? null : decodeCursor(query.after, organizationId).position;
   const page = await readFeed(sql, organizationId, { after, limit: query.limit, types: query.types });
-  if (after !== null && after < page.prunedThrough) {
-    throw badRequest(
-      `query.after: this cursor has expired (changes older than the retention period were removed after it); ${RESTART}`,
-    );
-  }
-  if (after !== null && after > page.lastPosition) {
-    // Only a cursor from a database that was later restored to an earlier state can be ahead of the feed.
-    throw badRequest(`query.after: this cursor is ahead of the changes feed (was the database restored?); ${RESTART}`);
-  }
+  if (after !== null) checkFollowable('query.after', after, page);
   const entries = page.changes.slice(0, query.limit);
   const hasMore = page.changes.length > query.limit;
   const last = entries.at(-1);
@@ -33,6 +25,39 @@ export async function listChanges(
     items: entries.map(({ change }) => change),
     nextCursor: encodeCursor({ organizationId, position: next }),
     hasMore,
+  };
+}
+
+/** A 400 naming `field` when the feed cannot be followed from `after`: the changes after it are not all kept. */
+function checkFollowable(field: string, after: number, bounds: FeedBounds): void {
+  if (after < bounds.prunedThrough) {
+    throw badRequest(
+      `${field}: this cursor has expired (changes older than the retention period were removed after it); ${RESTART}`,
+    );
+  }
+  if (after > bounds.lastPosition) {
+    // Only a cursor from a database that was later restored to an earlier state can be ahead of the feed.
+    throw badRequest(`${field}: this cursor is ahead of the changes feed (was the database restored?); ${RESTART}`);
+  }
+}
+
+/**
+ * The range of positions after a cursor the caller sent in `field`, up to the feed's end now, with that end's cursor;
+ * a 400 naming the field when it is not a cursor of this workspace's feed or cannot be followed.
+ */
+export async function rangeAfter(
+  sql: Queryable,
+  organizationId: string,
+  cursor: string,
+  field: string,
+): Promise<{ after: number; through: number; endCursor: string }> {
+  const { position } = decodeCursor(cursor, organizationId, field);
+  const bounds = await feedBounds(sql, organizationId);
+  checkFollowable(field, position, bounds);
+  return {
+    after: position,
+    through: bounds.lastPosition,
+    endCursor: encodeCursor({ organizationId, position: bounds.lastPosition }),
   };
 }
 

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { Change, ChangeType } from '@coinventory/contract';
+import { type Change, type ChangeType, WEBHOOKS } from '@coinventory/contract';
 import type { Queryable } from '../../db/types.js';
 
 /** A change as its transaction records it: what happened to which object, and the object as the API now shows it. */
@@ -8,25 +8,39 @@ export type ChangeRecord =
   | { type: Extract<ChangeType, 'item.deleted'>; objectId: string; data: null };
 
 /**
- * Records a change in the transaction that made it. Call it last in that transaction: it takes the workspace's
- * feed row lock, which is held until the commit, so positions are given out in commit order (see migration 0007).
- * Holding it from here to the commit only is what keeps writers of one workspace from waiting on each other long.
+ * Records a change in the transaction that made it, and queues its webhook deliveries there: one for each enabled
+ * endpoint of the workspace that subscribes to its type (the outbox: a committed change always has them, a
+ * rolled-back one never does). Returns how many deliveries it queued.
+ *
+ * Call it last in that transaction: it takes the workspace's feed row lock, which is held until the commit, so
+ * positions are given out in commit order (see migration 0007). Holding it from here to the commit only is what
+ * keeps writers of one workspace from waiting on each other long.
  */
-export async function recordChange(tx: Queryable, organizationId: string, change: ChangeRecord): Promise<void> {
+export async function recordChange(tx: Queryable, organizationId: string, change: ChangeRecord): Promise<number> {
   // JSON text, not jsonb: the feed hands back the object with its fields in the order the API gives them. Sent as
   // text (a json parameter would be encoded again by the driver).
   const data = change.data === null ? null : JSON.stringify(change.data);
-  await tx`
+  const [row] = await tx<{ queued: number }[]>`
     WITH next AS (
       INSERT INTO change_feeds AS f (organization_id, last_position) VALUES (${organizationId}, 1)
       ON CONFLICT (organization_id) DO UPDATE SET last_position = f.last_position + 1
       RETURNING last_position
+    ), recorded AS (
+      INSERT INTO changes (organization_id, position, id, type, object_id, occurred_at, data)
+      SELECT ${organizationId}, next.last_position, ${randomUUID()}, ${change.type}, ${change.objectId}, now(),
+        ${data}::text::json
+      FROM next
+      RETURNING position
+    ), queued AS (
+      INSERT INTO webhook_deliveries (organization_id, endpoint_id, change_position)
+      SELECT e.organization_id, e.id, recorded.position
+      FROM recorded JOIN webhook_endpoints e ON e.organization_id = ${organizationId}
+      WHERE e.enabled AND (e.events && ARRAY[${change.type}, ${WEBHOOKS.allEvents}]::text[])
+      RETURNING 1
     )
-    INSERT INTO changes (organization_id, position, id, type, object_id, occurred_at, data)
-    SELECT ${organizationId}, next.last_position, ${randomUUID()}, ${change.type}, ${change.objectId}, now(),
-      ${data}::text::json
-    FROM next
+    SELECT count(*)::int AS queued FROM queued
   `;
+  return row?.queued ?? 0;
 }
 
 /** Where a workspace's feed stands: its last position, and the highest position retention has removed. */

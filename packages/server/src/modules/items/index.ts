@@ -1,6 +1,6 @@
 /** Inventory items and their valuations: the API's one writable resource. */
 export { ITEMS, type StoredItemRow } from './columns.js';
 export { itemsRoutes } from './routes.js';
-export { createItem, deleteItem, listItemValuations, type SyncNotifier, updateItem } from './service.js';
+export { createItem, deleteItem, listItemValuations, updateItem, type WriteNotifier } from './service.js';
 export { findItem, listItems } from './store.js';
 export { VALUATIONS } from './valuations.js';

@@ -50,8 +50,13 @@ async function locate(sql: Queryable, organizationId: string, wanted: { warehous
  * Adds an item and answers with the row it wrote, read in the same transaction: a deadline that passes before the
  * commit rolls the insert back, so its 500 never hides a created item.
  */
-export async function createItem(sql: Sql, organizationId: string, body: CreateItemBody): Promise<Item> {
-  return sql.begin(async (tx) => {
+export async function createItem(
+  sql: Sql,
+  organizationId: string,
+  body: CreateItemBody,
+  notify: WriteNotifier = quiet,
+): Promise<Item> {
+  const { item, webhooks } = await sql.begin(async (tx) => {
     const location = await locate(tx, organizationId, {
       ...(body.warehouseId !== undefined && { warehouseId: body.warehouseId }),
       ...(body.zoneId !== undefined && { zoneId: body.zoneId }),
@@ -65,9 +70,11 @@ export async function createItem(sql: Sql, organizationId: string, body: CreateI
     };
     const id = await items.insertItem(tx, organizationId, columns).catch(translateWriteError);
     const item = await writtenItem(tx, organizationId, id);
-    await recordChange(tx, organizationId, { type: 'item.created', objectId: id, data: item });
-    return item;
+    const webhooks = await recordChange(tx, organizationId, { type: 'item.created', objectId: id, data: item });
+    return { item, webhooks };
   });
+  tell(notify, { sync: 0, webhooks });
+  return item;
 }
 
 /**
@@ -93,9 +100,21 @@ async function writtenItem(tx: Queryable, organizationId: string, id: string): P
   return item;
 }
 
-/** Called after a commit that queued marketplace sync jobs, so the worker delivers them without waiting. */
-export type SyncNotifier = () => void;
-const noSyncNotifier: SyncNotifier = () => {};
+/**
+ * Told after a commit that queued work for a background worker (marketplace sync jobs, webhook deliveries), so it
+ * starts on it at once instead of at its next poll.
+ */
+export interface WriteNotifier {
+  syncQueued(): void;
+  webhooksQueued(): void;
+}
+const quiet: WriteNotifier = { syncQueued: () => {}, webhooksQueued: () => {} };
+
+/** What an item write's transaction queued for the workers, told to them once it has committed. */
+function tell(notify: WriteNotifier, queued: { sync: number; webhooks: number }) {
+  if (queued.sync > 0) notify.syncQueued();
+  if (queued.webhooks > 0) notify.webhooksQueued();
+}
 
 /**
  * Changes only the fields sent. A changed quantity queues a sync job for each linked listing in the same
@@ -107,7 +126,7 @@ export async function updateItem(
   organizationId: string,
   id: string,
   body: UpdateItemBody,
-  notifySync: SyncNotifier = noSyncNotifier,
+  notify: WriteNotifier = quiet,
   conditions: WriteConditions = {},
 ): Promise<Item> {
   const { item, queued } = await sql.begin(async (tx) => {
@@ -127,15 +146,15 @@ export async function updateItem(
       columns.zone_id = location.zoneId;
     }
     await items.updateItem(tx, organizationId, id, columns).catch(translateWriteError);
-    const queued =
+    const sync =
       body.quantity === undefined || body.quantity === before.available
         ? 0
         : await enqueueForItem(tx, organizationId, id, { kind: 'set_quantity', quantity: body.quantity });
     const item = await writtenItem(tx, organizationId, id);
-    await recordChange(tx, organizationId, { type: 'item.updated', objectId: id, data: item });
-    return { item, queued };
+    const webhooks = await recordChange(tx, organizationId, { type: 'item.updated', objectId: id, data: item });
+    return { item, queued: { sync, webhooks } };
   });
-  if (queued > 0) notifySync();
+  tell(notify, queued);
   return item;
 }
 
@@ -144,7 +163,7 @@ export async function deleteItem(
   sql: Sql,
   organizationId: string,
   id: string,
-  notifySync: SyncNotifier = noSyncNotifier,
+  notify: WriteNotifier = quiet,
   conditions: WriteConditions = {},
 ): Promise<DeletedItem> {
   const queued = await sql.begin(async (tx) => {
@@ -153,12 +172,12 @@ export async function deleteItem(
     if (!(await items.lockItem(tx, organizationId, id))) throw notFound();
     await checkIfMatch(tx, organizationId, id, conditions.ifMatch);
     // Queued before the delete: the listing rows outlive the item, but their link to it does not.
-    const count = await enqueueForItem(tx, organizationId, id, { kind: 'delete_listing' });
+    const sync = await enqueueForItem(tx, organizationId, id, { kind: 'delete_listing' });
     await items.deleteItem(tx, organizationId, id);
-    await recordChange(tx, organizationId, { type: 'item.deleted', objectId: id, data: null });
-    return count;
+    const webhooks = await recordChange(tx, organizationId, { type: 'item.deleted', objectId: id, data: null });
+    return { sync, webhooks };
   });
-  if (queued > 0) notifySync();
+  tell(notify, queued);
   return { id, deleted: true };
 }
 

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
 import type { Logger } from 'pino';
 import type { Queryable } from '../../db/types.js';
+import { startPollingLoop } from '../../polling-loop.js';
 import { DeliveryError, type MarketplaceAdapter } from './adapters/adapter.js';
 import {
   type ClaimedListing,
@@ -52,9 +53,9 @@ export interface SyncWorker {
 export function startSyncWorker(options: SyncWorkerOptions, { autostart = true } = {}): SyncWorker {
   const { sql, adapter, logger } = options;
   const owner = `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
-  let stopped = false;
-  let wake: (() => void) | undefined;
-  let running: Promise<void> | undefined;
+  const loop = startPollingLoop({ pollMs: options.pollMs, logger, failure: 'sync worker pass failed' }, () => drain(), {
+    autostart,
+  });
 
   async function deliver(job: SyncJob): Promise<void> {
     const request = {
@@ -99,7 +100,7 @@ export function startSyncWorker(options: SyncWorkerOptions, { autostart = true }
   async function drain(): Promise<number> {
     let handled = 0;
     const lane = async () => {
-      while (!stopped) {
+      while (!loop.stopped) {
         const listing = await claimListing(sql, owner, options.leaseMs);
         if (!listing) return;
         await handle(listing);
@@ -110,33 +111,5 @@ export function startSyncWorker(options: SyncWorkerOptions, { autostart = true }
     return handled;
   }
 
-  async function loop(): Promise<void> {
-    while (!stopped) {
-      try {
-        await drain();
-      } catch (error) {
-        logger.error({ err: error }, 'sync worker pass failed');
-      }
-      if (stopped) break;
-      await new Promise<void>((resolve) => {
-        const timer = setTimeout(resolve, options.pollMs);
-        wake = () => {
-          clearTimeout(timer);
-          resolve();
-        };
-      });
-      wake = undefined;
-    }
-  }
-
-  if (autostart) running = loop();
-  return {
-    kick: () => wake?.(),
-    drain,
-    stop: async () => {
-      stopped = true;
-      wake?.();
-      await running;
-    },
-  };
+  return { kick: loop.kick, drain, stop: loop.stop };
 }

@@ -1,0 +1,156 @@
+import { randomUUID } from 'node:crypto';
+import {
+  type CreateWebhookEndpointBody,
+  type DeletedWebhookEndpoint,
+  type UpdateWebhookEndpointBody,
+  WEBHOOKS,
+  type WebhookEndpoint,
+  type WebhookEndpointWithSecret,
+  type WebhookPing,
+  type WebhookReplay,
+  type WebhookTestResult,
+} from '@coinventory/contract';
+import type { Queryable, Sql } from '../../db/types.js';
+import { badRequest, found, notFound } from '../../errors.js';
+import { rangeAfter } from '../changes/index.js';
+import type { AddressPolicy } from './address-policy.js';
+import { type SendOptions, send, urlRefusal } from './send.js';
+import { generateSecret, signatureHeader } from './signing.js';
+import * as store from './store.js';
+
+/** What the webhook routes need beyond the database: where deliveries may go, and how long a receiver has. */
+export interface WebhookSettings {
+  policy: AddressPolicy;
+  timeoutMs: number;
+  /** Told after a commit that queued deliveries, so the worker sends them at once. */
+  queued: () => void;
+  /** For tests: how host names are resolved. */
+  resolver?: SendOptions['resolver'];
+}
+
+/** A 400 on `body.url` when deliveries could never go to this URL under the operator's policy. */
+function checkUrl(url: string, policy: AddressPolicy): void {
+  const refusal = urlRefusal(new URL(url), policy);
+  if (refusal) throw badRequest(`body.url: ${refusal}`);
+}
+
+async function endpointOf(sql: Queryable, organizationId: string, id: string): Promise<WebhookEndpoint> {
+  const endpoint = await store.findEndpoint(sql, organizationId, id);
+  // Only reached inside the transaction that found or wrote it.
+  if (!endpoint) throw new Error(`webhook endpoint ${id} vanished inside its own transaction`);
+  return endpoint;
+}
+
+export async function createEndpoint(
+  sql: Sql,
+  organizationId: string,
+  body: CreateWebhookEndpointBody,
+  settings: WebhookSettings,
+): Promise<WebhookEndpointWithSecret> {
+  checkUrl(body.url, settings.policy);
+  return sql.begin(async (tx) => {
+    if ((await store.countEndpointsForCreate(tx, organizationId)) >= WEBHOOKS.maxEndpoints) {
+      throw badRequest(
+        `body: this workspace already has ${WEBHOOKS.maxEndpoints} webhook endpoints, the most it may have; delete one it no longer needs, or subscribe one endpoint to more change types`,
+      );
+    }
+    const secret = generateSecret();
+    const id = await store.insertEndpoint(tx, organizationId, body, secret);
+    return { ...(await endpointOf(tx, organizationId, id)), secret };
+  });
+}
+
+export async function updateEndpoint(
+  sql: Sql,
+  organizationId: string,
+  id: string,
+  body: UpdateWebhookEndpointBody,
+  settings: WebhookSettings,
+): Promise<WebhookEndpoint> {
+  if (body.url !== undefined) checkUrl(body.url, settings.policy);
+  const { endpoint, resumed } = await sql.begin(async (tx) => {
+    const before = await store.findEndpoint(tx, organizationId, id);
+    if (!before || !(await store.updateEndpoint(tx, organizationId, id, body))) throw notFound();
+    return { endpoint: await endpointOf(tx, organizationId, id), resumed: !before.enabled && body.enabled === true };
+  });
+  if (resumed) settings.queued();
+  return endpoint;
+}
+
+export async function deleteEndpoint(sql: Sql, organizationId: string, id: string): Promise<DeletedWebhookEndpoint> {
+  if (!(await store.deleteEndpoint(sql, organizationId, id))) throw notFound();
+  return { id, deleted: true };
+}
+
+export async function rotateSecret(sql: Sql, organizationId: string, id: string): Promise<WebhookEndpointWithSecret> {
+  const secret = generateSecret();
+  return sql.begin(async (tx) => {
+    if (!(await store.rotateSecret(tx, organizationId, id, secret))) throw notFound();
+    return { ...(await endpointOf(tx, organizationId, id)), secret };
+  });
+}
+
+export async function replay(
+  sql: Sql,
+  organizationId: string,
+  id: string,
+  after: string,
+  settings: WebhookSettings,
+): Promise<WebhookReplay> {
+  const result = await sql.begin(async (tx) => {
+    found(await store.findEndpoint(tx, organizationId, id));
+    const range = await rangeAfter(tx, organizationId, after, 'body.after');
+    const queued = await store.replayChanges(tx, organizationId, id, range);
+    return { queued, nextCursor: range.endCursor };
+  });
+  if (result.queued > 0) settings.queued();
+  return result;
+}
+
+/** The headers of one signed delivery (Standard Webhooks), and the changes cursor when it carries a change. */
+export function deliveryHeaders(
+  id: string,
+  body: string,
+  secrets: readonly string[],
+  changesCursor?: string,
+): Record<string, string> {
+  const timestamp = Math.floor(Date.now() / 1000);
+  return {
+    [WEBHOOKS.headers.id]: id,
+    [WEBHOOKS.headers.timestamp]: String(timestamp),
+    [WEBHOOKS.headers.signature]: signatureHeader(id, timestamp, body, secrets),
+    ...(changesCursor !== undefined && { [WEBHOOKS.headers.changesCursor]: changesCursor }),
+  };
+}
+
+/**
+ * Sends one signed ping now and answers with what came of it. No database work is held while it is sent: the
+ * endpoint is read first, and the request's own work (and any Idempotency-Key's answer) is done after.
+ */
+export async function testEndpoint(
+  sql: Queryable,
+  organizationId: string,
+  id: string,
+  settings: WebhookSettings,
+): Promise<WebhookTestResult> {
+  const target = found(await store.findTarget(sql, organizationId, id));
+  const ping: WebhookPing = {
+    id: randomUUID(),
+    type: WEBHOOKS.pingType,
+    occurredAt: new Date().toISOString(),
+    data: null,
+  };
+  const body = JSON.stringify(ping);
+  const attempt = await send(target.url, body, deliveryHeaders(ping.id, body, target.secrets), {
+    policy: settings.policy,
+    timeoutMs: settings.timeoutMs,
+    resolver: settings.resolver,
+  });
+  return {
+    webhookId: ping.id,
+    succeeded: attempt.error === null,
+    responseStatus: attempt.status,
+    durationMs: attempt.durationMs,
+    error: attempt.error,
+  };
+}
