@@ -405,11 +405,21 @@ export async function recordFailed(
   return row?.status ?? null;
 }
 
-/** The endpoint answered: it is no longer failing, and no longer paused. */
-export async function endpointRecovered(sql: Queryable, endpoint: EndpointTarget): Promise<void> {
+/**
+ * The endpoint answered after failing: it is no longer failing, and no longer paused. After an outage (`resume`:
+ * several failures in a row) every pending delivery becomes due at once instead of waiting out its own backoff; after
+ * a single failure (one delivery the receiver refuses, say) the others were not held back, and that one keeps its own.
+ */
+export async function endpointRecovered(sql: Queryable, endpoint: EndpointTarget, resume: boolean): Promise<void> {
   await sql`
     UPDATE webhook_endpoints SET failing_since = NULL, consecutive_failures = 0, retry_at = NULL
     WHERE organization_id = ${endpoint.organizationId} AND id = ${endpoint.id}
+  `;
+  if (!resume) return;
+  await sql`
+    UPDATE webhook_deliveries SET next_attempt_at = now()
+    WHERE organization_id = ${endpoint.organizationId} AND endpoint_id = ${endpoint.id} AND status = 'pending'
+      AND next_attempt_at > now()
   `;
 }
 

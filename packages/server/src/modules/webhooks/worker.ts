@@ -84,7 +84,7 @@ export function startWebhookWorker(options: WebhookWorkerOptions, { autostart = 
           const attempt = await send(endpoint.url, delivery.body, headers, sendOptions);
           if (attempt.error === null) {
             await recordDelivered(sql, endpoint, delivery, attempt);
-            if (failures > 0) await endpointRecovered(sql, endpoint);
+            if (failures > 0) await endpointRecovered(sql, endpoint, failures >= 2);
             failures = 0;
           } else {
             const retryInMs = backoffMs(delivery.attempts + 1, options.baseDelayMs, options.maxDelayMs, options.random);

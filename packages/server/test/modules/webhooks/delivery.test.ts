@@ -219,6 +219,53 @@ describe('webhook deliveries', () => {
     expect(done.items.some((d) => d.attempts >= 2)).toBe(true);
   });
 
+  it('after an outage, the first success makes every pending delivery due at once', async () => {
+    const api = await freshApi(server, workspace);
+    const hook = await receiver();
+    const endpoint = await createEndpoint(api, { url: hook.url() });
+    hook.verifyWith(endpoint.secret);
+    await makeChanges(api, 6, 1);
+    // As an outage leaves them: the endpoint failing for a while, its deliveries backed off far into the future,
+    // except one that is due now.
+    await server.database.sql`
+      UPDATE webhook_endpoints SET failing_since = now() - interval '1 hour', consecutive_failures = 9
+      WHERE organization_id = ${workspace.organizationId} AND id = ${endpoint.id}
+    `;
+    await server.database.sql`
+      UPDATE webhook_deliveries SET next_attempt_at = now() + interval '1 hour', attempts = 9
+      WHERE organization_id = ${workspace.organizationId} AND endpoint_id = ${endpoint.id}
+        AND change_position <> (SELECT min(change_position) FROM webhook_deliveries
+                                WHERE organization_id = ${workspace.organizationId} AND endpoint_id = ${endpoint.id})
+    `;
+    startWorker();
+    await eventually('all six, not an hour later', () => hook.verifiedIds().size === 6, 5_000);
+    expect((await endpointOf(api, endpoint.id)).failingSince).toBeNull();
+  });
+
+  it('keeps its own backoff for a delivery refused once while the others go on', async () => {
+    const api = await freshApi(server, workspace);
+    const hook = await receiver();
+    const endpoint = await createEndpoint(api, { url: hook.url() });
+    hook.verifyWith(endpoint.secret);
+    await makeChanges(api, 3, 1);
+    // One failure, then successes: not an outage, so the refused delivery is not hurried.
+    await server.database.sql`
+      UPDATE webhook_endpoints SET failing_since = now(), consecutive_failures = 1
+      WHERE organization_id = ${workspace.organizationId} AND id = ${endpoint.id}
+    `;
+    await server.database.sql`
+      UPDATE webhook_deliveries SET next_attempt_at = now() + interval '1 hour', attempts = 1
+      WHERE organization_id = ${workspace.organizationId} AND endpoint_id = ${endpoint.id}
+        AND change_position = (SELECT min(change_position) FROM webhook_deliveries
+                               WHERE organization_id = ${workspace.organizationId} AND endpoint_id = ${endpoint.id})
+    `;
+    startWorker();
+    await eventually('the other two', () => hook.verifiedIds().size === 2);
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(hook.verifiedIds().size).toBe(2);
+    expect((await deliveriesOf(api, endpoint.id, '&status=pending')).items).toHaveLength(1);
+  });
+
   it('retries a receiver that answers 5xx, and gives a delivery up after its retry period, saying so', async () => {
     const api = await freshApi(server, workspace);
     const hook = await receiver();
