@@ -41,6 +41,8 @@ export type {
   ValuationList,
   Warehouse,
   WarehouseList,
+  WebhookEvent,
+  WebhookPing,
   Zone,
 } from '@coinventory/contract';
 export {
@@ -61,6 +63,7 @@ export {
   type Scope,
   VALUATION_BASES,
   type ValuationBasis,
+  WEBHOOKS,
 } from '@coinventory/contract/constants';
 export { type ClientOptions, Coinventory } from './client.js';
 export { APIPromise, type APIResponse, NOT_MODIFIED, type NotModified } from './core/api-promise.js';
@@ -104,5 +107,17 @@ export { Invoices } from './resources/invoices.js';
 export { Items } from './resources/items.js';
 export { Warehouses } from './resources/warehouses.js';
 export { VERSION } from './version.js';
+export {
+  generateWebhookSecret,
+  type SignWebhookInput,
+  signWebhook,
+  type VerifyWebhookOptions,
+  verifyWebhook,
+  type WebhookBody,
+  type WebhookHeaders,
+  type WebhookSignatureHeaders,
+  WebhookVerificationError,
+  type WebhookVerificationReason,
+} from './webhooks.js';
 
 export default Coinventory;

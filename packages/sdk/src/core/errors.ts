@@ -13,8 +13,8 @@ const BRAND = Symbol.for('coinventory.error.brand');
 
 type Branded = { [BRAND]?: symbol };
 
-/** Marks `cls` (and, through its prototype, every instance of it and its subclasses) with its brand. */
-function brand(cls: abstract new (...args: never[]) => Error, name: string): void {
+/** Marks `cls` (and, through its prototype, every instance of it and its subclasses) with its brand. SDK-internal. */
+export function brand(cls: abstract new (...args: never[]) => Error, name: string): void {
   const symbol = Symbol.for(`coinventory.error.${name}`);
   Object.defineProperty(cls, BRAND, { value: symbol });
   Object.defineProperty(cls.prototype, symbol, { value: true });
