@@ -25,7 +25,15 @@ const CONSTANTS = '@coinventory/contract/constants';
 const ROUTER_TYPES = { file: join(root, 'src/core/contract-routes.ts'), names: ['RouteResponses'] };
 
 /** Named enumerations printed by name where a field holds exactly their values. */
-const NAMED_UNIONS = ['ItemStatus', 'ItemSort', 'ConsignmentStatus', 'InvoiceStatus', 'InvoiceSort', 'Scope'];
+const NAMED_UNIONS = [
+  'ItemStatus',
+  'ItemSort',
+  'ConsignmentStatus',
+  'InvoiceStatus',
+  'InvoiceSort',
+  'Scope',
+  'WebhookDeliveryStatus',
+];
 
 /** Where the OpenAPI document describes a type whose name differs from its component's, or that is parameters. */
 const DOC_SOURCES = {
@@ -38,6 +46,11 @@ const DOC_SOURCES = {
   ListInvoicesParams: { operation: 'listInvoices' },
   ListCategoriesParams: { operation: 'listCategories' },
   ListWarehousesParams: { operation: 'listWarehouses' },
+  CreateWebhookEndpointInput: { component: 'CreateWebhookEndpointBody' },
+  UpdateWebhookEndpointInput: { component: 'UpdateWebhookEndpointBody' },
+  ReplayWebhookInput: { component: 'ReplayWebhookBody' },
+  ListWebhookEndpointsParams: { operation: 'listWebhookEndpoints' },
+  ListWebhookDeliveriesParams: { operation: 'listWebhookDeliveries' },
 };
 
 /**

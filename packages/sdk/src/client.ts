@@ -8,6 +8,7 @@ import type { PageParams, PagePromise } from './core/pagination.js';
 import type {
   ConditionalGetOptions,
   ListEntry,
+  ListPathArgs,
   ListRouteKey,
   RequestInput,
   RequestOptions,
@@ -21,6 +22,7 @@ import { Consignments } from './resources/consignments.js';
 import { Invoices } from './resources/invoices.js';
 import { Items } from './resources/items.js';
 import { Warehouses } from './resources/warehouses.js';
+import { WebhookEndpoints } from './resources/webhook-endpoints.js';
 
 export interface ClientOptions {
   /**
@@ -77,6 +79,7 @@ export class Coinventory {
   readonly categories: Categories;
   readonly warehouses: Warehouses;
   readonly changes: Changes;
+  readonly webhookEndpoints: WebhookEndpoints;
 
   readonly #transport: HttpTransport;
 
@@ -101,6 +104,7 @@ export class Coinventory {
     this.categories = new Categories(this.#transport);
     this.warehouses = new Warehouses(this.#transport);
     this.changes = new Changes(this.#transport);
+    this.webhookEndpoints = new WebhookEndpoints(this.#transport);
   }
 
   /**
@@ -146,21 +150,29 @@ export class Coinventory {
 
   /**
    * Sends a list route as a {@link PagePromise}: awaitable to its first page, async-iterable over every item.
-   * The resources' `list` methods are built on it.
+   * The resources' `list` methods are built on it. A route with path values takes them last:
+   * `requestList('webhookEndpoints.deliveries', params, options, { id })`.
    */
   requestList<K extends ListRouteKey, P extends PageParams = PageParams>(
     key: K,
     params: P,
     options?: RequestOptions,
+    ...path: ListPathArgs<K>
   ): PagePromise<ListEntry<K>, P>;
   /** @deprecated The entry type follows from `key`: call `requestList(key, params)` without type arguments. */
   requestList<T, P extends PageParams, K extends ListRouteKey = ListRouteKey>(
     key: K,
     params: P,
     options?: RequestOptions,
+    ...path: ListPathArgs<K>
   ): PagePromise<T, P>;
-  requestList(key: ListRouteKey, params: PageParams, options?: RequestOptions): PagePromise<unknown, PageParams> {
-    return this.#transport.requestList(key, params, options);
+  requestList(
+    key: ListRouteKey,
+    params: PageParams,
+    options?: RequestOptions,
+    ...path: ListPathArgs<ListRouteKey>
+  ): PagePromise<unknown, PageParams> {
+    return this.#transport.requestList(key, params, options, ...path);
   }
 }
 

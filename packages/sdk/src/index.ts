@@ -13,7 +13,9 @@ export type {
   ConsignmentList,
   Consignor,
   CreateItemInput,
+  CreateWebhookEndpointInput,
   DeletedItem,
+  DeletedWebhookEndpoint,
   ErrorBody,
   ErrorIssue,
   Invoice,
@@ -33,16 +35,28 @@ export type {
   ListItemsParams,
   ListValuationsParams,
   ListWarehousesParams,
+  ListWebhookDeliveriesParams,
+  ListWebhookEndpointsParams,
   Me,
   Organization,
   RateLimitInfo,
+  ReplayWebhookInput,
   UpdateItemInput,
+  UpdateWebhookEndpointInput,
   Valuation,
   ValuationList,
   Warehouse,
   WarehouseList,
+  WebhookDelivery,
+  WebhookDeliveryList,
+  WebhookEndpoint,
+  WebhookEndpointList,
+  WebhookEndpointWithSecret,
   WebhookEvent,
+  WebhookEventType,
   WebhookPing,
+  WebhookReplay,
+  WebhookTestResult,
   Zone,
 } from '@coinventory/contract';
 export {
@@ -63,7 +77,9 @@ export {
   type Scope,
   VALUATION_BASES,
   type ValuationBasis,
+  WEBHOOK_DELIVERY_STATUSES,
   WEBHOOKS,
+  type WebhookDeliveryStatus,
 } from '@coinventory/contract/constants';
 export { type ClientOptions, Coinventory } from './client.js';
 export { APIPromise, type APIResponse, NOT_MODIFIED, type NotModified } from './core/api-promise.js';
@@ -93,6 +109,7 @@ export type {
   ConditionalGetOptions,
   ConditionalWriteOptions,
   ListEntry,
+  ListPathArgs,
   RequestInput,
   RequestOptions,
   ResponseBody,
@@ -106,6 +123,7 @@ export { Consignments } from './resources/consignments.js';
 export { Invoices } from './resources/invoices.js';
 export { Items } from './resources/items.js';
 export { Warehouses } from './resources/warehouses.js';
+export { WebhookEndpoints } from './resources/webhook-endpoints.js';
 export { VERSION } from './version.js';
 export {
   generateWebhookSecret,

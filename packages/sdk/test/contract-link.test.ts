@@ -23,6 +23,15 @@ describe('@coinventory/contract as the SDK sees it', () => {
       'getWarehouse',
       'listChanges',
       'getChangesCursor',
+      'listWebhookEndpoints',
+      'createWebhookEndpoint',
+      'getWebhookEndpoint',
+      'updateWebhookEndpoint',
+      'deleteWebhookEndpoint',
+      'rotateWebhookEndpointSecret',
+      'listWebhookDeliveries',
+      'replayWebhookEndpoint',
+      'testWebhookEndpoint',
     ]);
   });
 

@@ -119,6 +119,15 @@ describe('iterating a list', () => {
     expect(sizes).toEqual([10, 10, 5]);
   });
 
+  it("walks a list under another object's path (an endpoint's deliveries), with its id in every request", async () => {
+    const queries = list('/webhook-endpoints/ep%2F1/deliveries', 5);
+    const seen: string[] = [];
+    const deliveries = makeClient().webhookEndpoints.deliveries('ep/1', { status: 'failed', limit: 2 });
+    for await (const delivery of deliveries) seen.push(delivery.id);
+    expect(seen).toEqual(range(1, 5));
+    expect(queries.map((q) => `${q.get('page')}/${q.get('status')}`)).toEqual(['null/failed', '2/failed', '3/failed']);
+  });
+
   it('handles an empty list', async () => {
     list('/items', 0);
     const seen: unknown[] = [];

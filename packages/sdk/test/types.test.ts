@@ -1,3 +1,4 @@
+import type { IncomingHttpHeaders } from 'node:http';
 import type * as Contract from '@coinventory/contract';
 import type { ErrorCode, ItemSort, ItemStatus } from '@coinventory/contract/constants';
 import { describe, expectTypeOf, it } from 'vitest';
@@ -17,6 +18,7 @@ import {
   type PagePromise,
   RateLimitError,
   type RequestOptions,
+  verifyWebhook,
 } from '../src/index.js';
 
 // Type-level tests: `tsc --noEmit` (the typecheck script) fails when one breaks, including an unused
@@ -35,6 +37,26 @@ describe('types come from the contract', () => {
     expectTypeOf<Awaited<ReturnType<typeof client.invoices.get>>>().toEqualTypeOf<Contract.Invoice>();
     expectTypeOf(client.items.list).returns.toEqualTypeOf<PagePromise<Contract.Item, Contract.ListItemsParams>>();
     expectTypeOf<Item>().toEqualTypeOf<Contract.Item>();
+  });
+
+  it('types the webhook endpoints and what a verified delivery is', () => {
+    const endpoints = client.webhookEndpoints;
+    expectTypeOf(endpoints.create).returns.resolves.toEqualTypeOf<Contract.WebhookEndpointWithSecret>();
+    expectTypeOf(endpoints.create).parameter(0).toEqualTypeOf<Contract.CreateWebhookEndpointInput>();
+    expectTypeOf(endpoints.update).parameter(1).toEqualTypeOf<Contract.UpdateWebhookEndpointInput>();
+    expectTypeOf<Awaited<ReturnType<typeof endpoints.get>>>().toEqualTypeOf<Contract.WebhookEndpoint>();
+    expectTypeOf(endpoints.rotateSecret).returns.resolves.toEqualTypeOf<Contract.WebhookEndpointWithSecret>();
+    expectTypeOf(endpoints.deliveries).returns.toEqualTypeOf<
+      PagePromise<Contract.WebhookDelivery, Contract.ListWebhookDeliveriesParams>
+    >();
+    expectTypeOf(endpoints.replay).returns.resolves.toEqualTypeOf<Contract.WebhookReplay>();
+    expectTypeOf(endpoints.test).returns.resolves.toEqualTypeOf<Contract.WebhookTestResult>();
+    expectTypeOf(verifyWebhook).returns.resolves.toEqualTypeOf<Contract.WebhookEvent>();
+    // Node's request headers as they are, and a fetch Request's.
+    const _node = (headers: IncomingHttpHeaders, body: Buffer) => verifyWebhook(body, headers, 'whsec_x');
+    const _fetch = async (request: Request) => verifyWebhook(await request.text(), request.headers, 'whsec_x');
+    // @ts-expect-error: a parsed body cannot be verified
+    const _parsed = (body: object) => verifyWebhook(body, {}, 'whsec_x');
   });
 
   it('takes the contract inputs, with autocomplete for statuses and sorts', () => {
@@ -75,6 +97,14 @@ describe('request and requestList', () => {
     >();
     // @ts-expect-error: not a list route
     const _notList = () => client.requestList('items.get', {});
+    const failed: Contract.ListWebhookDeliveriesParams = { status: 'failed' };
+    expectTypeOf(() =>
+      client.requestList('webhookEndpoints.deliveries', failed, undefined, { id: 'x' }),
+    ).returns.toEqualTypeOf<PagePromise<Contract.WebhookDelivery, Contract.ListWebhookDeliveriesParams>>();
+    // @ts-expect-error: the deliveries' path needs the endpoint's id
+    const _noPath = () => client.requestList('webhookEndpoints.deliveries', {});
+    // @ts-expect-error: items.list takes no path values
+    const _extraPath = () => client.requestList('items.list', {}, undefined, { id: 'x' });
     // @ts-expect-error: not a route
     const _unknown = () => client.request('items.archive', {});
   });

@@ -14,6 +14,7 @@ import { fillPath } from './path.js';
 import { retryDelayMs, sleep } from './retry.js';
 import type {
   ListEntry,
+  ListPathArgs,
   ListRouteKey,
   RequestInput,
   ResponseBody,
@@ -76,9 +77,10 @@ export class HttpTransport implements Transport {
     key: K,
     params: P,
     options: UnconditionalOptions = {},
+    ...[path]: ListPathArgs<K>
   ): PagePromise<ListEntry<K>, P> {
     return new PagePromise<ListEntry<K>, P>(params, (query) =>
-      this.#send<PageResponse<ListEntry<K>>>(key, {}, query, undefined, options).then(({ data }) => {
+      this.#send<PageResponse<ListEntry<K>>>(key, path ?? {}, query, undefined, options).then(({ data }) => {
         if (data === NOT_MODIFIED) {
           throw new CoinventoryError(
             'The API answered 304 Not Modified to a list: send If-None-Match with client.request(key, input, { ifNoneMatch }), not in `headers`.',

@@ -53,16 +53,18 @@ export type UnconditionalOptions<O extends RequestOptions = RequestOptions> = O 
 
 type RoutePath<K extends RouteKey> = (typeof ROUTES)[K]['path'];
 
-/** The routes whose path takes no parameters and that answer with a numbered page: the list routes. */
+/** The routes that answer with a numbered page: every resource's `list`, and an endpoint's `deliveries`. */
 export type ListRouteKey = {
-  [K in RouteKey]: K extends `${string}.list`
-    ? [PathParamNames<RoutePath<K>>] extends [never]
-      ? RouteResponses[K] extends PageResponse<unknown>
-        ? K
-        : never
-      : never
-    : never;
+  [K in RouteKey]: RouteResponses[K] extends PageResponse<unknown> ? K : never;
 }[RouteKey];
+
+/**
+ * The path values a list route takes after its options: none for `/items`, `[{ id }]` for
+ * `/webhook-endpoints/:id/deliveries`. A rest tuple, so a route without path values is called as before.
+ */
+export type ListPathArgs<K extends RouteKey> = [PathParamNames<RoutePath<K>>] extends [never]
+  ? []
+  : [path: PathParams<RoutePath<K>>];
 
 /** What a route needs besides its method and path: path values when it has any, a query, a JSON body. */
 export type RequestInput<K extends RouteKey> = {
@@ -100,10 +102,14 @@ export interface Transport {
     input: RequestInput<K>,
     options?: SendOptions,
   ): APIPromise<ResponseBody<K> | NotModified>;
-  /** Sends a list route as a {@link PagePromise}: awaitable to its first page, async-iterable over every entry. */
+  /**
+   * Sends a list route as a {@link PagePromise}: awaitable to its first page, async-iterable over every entry. A route
+   * with path values takes them last: `requestList('webhookEndpoints.deliveries', params, options, { id })`.
+   */
   requestList<K extends ListRouteKey, P extends PageParams>(
     key: K,
     params: P,
     options?: RequestOptions,
+    ...path: ListPathArgs<K>
   ): PagePromise<ListEntry<K>, P>;
 }
