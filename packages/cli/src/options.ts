@@ -52,6 +52,17 @@ export function uuid(value: string): string {
   return value;
 }
 
+/** An absolute http(s) URL; `example` is shown when it is not one. */
+export function httpUrl(example: string): (value: string) => string {
+  return (value) => {
+    const protocol = URL.canParse(value) ? new URL(value).protocol : undefined;
+    if (protocol !== 'http:' && protocol !== 'https:') {
+      throw new InvalidArgumentError(`Must be an absolute http(s) URL, such as ${example}.`);
+    }
+    return value;
+  };
+}
+
 /**
  * A dollar amount to integer cents, exactly: `125`, `125.5`, `125.50`, `$1250` (at most two decimals; no
  * thousands separators, no sign). Done on the digits, never through floating point.

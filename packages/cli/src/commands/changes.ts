@@ -1,6 +1,13 @@
 import { readFile, rename, writeFile } from 'node:fs/promises';
 import { CHANGE_TYPES, type ChangeType, DEFAULT_CHANGES_RETENTION_DAYS, LIMITS } from '@coinventory/contract/constants';
-import { APIConnectionError, APIError, BadRequestError, type Change, type Coinventory } from '@coinventory/sdk';
+import {
+  APIConnectionError,
+  APIError,
+  BadRequestError,
+  type Change,
+  type ChangeList,
+  type Coinventory,
+} from '@coinventory/sdk';
 import { type Command, InvalidArgumentError, Option } from 'commander';
 import { CliError, EXIT, errorMessage, isErrno } from '../errors.js';
 import type { IO } from '../io.js';
@@ -149,6 +156,65 @@ function pause(ms: number, signal: AbortSignal): Promise<void> {
   });
 }
 
+/** Where a reader of the feed is: the cursor after the last page it has handled (and past pages with nothing in it). */
+export interface FeedPosition {
+  cursor: string | undefined;
+}
+
+/** What to read of the feed, from `position.cursor`, and how. */
+export interface FeedReading {
+  client: Coinventory;
+  types: readonly ChangeType[] | undefined;
+  limit?: number | undefined;
+  /** Keep polling at the end of the feed until `signal` aborts, riding out an API that fails for a while. */
+  follow: boolean;
+  pollIntervalMs: number;
+  /** Aborted by Ctrl-C or SIGTERM. */
+  signal: AbortSignal;
+  io: IO;
+  /** The progress line while waiting for a page (shown on a terminal only). */
+  waiting: string;
+}
+
+/**
+ * Reads the feed from `position.cursor`, handing `handle` each page that holds changes and moving the position after
+ * it once handled; with `follow`, polls until stopped, and a lost connection, a 5xx or a 429 is announced and retried
+ * with backoff rather than ending the run. Throws what it does not retry, with the position where it was.
+ */
+export async function readFeed(
+  reading: FeedReading,
+  position: FeedPosition,
+  handle: (page: ChangeList) => Promise<void>,
+): Promise<void> {
+  const { client, types, limit, follow, pollIntervalMs, signal, io } = reading;
+  let failures = 0;
+  let lastFailure = 0;
+  for (;;) {
+    const feed = client.changes.pages({ after: position.cursor, limit, types, follow, pollIntervalMs }, { signal });
+    io.progress.update(reading.waiting);
+    try {
+      for await (const page of feed) {
+        io.progress.clear();
+        await handle(page);
+        position.cursor = page.nextCursor;
+      }
+      // Past the pages that held nothing: the feed's end, beyond the changes `types` leaves out.
+      position.cursor = feed.cursor ?? position.cursor;
+      return;
+    } catch (error) {
+      position.cursor = feed.cursor ?? position.cursor;
+      if (!follow || signal.aborted || !transient(error)) throw error;
+      // An empty poll yields nothing, so a follower that has been fine for a minute starts its backoff afresh.
+      failures = Date.now() - lastFailure > BACKOFF_RESET_MS ? 1 : failures + 1;
+      lastFailure = Date.now();
+      const wait = backoffSeconds(failures);
+      io.notice(io.errStyle.yellow(`${errorMessage(error)}; trying again in ${wait}s… (Ctrl-C to stop)`));
+      await pause(wait * 1000, signal);
+      if (signal.aborted) return;
+    }
+  }
+}
+
 interface FeedRun {
   client: Coinventory;
   options: ChangesOptions;
@@ -166,65 +232,46 @@ interface FeedRun {
 async function printFeed({ client, options, format, io, signal }: FeedRun): Promise<void> {
   const printer = new ChangePrinter(format, io);
   const waiting = options.follow ? 'Waiting for changes… (Ctrl-C to stop)' : 'Fetching changes…';
-  let cursor = options.cursorFile ? await readCursorFile(options.cursorFile) : options.after;
-  let saved = cursor;
-  const save = async () => {
+  const position: FeedPosition = {
+    cursor: options.cursorFile ? await readCursorFile(options.cursorFile) : options.after,
+  };
+  let saved = position.cursor;
+  const save = async (cursor = position.cursor) => {
     if (!options.cursorFile || cursor === undefined || cursor === saved) return;
     // Marked first: a file that cannot be written fails the command once, not again on the way out.
     saved = cursor;
     await writeCursorFile(options.cursorFile, cursor);
   };
+  const reading: FeedReading = {
+    client,
+    types: options.types,
+    limit: options.limit,
+    follow: options.follow === true,
+    pollIntervalMs: options.interval * 1000,
+    signal,
+    io,
+    waiting,
+  };
   try {
-    if (cursor === NOW) cursor = (await client.changes.cursor({ signal })).cursor;
-    let failures = 0;
-    let lastFailure = 0;
-    for (;;) {
-      const feed = client.changes.pages(
-        {
-          after: cursor,
-          limit: options.limit,
-          types: options.types,
-          follow: options.follow,
-          pollIntervalMs: options.interval * 1000,
-        },
-        { signal },
-      );
-      io.progress.update(waiting);
-      try {
-        for await (const page of feed) {
-          io.progress.clear();
-          await io.out.write(printer.text(page.items));
-          cursor = page.nextCursor;
-          await save();
-          io.progress.update(options.follow ? waiting : `Fetching changes… ${printer.count} so far`);
-        }
-        // Past the pages that held nothing to print: the feed's end, beyond the changes --types leaves out.
-        cursor = feed.cursor ?? cursor;
-        break;
-      } catch (error) {
-        cursor = feed.cursor ?? cursor;
-        if (!options.follow || signal.aborted || !transient(error)) throw error;
-        // An empty poll yields nothing, so a follower that has been fine for a minute starts its backoff afresh.
-        failures = Date.now() - lastFailure > BACKOFF_RESET_MS ? 1 : failures + 1;
-        lastFailure = Date.now();
-        const wait = backoffSeconds(failures);
-        io.notice(io.errStyle.yellow(`${errorMessage(error)}; trying again in ${wait}s… (Ctrl-C to stop)`));
-        await pause(wait * 1000, signal);
-        if (signal.aborted) break;
-      }
-    }
+    if (position.cursor === NOW) position.cursor = (await client.changes.cursor({ signal })).cursor;
+    await readFeed(reading, position, async (page) => {
+      await io.out.write(printer.text(page.items));
+      await save(page.nextCursor);
+      io.progress.update(options.follow ? waiting : `Fetching changes… ${printer.count} so far`);
+    });
     await save();
     if (format === 'table' && printer.count === 0 && !options.follow && !signal.aborted) io.notice('No changes found.');
   } catch (error) {
     if (!signal.aborted) {
       // A cursor the API refused (expired, of another workspace) is no place to resume from.
-      if (error instanceof BadRequestError) cursor = undefined;
+      if (error instanceof BadRequestError) position.cursor = undefined;
       throw error;
     }
     // Stopping (Ctrl-C, SIGTERM) may cut a request short: that is the end asked for, not a failure.
     await save();
   } finally {
     io.progress.clear();
+    const { cursor } = position;
     if (cursor !== undefined && cursor !== NOW) io.notice(resumeLine(cursor, options));
   }
 }

@@ -1,15 +1,22 @@
 import { ITEM_SORT_RULES, ITEM_SORTS, ITEM_STATUS_RULES, ITEM_STATUSES, LIMITS } from '@coinventory/contract/constants';
 import { type Command, Option } from 'commander';
-import { UsageError } from '../errors.js';
 import { integer, text, uuid } from '../options.js';
 import { printList, printObject } from '../output/render.js';
-import { confirm } from '../prompt.js';
 import { globalOptions, openSession } from '../session.js';
 import { ITEM_GET_ARGUMENT, type ItemRef, itemArgument, itemId } from './item-ref.js';
 import { itemDetails, itemView, valuationView } from './item-views.js';
 import { writeCommand } from './item-writes.js';
 import { resourceCommands } from './resource.js';
-import { addOutputOptions, defined, examples, invocation, type OutputOptions } from './shared.js';
+import {
+  addOutputOptions,
+  addYesOption,
+  checkConfirmable,
+  confirmDeletion,
+  defined,
+  examples,
+  invocation,
+  type OutputOptions,
+} from './shared.js';
 
 interface DeleteOptions extends OutputOptions {
   yes?: boolean;
@@ -80,27 +87,21 @@ export function registerItems(program: Command): void {
     'coinventory items update <id|sku> --clear certificate-number --clear grading-notes',
   ]);
 
-  const remove = itemArgument(
-    items.command('delete').alias('rm').description('delete an item, by id or SKU (and its marketplace listings)'),
-  ).option('-y, --yes', 'do not ask for confirmation (required when stdin is not a terminal)');
+  const remove = addYesOption(
+    itemArgument(
+      items.command('delete').alias('rm').description('delete an item, by id or SKU (and its marketplace listings)'),
+    ),
+  );
   addOutputOptions(remove, ['table', 'json']);
   remove.action(async (ref: ItemRef, _options: DeleteOptions, command: Command) => {
     const { options, format, io } = invocation<DeleteOptions>(command);
     const { client } = openSession(globalOptions(command), io);
-    if (!options.yes && !io.stdinIsTTY) {
-      throw new UsageError(
-        'Refusing to delete without confirmation: pass --yes when stdin is not a terminal.',
-        'items delete',
-      );
-    }
+    checkConfirmable(options.yes, io, command);
     // A SKU is looked up before the question, so the question names the item that would go.
     const id = await itemId(client, ref);
     const sku = ref.sku === undefined ? '' : ` (${ref.sku})`;
-    if (!options.yes && !(await confirm(`Delete item ${id}${sku} and any marketplace listing made from it?`))) {
-      io.notice('Not deleted.');
-      process.exitCode = 1;
-      return;
-    }
+    const question = `Delete item ${id}${sku} and any marketplace listing made from it?`;
+    if (!(await confirmDeletion(options.yes, question, io))) return;
     const result = await client.items.delete(id);
     if (format === 'json') await printObject(io, format, result, { details: () => '' });
     else await io.out.write(`Deleted item ${result.id}${sku}\n`);

@@ -2,6 +2,7 @@ import { type Command, Option } from 'commander';
 import { UsageError } from '../errors.js';
 import type { IO } from '../io.js';
 import type { OutputFormat } from '../output/render.js';
+import { confirm } from '../prompt.js';
 import { ioFor } from '../session.js';
 
 export interface OutputOptions {
@@ -62,4 +63,27 @@ export function defined<T extends object>(value: T): Partial<T> {
 /** A word for a POSIX shell, single-quoted when it needs to be, so a command the CLI suggests can be pasted as is. */
 export function shellWord(value: string): string {
   return /^[\w./~@%+=:,-]+$/.test(value) ? value : `'${value.replace(/'/g, `'\\''`)}'`;
+}
+
+/** `-y, --yes`: what a command that deletes takes to skip its question. */
+export function addYesOption(command: Command): Command {
+  return command.option('-y, --yes', 'do not ask for confirmation (required when stdin is not a terminal)');
+}
+
+/** A deletion without `--yes` needs a terminal to ask on: checked before any request. */
+export function checkConfirmable(yes: boolean | undefined, io: IO, command: Command): void {
+  if (!yes && !io.stdinIsTTY) {
+    throw new UsageError(
+      'Refusing to delete without confirmation: pass --yes when stdin is not a terminal.',
+      commandPath(command),
+    );
+  }
+}
+
+/** Whether to delete: `--yes`, or `[y/N]` answered yes; a no says so and makes the exit code 1. */
+export async function confirmDeletion(yes: boolean | undefined, question: string, io: IO): Promise<boolean> {
+  if (yes || (await confirm(question))) return true;
+  io.notice('Not deleted.');
+  process.exitCode = 1;
+  return false;
 }
