@@ -7,8 +7,10 @@ import { registerChanges } from './commands/changes.js';
 import { registerConsignments } from './commands/consignments.js';
 import { registerInvoices } from './commands/invoices.js';
 import { registerItems } from './commands/items.js';
+import { registerListen } from './commands/listen.js';
 import { registerMe } from './commands/me.js';
 import { registerWarehouses } from './commands/warehouses.js';
+import { registerWebhooks } from './commands/webhooks.js';
 import { EXIT, EXIT_CODE_HELP, reportError, UsageError } from './errors.js';
 import { colourEnabled, createStyle } from './output/format.js';
 import { handleInterrupts } from './signals.js';
@@ -42,6 +44,7 @@ Examples:
   $ coinventory items create --sku MOR-1921 --title "1921 Morgan Dollar" --value 45
   $ coinventory items update MOR-1921 --quantity 3
   $ coinventory changes --after now --follow
+  $ coinventory listen --forward-to http://localhost:3000/webhooks
   $ coinventory invoices list --all --output csv > invoices.csv
 `;
 
@@ -50,7 +53,7 @@ export function buildProgram(): Command {
   const style = createStyle(errorColour);
   const program = new Command('coinventory')
     .description(
-      'Coinventory from the shell: inventory items, valuations, categories, warehouses, consignments, invoices and the changes feed.',
+      'Coinventory from the shell: inventory items, valuations, categories, warehouses, consignments, invoices, the changes feed and webhooks.',
     )
     .version(packageJson.version, '-v, --version', 'print the version')
     .helpOption('-h, --help', 'show help for a command')
@@ -74,6 +77,8 @@ export function buildProgram(): Command {
   registerConsignments(program);
   registerInvoices(program);
   registerChanges(program);
+  registerWebhooks(program);
+  registerListen(program);
   registerAuth(program);
   return program;
 }

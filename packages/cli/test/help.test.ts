@@ -1,4 +1,4 @@
-import { CHANGE_TYPES, ITEM_STATUSES } from '@coinventory/contract/constants';
+import { CHANGE_TYPES, ITEM_STATUSES, WEBHOOKS } from '@coinventory/contract/constants';
 import { describe, expect, it } from 'vitest';
 import { cli } from './support/cli.js';
 
@@ -17,6 +17,8 @@ describe('help and version', () => {
       'consignments',
       'invoices',
       'changes',
+      'webhooks',
+      'listen',
       'login',
       'logout',
     ]) {
@@ -57,6 +59,16 @@ describe('help and version', () => {
       ['changes'],
       ['changes', 'list'],
       ['changes', 'cursor'],
+      ['webhooks', 'list'],
+      ['webhooks', 'get'],
+      ['webhooks', 'create'],
+      ['webhooks', 'update'],
+      ['webhooks', 'delete'],
+      ['webhooks', 'rotate-secret'],
+      ['webhooks', 'deliveries'],
+      ['webhooks', 'replay'],
+      ['webhooks', 'test'],
+      ['listen'],
       ['login'],
       ['logout'],
     ];
@@ -82,6 +94,14 @@ describe('help and version', () => {
       expect(list).toContain(text);
     }
     for (const type of CHANGE_TYPES) expect(list).toContain(type);
+  });
+
+  it('listen says what it sends, with which headers, and how to stop it', async () => {
+    const { stdout } = await cli(['listen', '--help']);
+    for (const text of [...Object.values(WEBHOOKS.headers), '--forward-to', '--secret', 'verifyWebhook', 'Ctrl-C']) {
+      expect(stdout).toContain(text);
+    }
+    for (const type of CHANGE_TYPES) expect(stdout).toContain(type);
   });
 
   it('items take an id or a SKU', async () => {

@@ -7,7 +7,7 @@ import { type PageLike, printObject, printPages, type View } from '../output/ren
 import { globalOptions, openSession } from '../session.js';
 import { addOutputOptions, defined, examples, invocation, type OutputOptions } from './shared.js';
 
-interface ListOptions extends OutputOptions {
+export interface ListOptions extends OutputOptions {
   page?: number;
   limit?: number;
   all?: boolean;
@@ -51,6 +51,8 @@ export interface GetArgument<T> {
 /** A resource's `list` and `get` commands. */
 export interface ResourceCommands<N extends ResourceName> {
   name: N;
+  /** The command group's name when it is not the client's property: `webhooks` for `client.webhookEndpoints`. */
+  command?: string;
   description: string;
   view: View<ValueOf<N>>;
   list: {
@@ -89,7 +91,7 @@ function searchOption(fields: readonly string[]): Option {
 }
 
 /** `--page`, `--limit` and `--all`, with the contract's bounds; `entries` is the plural noun (`items`). */
-function addListOptions(command: Command, entries: string): Command {
+export function addListOptions(command: Command, entries: string): Command {
   const { listLimit, page } = LIMITS;
   return command
     .addOption(
@@ -107,7 +109,7 @@ function addListOptions(command: Command, entries: string): Command {
 }
 
 /** The pages to print: the one asked for, or with `--all` every page from it on. */
-async function* pagesOf<T, P extends PageParams>(
+export async function* pagesOf<T, P extends PageParams>(
   list: PagePromise<T, P>,
   all: boolean | undefined,
 ): AsyncGenerator<PageLike<T>> {
@@ -122,7 +124,7 @@ async function* pagesOf<T, P extends PageParams>(
 /** Adds the resource's command group with `list` (alias `ls`) and `get` (alias `show`); returns the group. */
 export function resourceCommands<N extends ResourceName>(program: Command, spec: ResourceCommands<N>): Command {
   const resource = (client: Listed) => client[spec.name];
-  const group = program.command(spec.name).description(spec.description);
+  const group = program.command(spec.command ?? spec.name).description(spec.description);
   const search = searchFieldsOf(spec.name);
   const filters: ReadonlyArray<readonly [string, Option]> = [
     ...(search ? [['q', searchOption(search)] as const] : []),

@@ -17,6 +17,8 @@ export interface SharedServer extends ServerInfo {
     places: string;
     changes: string;
     follow: string;
+    listen: string;
+    webhooks: string;
   };
 }
 
@@ -33,9 +35,10 @@ let server: RunningServer | undefined;
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
   const tmpRoot = mkdtempSync(join(tmpdir(), 'coinventory-cli-test-'));
   project.provide('tmpRoot', tmpRoot);
-  server = await startServer();
+  // Webhook endpoints on this machine's loopback receivers: the tests' own, which the server refuses otherwise.
+  server = await startServer({ WEBHOOK_ALLOWED_HOSTS: '127.0.0.1' });
   const info: ServerInfo = { baseUrl: server.baseUrl, apiKey: server.apiKey, dataDir: server.dataDir };
-  const [readOnly, auth, errors, terminal, bySku, places, changes, follow] = await Promise.all([
+  const [readOnly, auth, errors, terminal, bySku, places, changes, follow, listen, webhooks] = await Promise.all([
     createKey(info, 'cli read-only', 'read'),
     createKey(info, 'cli auth tests', 'read,write'),
     createKey(info, 'cli error tests', 'read,write'),
@@ -44,10 +47,12 @@ export default async function setup(project: TestProject): Promise<() => Promise
     createKey(info, 'cli categories and warehouses tests', 'read'),
     createKey(info, 'cli changes tests', 'read,write'),
     createKey(info, 'cli changes --follow tests', 'read,write'),
+    createKey(info, 'cli listen tests', 'read,write'),
+    createKey(info, 'cli webhooks tests', 'read,write'),
   ]);
   project.provide('server', {
     ...info,
-    keys: { main: server.apiKey, readOnly, auth, errors, terminal, bySku, places, changes, follow },
+    keys: { main: server.apiKey, readOnly, auth, errors, terminal, bySku, places, changes, follow, listen, webhooks },
   });
   return async () => {
     await stopServer(server);
