@@ -13,9 +13,14 @@ import { BlockList, isIP, isIPv4 } from 'node:net';
 export interface AddressPolicy {
   /** Whether a URL with this host may use plain http (and skips the address check): the operator allowed it. */
   trustsHost(host: string): boolean;
-  /** Why a connection to this resolved address is refused, or null when it may be made. */
+  /** What forbidden range this address is in (`loopback`), or null when a connection to it may be made. */
+  forbidden(address: string): string | null;
+  /** Why a connection to this address is refused, as a sentence, or null when it may be made. */
   refusal(address: string): string | null;
 }
+
+/** How every refusal ends: where the exception can be made. */
+export const REFUSAL_TAIL = 'webhooks are not delivered there (an operator can allow it in WEBHOOK_ALLOWED_HOSTS)';
 
 /** Ranges no delivery may reach unless allowed: [network, prefix, what it is]. */
 const FORBIDDEN: ReadonlyArray<readonly [string, number, string]> = [
@@ -35,6 +40,10 @@ const FORBIDDEN: ReadonlyArray<readonly [string, number, string]> = [
   ['240.0.0.0', 4, 'reserved'],
   ['::', 128, 'the unspecified address'],
   ['::1', 128, 'loopback'],
+  // Deprecated ways of carrying an IPv4 address in IPv6: no receiver needs them, and they could reach IPv4 inside.
+  ['::', 96, 'an IPv4-compatible address'],
+  ['::ffff:0:0:0', 96, 'an IPv4-translated address'],
+  ['2002::', 16, 'a 6to4 address'],
   ['64:ff9b:1::', 48, 'local NAT64'],
   ['100::', 64, 'discard-only'],
   ['2001:db8::', 32, 'documentation'],
@@ -58,7 +67,11 @@ function embeddedIPv4(address: string): string | null {
 }
 
 /** A URL's host as written (`[::1]` → `::1`), lower-cased. */
-export const hostOf = (url: URL) => url.hostname.replace(/^\[(.*)\]$/, '$1').toLowerCase();
+export const hostOf = (url: URL) =>
+  url.hostname
+    .replace(/^\[(.*)\]$/, '$1')
+    .replace(/\.+$/, '')
+    .toLowerCase();
 
 /** The operator's exceptions, parsed: names, and addresses and ranges. Throws with the entry that is not one. */
 export function parseAllowedHosts(text: string): { names: Set<string>; ranges: BlockList; entries: string[] } {
@@ -79,6 +92,8 @@ export function parseAllowedHosts(text: string): { names: Set<string>; ranges: B
       ranges.addSubnet(network, prefix, familyOf(network));
     } else if (
       prefixText === undefined &&
+      // All digits and dots is a mistyped address (256.0.0.1), not a name.
+      !/^[0-9.]+$/.test(network) &&
       /^[a-z0-9]([a-z0-9-]*[a-z0-9])?(\.[a-z0-9]([a-z0-9-]*[a-z0-9])?)*$/i.test(network)
     ) {
       names.add(network.toLowerCase());
@@ -91,8 +106,8 @@ export function parseAllowedHosts(text: string): { names: Set<string>; ranges: B
 
 export function addressPolicy(allowedHosts: string): AddressPolicy {
   const allowed = parseAllowedHosts(allowedHosts);
-  const forbidden = new BlockList();
-  for (const [network, prefix] of FORBIDDEN) forbidden.addSubnet(network, prefix, familyOf(network));
+  const ranges = new BlockList();
+  for (const [network, prefix] of FORBIDDEN) ranges.addSubnet(network, prefix, familyOf(network));
   const isAllowed = (address: string) => allowed.ranges.check(address, familyOf(address));
   const why = (address: string) => {
     for (const [network, prefix, what] of FORBIDDEN) {
@@ -102,19 +117,25 @@ export function addressPolicy(allowedHosts: string): AddressPolicy {
     }
     return 'a forbidden range';
   };
+  const forbidden = (address: string): string | null => {
+    if (isIP(address) === 0) return 'not an IP address';
+    if (isAllowed(address)) return null;
+    const v4 = embeddedIPv4(address);
+    const judged = v4 ?? address;
+    if (v4 && isAllowed(v4)) return null;
+    if (!ranges.check(judged, familyOf(judged))) return null;
+    return why(judged);
+  };
   return {
     trustsHost: (host) => {
       const bare = host.replace(/^\[(.*)\]$/, '$1').toLowerCase();
       return allowed.names.has(bare) || (isIP(bare) !== 0 && isAllowed(bare));
     },
+    forbidden,
     refusal: (address) => {
       if (isIP(address) === 0) return `"${address}" is not an IP address`;
-      if (isAllowed(address)) return null;
-      const v4 = embeddedIPv4(address);
-      const judged = v4 ?? address;
-      if (v4 && isAllowed(v4)) return null;
-      if (!forbidden.check(judged, familyOf(judged))) return null;
-      return `${address} is ${why(judged)}; webhooks are not delivered there (an operator can allow it in WEBHOOK_ALLOWED_HOSTS)`;
+      const what = forbidden(address);
+      return what === null ? null : `${address} is ${what}; ${REFUSAL_TAIL}`;
     },
   };
 }

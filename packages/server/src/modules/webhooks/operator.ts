@@ -13,7 +13,7 @@ export async function listEndpoints(sql: Sql, input: { org: string }) {
 export async function setEnabled(sql: Sql, input: { org: string; endpoint: string; enabled: boolean }) {
   const org = await requireOrganization(sql, input.org);
   const endpoint = await sql.begin(async (tx) => {
-    if (!(await store.updateEndpoint(tx, org.id, input.endpoint, { enabled: input.enabled }))) return null;
+    if (!(await store.updateEndpoint(tx, org.id, input.endpoint, { enabled: input.enabled }, 'operator'))) return null;
     return store.findEndpoint(tx, org.id, input.endpoint);
   });
   if (!endpoint) throw new ProvisioningError('not_found', `No webhook endpoint "${input.endpoint}" in ${org.slug}.`);

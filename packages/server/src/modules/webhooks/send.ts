@@ -3,7 +3,7 @@ import http from 'node:http';
 import https from 'node:https';
 import { isIP, type LookupFunction } from 'node:net';
 import { WEBHOOKS } from '@coinventory/contract';
-import { type AddressPolicy, hostOf } from './address-policy.js';
+import { type AddressPolicy, hostOf, REFUSAL_TAIL } from './address-policy.js';
 
 /** Resolves a host name to every address it has (dns.lookup with `all`); tests give their own. */
 export type Resolver = (hostname: string) => Promise<LookupAddress[]>;
@@ -48,8 +48,10 @@ function guardedLookup(policy: AddressPolicy, resolver: Resolver): LookupFunctio
           return;
         }
         for (const { address } of wanted) {
-          const refusal = policy.refusal(address);
-          if (refusal) return callback(new RefusedAddress(`${hostname} resolves to ${refusal}`), '', 0);
+          const what = policy.forbidden(address);
+          if (what === null) continue;
+          const refusal = `${hostname} resolves to ${address}, which is ${what}; ${REFUSAL_TAIL}`;
+          return callback(new RefusedAddress(refusal), '', 0);
         }
         if (options.all) (callback as unknown as (e: null, a: LookupAddress[]) => void)(null, wanted);
         else callback(null, wanted[0]?.address ?? '', wanted[0]?.family ?? 4);
@@ -64,9 +66,7 @@ export function urlRefusal(url: URL, policy: AddressPolicy): string | null {
   const host = hostOf(url);
   if (policy.trustsHost(host)) return null;
   if (url.protocol !== 'https:') return 'must be an https URL (plain http only for hosts the operator allows)';
-  if (host === 'localhost' || host.endsWith('.localhost')) {
-    return `${host} is loopback; webhooks are not delivered there (an operator can allow it in WEBHOOK_ALLOWED_HOSTS)`;
-  }
+  if (host === 'localhost' || host.endsWith('.localhost')) return `${host} is loopback; ${REFUSAL_TAIL}`;
   if (isIP(host)) return policy.refusal(host);
   return null;
 }

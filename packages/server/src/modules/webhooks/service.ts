@@ -68,12 +68,12 @@ export async function updateEndpoint(
   settings: WebhookSettings,
 ): Promise<WebhookEndpoint> {
   if (body.url !== undefined) checkUrl(body.url, settings.policy);
-  const { endpoint, resumed } = await sql.begin(async (tx) => {
-    const before = await store.findEndpoint(tx, organizationId, id);
-    if (!before || !(await store.updateEndpoint(tx, organizationId, id, body))) throw notFound();
-    return { endpoint: await endpointOf(tx, organizationId, id), resumed: !before.enabled && body.enabled === true };
+  const endpoint = await sql.begin(async (tx) => {
+    if (!(await store.updateEndpoint(tx, organizationId, id, body))) throw notFound();
+    return endpointOf(tx, organizationId, id);
   });
-  if (resumed) settings.queued();
+  // Enabling makes its pending deliveries due now.
+  if (body.enabled === true) settings.queued();
   return endpoint;
 }
 

@@ -128,16 +128,24 @@ export async function insertEndpoint(
   return row.id;
 }
 
+/** Who turned an endpoint off, as its `disabledReason` says. */
+export const DISABLED_BY = {
+  api: 'Disabled through the API.',
+  operator: 'Disabled by an operator.',
+} as const;
+
 /**
- * Applies a PATCH. Enabling clears why it was disabled and its failing state, and lets its pending deliveries go
- * at once, each with a fresh retry period; a new URL is a new receiver, so its failing state starts over too.
- * False when there is no such endpoint.
+ * Applies a PATCH. `enabled: true` (also on an endpoint that is enabled but failing) clears why it was disabled and
+ * its failing state, and makes its pending deliveries due at once, each with a fresh retry period: the caller says
+ * the receiver is ready. A new URL is a new receiver, so its failing state starts over too. False when there is no
+ * such endpoint.
  */
 export async function updateEndpoint(
   tx: Queryable,
   organizationId: string,
   id: string,
   body: UpdateWebhookEndpointBody,
+  disabledBy: keyof typeof DISABLED_BY = 'api',
 ): Promise<boolean> {
   const [before] = await tx<{ enabled: boolean; url: string }[]>`
     SELECT enabled, url FROM webhook_endpoints WHERE organization_id = ${organizationId} AND id = ${id} FOR UPDATE
@@ -145,10 +153,10 @@ export async function updateEndpoint(
   if (!before) return false;
   const columns: Record<string, unknown> = { ...ENDPOINTS.writes(tx, body), updated_at: tx`now()` };
   if (body.events !== undefined) columns.events = body.events;
-  const enabling = body.enabled === true && !before.enabled;
+  const enabling = body.enabled === true;
   const restart = enabling || (body.url !== undefined && body.url !== before.url);
   if (body.enabled === false && before.enabled) {
-    Object.assign(columns, { enabled: false, disabled_reason: 'Disabled through the API.', disabled_at: tx`now()` });
+    Object.assign(columns, { enabled: false, disabled_reason: DISABLED_BY[disabledBy], disabled_at: tx`now()` });
   }
   if (enabling) Object.assign(columns, { enabled: true, disabled_reason: null, disabled_at: null });
   if (restart) Object.assign(columns, { failing_since: null, consecutive_failures: 0, retry_at: null });

@@ -467,7 +467,7 @@ describe('what a delivery refuses to do', () => {
       });
       const [delivery] = (await deliveriesOf(api, endpoint.id)).items;
       expect(delivery?.lastError).toBe(
-        'rebind.example resolves to 127.0.0.2 is loopback; webhooks are not delivered there (an operator can allow it in WEBHOOK_ALLOWED_HOSTS)',
+        'rebind.example resolves to 127.0.0.2, which is loopback; webhooks are not delivered there (an operator can allow it in WEBHOOK_ALLOWED_HOSTS)',
       );
       expect(delivery?.status).toBe('pending');
       expect(connections).toBe(0);
@@ -476,7 +476,7 @@ describe('what a delivery refuses to do', () => {
       dns.set('rebind.example', [{ address: '169.254.169.254', family: 4 }]);
       const ping = await api.post<WebhookTestResult>(`/webhook-endpoints/${endpoint.id}/test`);
       expect(ping.body.succeeded).toBe(false);
-      expect(ping.body.error).toMatch(/^rebind\.example resolves to 169\.254\.169\.254 is link-local/);
+      expect(ping.body.error).toMatch(/^rebind\.example resolves to 169\.254\.169\.254, which is link-local/);
       expect(connections).toBe(0);
     } finally {
       dns.delete('rebind.example');
