@@ -5,6 +5,7 @@ import type { Server } from 'node:http';
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { contractRoutes } from '@coinventory/contract';
+import openApiDocument from '@coinventory/contract/openapi';
 import { type RunningServer, startServer, stopServer } from '@coinventory/server/testing';
 import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -26,6 +27,15 @@ const operations = contractRoutes.map(({ route }) => ({
   method: route.method,
   path: route.path.replace(/:(\w+)/g, '{$1}'),
 }));
+
+/** The operation ids of the OpenAPI document's `webhooks`: the requests the server sends, not ones it answers. */
+const webhooks = Object.values(openApiDocument.webhooks ?? {}).flatMap((pathItem) =>
+  Object.values(pathItem ?? {}).flatMap((operation) =>
+    typeof operation === 'object' && operation !== null && 'operationId' in operation
+      ? [String(operation.operationId)]
+      : [],
+  ),
+);
 
 let browser: Browser;
 let context: BrowserContext;
@@ -145,7 +155,7 @@ describe.skipIf(!hasChromium)('the documentation site in Chromium', () => {
     expect(problems).toEqual([]);
     expect(all.filter((page) => !reached.has(page))).toEqual([]);
     expect(all.length).toBeGreaterThan(25);
-  });
+  }, 300_000); // every page of the site, each loaded until the network is idle: a second or two each, over 50 pages
 
   it('lists every operation of the contract in the API reference, each with its own page', async () => {
     const { page, seen } = await open('/reference/api/');
@@ -222,9 +232,11 @@ describe.skipIf(!hasChromium)("the server's interactive reference at /docs in Ch
     page.on('requestfailed', (request) => problems.push(`failed request: ${request.url()}`));
     await page.goto(`${origin}/docs`, { waitUntil: 'networkidle' });
     const blocks = page.locator('.opblock');
-    await expect.poll(() => blocks.count(), { timeout: 20_000 }).toBe(operations.length);
+    // Swagger UI shows the document's webhooks (what a delivery is) as operations too.
+    await expect.poll(() => blocks.count(), { timeout: 20_000 }).toBe(operations.length + webhooks.length);
     const text = (await page.locator('#reference').textContent()) ?? '';
     for (const operation of operations) expect(text, operation.operationId).toContain(operation.operationId);
+    for (const webhook of webhooks) expect(text, webhook).toContain(webhook);
     await page.screenshot({ path: join(ARTIFACTS, 'server-docs.png'), fullPage: false });
     expect(problems).toEqual([]);
     await page.close();

@@ -4,7 +4,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { contractRoutes, ERRORS } from '@coinventory/contract';
+import { contractRoutes, ERRORS, WEBHOOKS } from '@coinventory/contract';
 import openApiDocument from '@coinventory/contract/openapi';
 import { Coinventory } from '@coinventory/sdk';
 import { SERVER_BIN } from '@coinventory/server/testing';
@@ -147,6 +147,43 @@ describe('the errors guide', () => {
   });
 });
 
+describe('the webhooks guide', () => {
+  // The guides write numbers out, as readers read them; this keeps the webhooks guide's in step with the contract.
+  const page = read('guide/webhooks.md').replace(/\s+/g, ' ');
+
+  it("gives the contract's numbers", () => {
+    for (const phrase of [
+      `for **${WEBHOOKS.retryHours} hours** after its first attempt`,
+      `fail for **${WEBHOOKS.disableAfterFailingHours} hours** without one success`,
+      `Retried for ${WEBHOOKS.retryHours} hours`,
+      `For ${WEBHOOKS.previousSecretHours} hours (until \`previousSecretExpiresAt\`)`,
+      `A workspace has at most ${WEBHOOKS.maxEndpoints} endpoints`,
+      `at most ${WEBHOOKS.url.max.toLocaleString('en-US')} characters`,
+      `at most ${WEBHOOKS.description.max} characters`,
+      `the base64 of ${WEBHOOKS.secretBytes} random bytes`,
+      `more than ${WEBHOOKS.toleranceSeconds / 60} minutes from your clock`,
+      `\`tolerance\` is in seconds, ${WEBHOOKS.toleranceSeconds} unless given`,
+      `> ${WEBHOOKS.toleranceSeconds}) return false`,
+      `Any \`2xx\` within ${WEBHOOKS.timeoutMs / 1000} seconds`,
+      `an answer slower than ${WEBHOOKS.timeoutMs / 1000} seconds`,
+      `at most ${WEBHOOKS.maxResponseBytes / 1024} KiB of it is read`,
+      `at most ${WEBHOOKS.maxResponseBytes / 1024} KiB of an answer is read`,
+    ])
+      expect(page, phrase).toContain(phrase);
+  });
+
+  it('names no other number of hours than the contract has', () => {
+    const hours = new Set<number>([
+      WEBHOOKS.retryHours,
+      WEBHOOKS.disableAfterFailingHours,
+      WEBHOOKS.previousSecretHours,
+    ]);
+    const stated = [...page.matchAll(/(\d+)\*{0,2} hours/g)].map((match) => Number(match[1]));
+    expect(stated.length).toBeGreaterThan(3);
+    expect(stated.filter((n) => !hours.has(n))).toEqual([]);
+  });
+});
+
 describe('the SDK reference', () => {
   const page = read('reference/sdk.md');
 
@@ -176,7 +213,16 @@ describe('the SDK reference', () => {
       apiKey: 'cvk_live_documentation0000000000000000000000',
       baseUrl: 'http://127.0.0.1:9/v1',
     });
-    const resources = { client, items: client.items, consignments: client.consignments, invoices: client.invoices };
+    const resources = {
+      client,
+      items: client.items,
+      consignments: client.consignments,
+      invoices: client.invoices,
+      categories: client.categories,
+      warehouses: client.warehouses,
+      changes: client.changes,
+      webhookEndpoints: client.webhookEndpoints,
+    };
     const missing: string[] = [];
     for (const [name, resource] of Object.entries(resources)) {
       const methods = Object.getOwnPropertyNames(Object.getPrototypeOf(resource)).filter(

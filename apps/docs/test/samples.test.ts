@@ -21,6 +21,7 @@ import ts from 'typescript';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { guideSections } from '../site/.vitepress/guides.js';
 import { type CodeBlock, codeBlocks, isPlainRun, NOT_RUN, RUNNABLE } from './support/markdown.js';
+import { apiClient, exerciseReceiver, listening, RECEIVER_PATH } from './support/receiver-sample.js';
 import { type RecordingProxy, startRecordingProxy } from './support/recording-proxy.js';
 
 const DOCS = fileURLToPath(new URL('..', import.meta.url));
@@ -172,19 +173,66 @@ function typeCheck(files: string[]): string[] {
     .map((d) => `${d.file?.fileName ?? ''}:${d.start ?? ''} ${ts.flattenDiagnosticMessageText(d.messageText, '\n')}`);
 }
 
-async function runTs(block: CodeBlock): Promise<Finished> {
+/** A `ts` sample as the ES module that runs (written beside its `.mts`). */
+function transpiled(block: CodeBlock): string {
   const source = readFileSync(sampleFile(block), 'utf8');
   const { outputText } = ts.transpileModule(source, {
     compilerOptions: { module: ts.ModuleKind.ESNext, target: ts.ScriptTarget.ES2022 },
   });
   const file = sampleFile(block).replace(/\.mts$/, '.mjs');
   writeFileSync(file, outputText);
+  return file;
+}
+
+async function runTs(block: CodeBlock): Promise<Finished> {
+  const file = transpiled(block);
   const child = spawn(process.execPath, [file], { cwd: REPO, env: sampleEnv(), stdio: ['ignore', 'pipe', 'pipe'] });
   const timer = setTimeout(() => child.kill('SIGKILL'), 60_000);
   const result = await collect(child).done;
   clearTimeout(timer);
   return result;
 }
+
+/**
+ * A webhook receiver sample: an endpoint of the live server is made for it at `http://127.0.0.1:PORT/webhooks`, and
+ * it runs with that `PORT` and the endpoint's secret in `COINVENTORY_WEBHOOK_SECRET`. Once it listens it gets a test
+ * ping, real deliveries, a replay of them, forged ones and a secret rotation (receiver-sample.ts says what each must
+ * come to), then must exit 0 on SIGTERM. The endpoint is deleted afterwards.
+ */
+async function runReceiverSample(block: CodeBlock): Promise<void> {
+  const port = await freePort();
+  const api = apiClient(server.baseUrl, await harnessKey());
+  const endpoint = await api<{ id: string; secret: string }>('POST', '/webhook-endpoints', {
+    url: `http://127.0.0.1:${port}${RECEIVER_PATH}`,
+    events: ['*'],
+    description: `docs sample ${block.file}:${block.line}`,
+  });
+  const child = spawn(process.execPath, [transpiled(block)], {
+    cwd: REPO,
+    env: sampleEnv({ PORT: String(port), COINVENTORY_WEBHOOK_SECRET: endpoint.secret }),
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  const { output, done } = collect(child);
+  try {
+    await listening(port, 60_000, () => child.exitCode === null).catch((error: Error) => {
+      throw new Error(`${error.message}:\n${output()}`);
+    });
+    await exerciseReceiver(api, endpoint, port, output);
+    child.kill('SIGTERM');
+    const result = await done;
+    expect(result.code, `did not stop cleanly on SIGTERM:\n${result.output}`).toBe(0);
+  } finally {
+    if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+    await api('DELETE', `/webhook-endpoints/${endpoint.id}`);
+  }
+}
+
+/** The key the test's own requests around samples use, apart from the samples' keys and their rate limits. */
+let harness: Promise<string> | undefined;
+const harnessKey = () => {
+  harness ??= createKey(server, 'docs samples: the test itself', 'read,write');
+  return harness;
+};
 
 beforeAll(async () => {
   work = mkdtempSync(join(tmpdir(), 'coinventory-docs-samples-'));
@@ -198,7 +246,8 @@ beforeAll(async () => {
     writeFileSync(join(binDir, name), `#!/bin/sh\nexec "${process.execPath}" "${target}" "$@"\n`);
     chmodSync(join(binDir, name), 0o755);
   }
-  server = await startServer();
+  // Receiver samples listen on loopback, which webhook deliveries reach only where the operator allows it.
+  server = await startServer({ WEBHOOK_ALLOWED_HOSTS: '127.0.0.1' });
   proxy = await startRecordingProxy(new URL(server.baseUrl).origin);
   origin = proxy.origin;
   baseUrl = `${origin}${new URL(server.baseUrl).pathname}`;
@@ -258,6 +307,8 @@ describe('the guides', () => {
           problems.push(`${where}: a directive on a ${block.lang} block, which never runs`);
         if (block.directive.kind === 'server' && block.lang !== 'bash')
           problems.push(`${where}: a server sample is bash`);
+        if (block.directive.kind === 'receiver' && block.lang !== 'ts')
+          problems.push(`${where}: a receiver sample is ts`);
       }
     }
     expect(problems).toEqual([]);
@@ -287,7 +338,8 @@ for (const { file } of pages) {
       pageKey = await createKey(server, `docs samples: ${file}`, 'read,write');
     });
     for (const block of samples) {
-      const name = `${block.lang} sample at line ${block.line}${block.directive.kind === 'server' ? ' (server)' : ''}`;
+      const kind = block.directive.kind;
+      const name = `${block.lang} sample at line ${block.line}${kind === 'server' || kind === 'receiver' ? ` (${kind})` : ''}`;
       it(name, async (context) => {
         const { directive } = block;
         if (directive.kind === 'server' && directive.postgres && postgresMissing) {
@@ -295,6 +347,7 @@ for (const { file } of pages) {
           return context.skip();
         }
         if (directive.kind === 'server') return runServerSample(block, directive.postgres);
+        if (directive.kind === 'receiver') return runReceiverSample(block);
         if (directive.kind !== 'run')
           throw new Error(`${block.file}:${block.line}: cannot run a ${directive.kind} sample`);
         proxy.take();

@@ -25,6 +25,7 @@ export const guideSections: GuideSection[] = [
       { text: 'Rate limits', link: '/guide/rate-limits' },
       { text: 'Pagination', link: '/guide/pagination' },
       { text: 'Keeping your store in sync', link: '/guide/keeping-in-sync' },
+      { text: 'Webhooks', link: '/guide/webhooks' },
       { text: 'Money, dates and identifiers', link: '/guide/conventions' },
     ],
   },

@@ -16,6 +16,11 @@ export type Directive =
   | { kind: 'run'; exit: number; http: number[] }
   /** Starts a server (`server`); with `server; postgres`, on a PostgreSQL server whose URL replaces the written one. */
   | { kind: 'server'; postgres: boolean }
+  /**
+   * A webhook receiver (`receiver`, a `ts` block): run with its own `PORT` and an endpoint's secret, it must verify
+   * and answer the live server's deliveries (see receiver-sample.ts).
+   */
+  | { kind: 'receiver' }
   | { kind: 'skip'; reason: string }
   | { kind: 'invalid'; text: string };
 
@@ -25,11 +30,12 @@ export const NOT_RUN = new Set(['json', 'text', 'http', 'ini', 'yaml']);
 
 const DIRECTIVE = /^<!--\s*sample:\s*(.*?)\s*-->$/;
 
-/** `exit N`, `http S [S…]` or both, separated by `;`; or `server` (`server; postgres`); or `skip (reason)`. */
+/** `exit N`, `http S [S…]` or both, separated by `;`; or `server` (`server; postgres`); `receiver`; `skip (reason)`. */
 function parseDirective(text: string | undefined): Directive {
   if (text === undefined) return { kind: 'run', exit: 0, http: [] };
   if (text === 'server') return { kind: 'server', postgres: false };
   if (text === 'server; postgres') return { kind: 'server', postgres: true };
+  if (text === 'receiver') return { kind: 'receiver' };
   const skip = /^skip \((.+)\)$/.exec(text);
   if (skip?.[1]?.trim()) return { kind: 'skip', reason: skip[1].trim() };
   const run: Directive = { kind: 'run', exit: 0, http: [] };

@@ -339,7 +339,7 @@ function webhookOperations(): OpenApiDocument['webhooks'] {
     change: post(
       'changeWebhook',
       'A change, pushed',
-      "Each committed change an endpoint subscribes to is POSTed to its URL as the Change object the changes feed shows, at least once, signed with the endpoint's secret. Deliveries of one endpoint are sent in commit order while it answers; a retried one may arrive after later ones, so order by the changed object's `updatedAt` or re-read it when order matters.",
+      "Each committed change an endpoint subscribes to is POSTed to its URL as the Change object the changes feed shows, at least once, signed with the endpoint's secret. Deliveries of one endpoint are sent in commit order while it answers; a retried one may arrive after later ones, so when order matters re-read the object, or follow the changes feed from the `coinventory-changes-cursor` of the last delivery you processed.",
       'Change',
     ),
     ping: post(
