@@ -109,6 +109,13 @@ export const WEBHOOKS = {
 export const WEBHOOK_DELIVERY_STATUSES = ['pending', 'succeeded', 'failed'] as const;
 export type WebhookDeliveryStatus = (typeof WEBHOOK_DELIVERY_STATUSES)[number];
 
+/** `POST /items/batch`: many items in one request, each checked on its own, all applied in one transaction. */
+export const BATCH = {
+  maxItems: 100,
+  modes: ['create', 'upsert'],
+} as const satisfies { maxItems: number; modes: readonly string[] };
+export type BatchMode = (typeof BATCH.modes)[number];
+
 /** How long the changes feed keeps a change (and so how long a cursor stays valid), unless configured otherwise. */
 export const DEFAULT_CHANGES_RETENTION_DAYS = 30;
 

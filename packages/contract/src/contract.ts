@@ -1,7 +1,8 @@
 import { initContract } from '@ts-rest/core';
 import { z } from 'zod';
-import { type Scope, WEBHOOKS } from './constants.js';
+import { BATCH, type Scope, WEBHOOKS } from './constants.js';
 import { uuid } from './primitives.js';
+import { BatchItemsBodySchema, BatchItemsQuerySchema, BatchItemsResultSchema } from './schemas/batch.js';
 import { CategoryListSchema, CategorySchema, ListCategoriesQuerySchema } from './schemas/category.js';
 import { ChangeListSchema, ChangesCursorSchema, ListChangesQuerySchema } from './schemas/changes.js';
 import { ErrorBodySchema } from './schemas/common.js';
@@ -164,6 +165,16 @@ export const contract = c.router(
         body: CreateItemBodySchema,
         responses: { 200: ItemSchema, ...validated, ...withBody, ...write },
         metadata: meta({ scope: 'write', operationId: 'createItem', tag: 'Items', skuConflict: true }),
+      },
+      batch: {
+        method: 'POST',
+        path: '/items/batch',
+        summary: 'Create or upsert items in a batch',
+        description: `Creates (\`mode: "create"\`) or upserts by SKU (\`mode: "upsert"\`) 1 to ${BATCH.maxItems} items in one request and one transaction. Each entry is checked on its own, by the rules of the single-item route, and answered at its position: the item, or the error body that route would give (400 with issues, 409 for a SKU already used, also by an earlier entry of the batch). The entries that pass are applied together, with their change events, webhook deliveries and marketplace sync jobs, exactly as the single-item routes write them. With \`dryRun=true\` nothing is written. One request for the rate limit.`,
+        query: BatchItemsQuerySchema,
+        body: BatchItemsBodySchema,
+        responses: { 200: BatchItemsResultSchema, ...validated, ...withBody, ...write },
+        metadata: meta({ scope: 'write', operationId: 'batchItems', tag: 'Items' }),
       },
       get: itemReads.get,
       update: {

@@ -2,6 +2,7 @@ export * from './constants.js';
 export { type Contract, contract, type RouteMetadata } from './contract.js';
 export { cents, dateTime, dateTimeInput, isStorableText, text, uuid } from './primitives.js';
 export { type ContractRoute, contractRoutes, declaredStatuses } from './routes.js';
+export * from './schemas/batch.js';
 export * from './schemas/category.js';
 export * from './schemas/changes.js';
 export * from './schemas/common.js';

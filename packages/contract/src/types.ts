@@ -1,4 +1,10 @@
 import type { z } from 'zod';
+import type {
+  BatchItemResultSchema,
+  BatchItemsBodySchema,
+  BatchItemsQuerySchema,
+  BatchItemsResultSchema,
+} from './schemas/batch.js';
 import type { CategoryListSchema, CategorySchema, ListCategoriesQuerySchema } from './schemas/category.js';
 import type {
   ChangeListSchema,
@@ -95,6 +101,8 @@ export type ItemCreatedChange = z.infer<typeof ItemCreatedChangeSchema>;
 export type ItemUpdatedChange = z.infer<typeof ItemUpdatedChangeSchema>;
 export type ItemDeletedChange = z.infer<typeof ItemDeletedChangeSchema>;
 export type ChangeList = z.infer<typeof ChangeListSchema>;
+export type BatchItemResult = z.infer<typeof BatchItemResultSchema>;
+export type BatchItemsResult = z.infer<typeof BatchItemsResultSchema>;
 export type WebhookEndpoint = z.infer<typeof WebhookEndpointSchema>;
 export type WebhookEndpointWithSecret = z.infer<typeof WebhookEndpointWithSecretSchema>;
 export type WebhookEndpointList = z.infer<typeof WebhookEndpointListSchema>;
@@ -120,6 +128,8 @@ export type ListInvoicesParams = z.input<typeof ListInvoicesQuerySchema>;
 export type ListCategoriesParams = z.input<typeof ListCategoriesQuerySchema>;
 export type ListWarehousesParams = z.input<typeof ListWarehousesQuerySchema>;
 export type ListChangesParams = z.input<typeof ListChangesQuerySchema>;
+export type BatchItemsInput = z.input<typeof BatchItemsBodySchema>;
+export type BatchItemsParams = z.input<typeof BatchItemsQuerySchema>;
 export type CreateWebhookEndpointInput = z.input<typeof CreateWebhookEndpointBodySchema>;
 export type UpdateWebhookEndpointInput = z.input<typeof UpdateWebhookEndpointBodySchema>;
 export type ReplayWebhookInput = z.input<typeof ReplayWebhookBodySchema>;
@@ -136,6 +146,8 @@ export type ListInvoicesQuery = z.output<typeof ListInvoicesQuerySchema>;
 export type ListCategoriesQuery = z.output<typeof ListCategoriesQuerySchema>;
 export type ListWarehousesQuery = z.output<typeof ListWarehousesQuerySchema>;
 export type ListChangesQuery = z.output<typeof ListChangesQuerySchema>;
+export type BatchItemsBody = z.output<typeof BatchItemsBodySchema>;
+export type BatchItemsQuery = z.output<typeof BatchItemsQuerySchema>;
 export type CreateWebhookEndpointBody = z.output<typeof CreateWebhookEndpointBodySchema>;
 export type UpdateWebhookEndpointBody = z.output<typeof UpdateWebhookEndpointBodySchema>;
 export type ListWebhookEndpointsQuery = z.output<typeof ListWebhookEndpointsQuerySchema>;

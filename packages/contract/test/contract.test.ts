@@ -10,6 +10,8 @@ describe('contract', () => {
       'GET /me',
       'GET /items',
       'POST /items',
+      // Issue 19: a batch of items (placed with the item routes it belongs with).
+      'POST /items/batch',
       'GET /items/:id',
       'PATCH /items/:id',
       'DELETE /items/:id',

@@ -3,6 +3,9 @@ import { Coinventory } from './client.js';
 // The API's types and enumerations, exactly as the contract defines them.
 export type {
   ApiKeySummary,
+  BatchItemResult,
+  BatchItemsInput,
+  BatchItemsResult,
   Category,
   CategoryList,
   Change,

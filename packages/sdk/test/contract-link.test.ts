@@ -9,6 +9,7 @@ describe('@coinventory/contract as the SDK sees it', () => {
       'getMe',
       'listItems',
       'createItem',
+      'batchItems',
       'getItem',
       'updateItem',
       'deleteItem',

@@ -1,4 +1,5 @@
 import { ERRORS, type ErrorBody, type ErrorCode } from '@coinventory/contract';
+import type { ZodError } from 'zod';
 
 /**
  * An error the API answers with: one of the contract's codes, with its fixed message and, for validation
@@ -37,6 +38,17 @@ export function found<T>(value: T | null): T {
 }
 
 export const badRequest = (...issues: string[]) => new ApiError('BAD_REQUEST', issues);
+
+/** `query.limit: Number must be less than or equal to 100`: one message per failing field (its first issue). */
+export function issuesOf(location: string, error: ZodError | null): string[] {
+  if (!error) return [];
+  const byField = new Map<string, string>();
+  for (const issue of error.issues) {
+    const path = [location, ...issue.path.map(String)].join('.');
+    if (!byField.has(path)) byField.set(path, `${path}: ${issue.message}`);
+  }
+  return [...byField.values()];
+}
 
 /** What an operator command refuses, and why, in words an operator can act on (mapped to exit codes). */
 export class ProvisioningError extends Error {

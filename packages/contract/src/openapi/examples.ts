@@ -1,5 +1,7 @@
 import { ERRORS, LIMITS, RATE_LIMIT } from '../constants.js';
 import type {
+  BatchItemsInput,
+  BatchItemsResult,
   Category,
   CategoryList,
   ChangeList,
@@ -328,6 +330,56 @@ const webhookPing: WebhookPing = {
   data: null,
 };
 
+const batchItemsBody: BatchItemsInput = {
+  mode: 'upsert',
+  items: [
+    { sku: item.sku, quantity: 1 },
+    { sku: 'MOR-1881-S-65', title: '1881-S Morgan Dollar PCGS MS65', valueInCents: 21500 },
+    { sku: 'MOR-1904-O', title: '' },
+  ],
+};
+const batchItemsResult: BatchItemsResult = {
+  mode: 'upsert',
+  dryRun: false,
+  created: 1,
+  updated: 1,
+  failed: 1,
+  results: [
+    {
+      index: 0,
+      status: 200,
+      action: 'updated',
+      item: { ...item, quantity: { ...item.quantity, available: 1 } },
+      error: null,
+    },
+    {
+      index: 1,
+      status: 200,
+      action: 'created',
+      item: {
+        ...item,
+        id: '0b6f3c2e-9d4a-4e1b-8c7f-5a2d1e0f9b8c',
+        sku: 'MOR-1881-S-65',
+        title: '1881-S Morgan Dollar PCGS MS65',
+        valueInCents: 21500,
+        updatedAt: null,
+      },
+      error: null,
+    },
+    {
+      index: 2,
+      status: 400,
+      action: null,
+      item: null,
+      error: {
+        code: 'BAD_REQUEST',
+        message: ERRORS.BAD_REQUEST.message,
+        issues: [{ message: 'body.items.2.title: must be at least 1 character' }],
+      },
+    },
+  ],
+};
+
 export const COMPONENT_EXAMPLES = {
   Error: VALIDATION_ERROR_EXAMPLE,
   ErrorIssue: first(VALIDATION_ERROR_EXAMPLE.issues),
@@ -341,6 +393,9 @@ export const COMPONENT_EXAMPLES = {
   CreateItemBody: createItemBody,
   UpdateItemBody: updateItemBody,
   DeletedItem: deletedItem,
+  BatchItemsBody: batchItemsBody,
+  BatchItemResult: batchItemsResult.results[0],
+  BatchItemsResult: batchItemsResult,
   Valuation: valuation,
   ComparableSale: first(valuation.comps),
   ValuationList: valuationList,
@@ -398,5 +453,6 @@ export const PARAMETER_EXAMPLES: Record<string, readonly (string | number)[]> = 
   page: [1],
   limit: [LIMITS.listLimit.default, LIMITS.valuationLimit.default],
   after: [cursor],
+  dryRun: ['true'],
   types: ['item.created,item.updated'],
 };

@@ -15,6 +15,7 @@ import {
 import { ROUTE_TAGS } from '../contract.js';
 import { textBounds } from '../primitives.js';
 import { contractRoutes } from '../routes.js';
+import { BatchItemResultSchema, BatchItemsBodySchema, BatchItemsResultSchema } from '../schemas/batch.js';
 import { CategoryListSchema, CategorySchema } from '../schemas/category.js';
 import {
   ChangeListSchema,
@@ -86,6 +87,9 @@ export const COMPONENTS: Record<string, z.ZodTypeAny> = {
   CreateItemBody: CreateItemBodySchema,
   UpdateItemBody: UpdateItemBodySchema,
   DeletedItem: DeletedItemSchema,
+  BatchItemsBody: BatchItemsBodySchema,
+  BatchItemResult: BatchItemResultSchema,
+  BatchItemsResult: BatchItemsResultSchema,
   Valuation: ValuationSchema,
   ComparableSale: ComparableSaleSchema,
   ValuationList: ValuationListSchema,

@@ -1,4 +1,6 @@
 import type {
+  BatchItemsInput,
+  BatchItemsResult,
   CreateItemInput,
   DeletedItem,
   Item,
@@ -45,6 +47,21 @@ export class Items extends Resource {
    */
   create(body: CreateItemInput, options?: WriteOptions): APIPromise<Item> {
     return this.transport.request('items.create', { body }, options);
+  }
+
+  /**
+   * Creates (`mode: 'create'`) or upserts by SKU (`mode: 'upsert'`) up to 100 items in one request. Each entry is
+   * answered at its position in `results`: the item, or the error body the single-item route would give; the valid
+   * ones are applied together. With `{ dryRun: true }` nothing is written and the answer says what would happen. An
+   * entry refused is not an exception: check `failed` and each result's `status`.
+   */
+  batch(
+    body: BatchItemsInput,
+    params: { dryRun?: boolean } = {},
+    options?: WriteOptions,
+  ): APIPromise<BatchItemsResult> {
+    const query = params.dryRun === undefined ? undefined : { dryRun: String(params.dryRun) };
+    return this.transport.request('items.batch', { body, ...(query && { query }) }, options);
   }
 
   /**

@@ -155,6 +155,15 @@ export function createApp({
     next();
   });
   api.use(shedWhenBusy(inFlight));
+  // A literal path is answered 405 for the methods it does not take before the routes are matched: otherwise
+  // `GET /items/batch` would be taken for `GET /items/{id}` with the id "batch".
+  for (const [path, methods] of allowedMethodsByPath()) {
+    if (path.includes(':')) continue;
+    const allow = methods.join(', ');
+    api.all(path, (req, _res, next) =>
+      methods.includes(req.method) ? next() : next(new ApiError('METHOD_NOT_ALLOWED', undefined, { Allow: allow })),
+    );
+  }
   createExpressEndpoints(
     contract,
     createRouter(policy, { syncQueued: onSyncQueued, webhooksQueued: webhooks.queued }, webhooks),

@@ -1,20 +1,8 @@
 import { RequestValidationError } from '@ts-rest/express';
 import type { NextFunction, Request, Response } from 'express';
 import type { Logger } from 'pino';
-import type { ZodError } from 'zod';
-import { ApiError, errorBody } from '../errors.js';
+import { ApiError, errorBody, issuesOf } from '../errors.js';
 import { localsOf } from '../request/context.js';
-
-/** `query.limit: Number must be less than or equal to 100`: one message per failing field (its first issue). */
-function issuesOf(location: string, error: ZodError | null): string[] {
-  if (!error) return [];
-  const byField = new Map<string, string>();
-  for (const issue of error.issues) {
-    const path = [location, ...issue.path.map(String)].join('.');
-    if (!byField.has(path)) byField.set(path, `${path}: ${issue.message}`);
-  }
-  return [...byField.values()];
-}
 
 export function validationIssues(error: RequestValidationError): string[] {
   return [

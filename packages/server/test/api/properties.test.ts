@@ -140,7 +140,8 @@ describe('generated JSON bodies, on every route that takes one', () => {
         const victim = pathId.kind === 'own' ? await freshVictim(entry) : undefined;
         if (victim !== undefined) pathId = { kind: 'own', encoded: victim };
         const path = takesId(entry) ? pathWith(entry, pathId) : entry.route.path;
-        const itemRoute = entry.key.startsWith('items.');
+        // The routes answering with one item (or deleting one), whose answer can be compared with a GET.
+        const itemRoute = ['items.create', 'items.update', 'items.delete'].includes(entry.key);
         const before =
           itemRoute && pathId.kind === 'own'
             ? await call(suite.server.baseUrl, 'GET', `/items/${pathId.encoded}`, { key: key() })

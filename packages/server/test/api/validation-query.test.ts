@@ -21,7 +21,7 @@ const { api, itemCount } = suite;
 const encode = encodeURIComponent;
 
 describe('every route with query parameters is covered here', () => {
-  it('the routes with a query schema are exactly the nine below', () => {
+  it('the routes with a query schema are exactly the ten below', () => {
     const withQuery = contractRoutes.filter((entry) => 'query' in entry.route && entry.route.query).map((e) => e.key);
     expect(withQuery.sort()).toEqual(
       [
@@ -34,6 +34,7 @@ describe('every route with query parameters is covered here', () => {
         'changes.list',
         'webhookEndpoints.list',
         'webhookEndpoints.deliveries',
+        'items.batch',
       ].sort(),
     );
   });

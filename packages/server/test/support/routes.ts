@@ -72,6 +72,7 @@ const ANY_CURSOR = encodeCursor({ organizationId: '00000000-0000-4000-8000-00000
 const VALID_BODIES: Record<string, (ids: ResourceIds | string) => Record<string, unknown>> = {
   'items.create': () => ({ sku: uniqueSku('PROBE'), title: 'Route probe' }),
   'items.update': () => ({ title: 'Route probe (changed)' }),
+  'items.batch': () => ({ mode: 'create', items: [{ sku: uniqueSku('BATCH'), title: 'Route probe' }] }),
   // A public https URL: accepted, and never delivered to in these suites (they run no webhook worker).
   'webhookEndpoints.create': () => ({ url: 'https://hooks.example.com/coinventory', events: ['*'] }),
   'webhookEndpoints.update': () => ({ description: 'Route probe (changed)' }),

@@ -168,6 +168,14 @@ export async function deleteItem(sql: Queryable, organizationId: string, id: str
   return rows.length > 0;
 }
 
+/** The id of the workspace's item with this SKU, or null. */
+export async function findIdBySku(sql: Queryable, organizationId: string, sku: string): Promise<string | null> {
+  const [row] = await sql<
+    { id: string }[]
+  >`SELECT id FROM items WHERE organization_id = ${organizationId} AND sku = ${sku}`;
+  return row?.id ?? null;
+}
+
 export async function itemExists(sql: Queryable, organizationId: string, id: string): Promise<boolean> {
   const [row] = await sql`SELECT 1 FROM items WHERE organization_id = ${organizationId} AND id = ${id}`;
   return row !== undefined;

@@ -183,7 +183,8 @@ describe('webhook deliveries', () => {
     });
     expect(newest?.deliveredAt).not.toBeNull();
     expect((await deliveriesOf(api, endpoint.id, '&status=pending')).items).toEqual([]);
-  });
+    // A thousand API writes: generous on a loaded machine (about 16 s alone on two cores).
+  }, 180_000);
 
   it('retries while the receiver is down, and everything arrives once it is back; the endpoint recovers', async () => {
     const api = await freshApi(server, workspace);
@@ -196,11 +197,15 @@ describe('webhook deliveries', () => {
     const start = await feedCursor(api);
     await makeChanges(api, 20, 2);
 
-    await eventually('attempts against the closed port', async () => {
-      const failing = await endpointOf(api, endpoint.id);
-      const pending = await deliveriesOf(api, endpoint.id, '&status=pending');
-      return failing.failingSince !== null && pending.items.some((d) => d.attempts >= 2);
-    });
+    await eventually(
+      'attempts against the closed port',
+      async () => {
+        const failing = await endpointOf(api, endpoint.id);
+        const pending = await deliveriesOf(api, endpoint.id, '&status=pending');
+        return failing.failingSince !== null && pending.items.some((d) => d.attempts >= 2);
+      },
+      60_000,
+    );
     const pending = await deliveriesOf(api, endpoint.id, '&status=pending');
     expect(pending.items).toHaveLength(20);
     const tried = pending.items.find((d) => d.attempts > 0);
@@ -210,14 +215,14 @@ describe('webhook deliveries', () => {
     expect(logs.some((log) => log.msg === 'webhook delivery failed; will retry')).toBe(true);
 
     await hook.listen(port);
-    await eventually('all 20 after the receiver is back', () => hook.verifiedIds().size === 20);
+    await eventually('all 20 after the receiver is back', () => hook.verifiedIds().size === 20, 60_000);
     const changes = await changesAfter(api, start);
     expect([...hook.verifiedIds()].sort()).toEqual(changes.map((change) => change.id).sort());
     await eventually('the endpoint to recover', async () => (await endpointOf(api, endpoint.id)).failingSince === null);
     const done = await deliveriesOf(api, endpoint.id);
     expect(done.items.every((d) => d.status === 'succeeded')).toBe(true);
     expect(done.items.some((d) => d.attempts >= 2)).toBe(true);
-  });
+  }, 120_000);
 
   it('after an outage, the first success makes every pending delivery due at once', async () => {
     const api = await freshApi(server, workspace);
