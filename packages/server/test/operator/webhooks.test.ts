@@ -334,8 +334,11 @@ describe('webhook commands, run in-process on the suite’s database', () => {
   });
 });
 
-/** The built binary: on DATABASE_URL in the postgres project, through a running server's admin socket otherwise. */
-describe('webhook commands through the binary', () => {
+/**
+ * The built binary on DATABASE_URL, in the postgres project only: the embedded database's admin-socket path is the
+ * same for every command and is tested once, in admin-live.embedded.test.ts.
+ */
+describe.runIf(Boolean(inject('postgresUrl')))('webhook commands through the binary', () => {
   const clusterUrl = inject('postgresUrl');
   let env: Record<string, string> = {};
   let database: { url: string; drop(): Promise<void> } | undefined;

@@ -44,6 +44,10 @@ export async function start(env: Record<string, string>): Promise<Running> {
       }
     });
     child.once('exit', (code) => reject(new Error(`server exited with ${code}:\n${stdout}\n${stderr}`)));
+  }).catch((error: unknown) => {
+    // A server that did not start is not left running behind the failed test.
+    child.kill('SIGKILL');
+    throw error;
   });
   return { child, baseUrl, stdout: () => stdout, stderr: () => stderr };
 }

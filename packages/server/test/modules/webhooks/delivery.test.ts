@@ -11,7 +11,7 @@ import {
   type WebhookTestResult,
 } from '@coinventory/contract';
 import pino from 'pino';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, inject, it } from 'vitest';
 import { addressPolicy, startWebhookWorker, type WebhookWorker } from '../../../src/modules/webhooks/index.js';
 import { feedCursor, readToEnd } from '../../support/changes.js';
 import { expectStatus } from '../../support/http.js';
@@ -81,9 +81,10 @@ beforeEach(() => {
   logs.length = 0;
 });
 afterEach(async () => {
+  // Receivers first: closing one that hangs ends the attempt waiting on it, so the worker stops at once.
+  await Promise.all(receivers.splice(0).map((r) => r.close()));
   await worker?.stop();
   worker = undefined;
-  await Promise.all(receivers.splice(0).map((r) => r.close()));
   // Each test starts with no endpoint: nothing it left behind is delivered in the next one.
   await server.database.sql`DELETE FROM webhook_endpoints WHERE organization_id = ${workspace.organizationId}`;
 });
@@ -137,54 +138,59 @@ async function makeChanges(api: Api, count: number, parallel = 8): Promise<void>
 }
 
 describe('webhook deliveries', () => {
-  it('delivers 1,000 changes, each verified, each exactly the Change the feed shows, with its feed cursor', async () => {
-    const api = await freshApi(server, workspace);
-    const hook = await receiver();
-    const endpoint = await createEndpoint(api, { url: hook.url() });
-    hook.verifyWith(endpoint.secret);
-    startWorker();
-    const start = await feedCursor(api);
+  // On PostgreSQL only: the outbox's SQL is the same on the embedded database, where 1,000 writes take longer.
+  it.runIf(Boolean(inject('postgresUrl')))(
+    'delivers 1,000 changes, each verified, each exactly the Change the feed shows, with its feed cursor',
+    async () => {
+      const api = await freshApi(server, workspace);
+      const hook = await receiver();
+      const endpoint = await createEndpoint(api, { url: hook.url() });
+      hook.verifyWith(endpoint.secret);
+      startWorker();
+      const start = await feedCursor(api);
 
-    await makeChanges(api, 1_000);
-    const changes = await changesAfter(api, start);
-    expect(changes).toHaveLength(1_000);
-    await eventually('every change to be delivered', () => hook.verifiedIds().size >= 1_000, 60_000);
+      await makeChanges(api, 1_000);
+      const changes = await changesAfter(api, start);
+      expect(changes).toHaveLength(1_000);
+      await eventually('every change to be delivered', () => hook.verifiedIds().size >= 1_000, 60_000);
 
-    // None missing, none unverified; duplicates would be allowed (at least once), none is expected here.
-    expect(hook.received.every((r) => r.verified[0])).toBe(true);
-    expect([...hook.verifiedIds()].sort()).toEqual(changes.map((change) => change.id).sort());
-    const byId = new Map(hook.received.map((r) => [r.id, r]));
-    for (const change of changes) {
-      const delivery = byId.get(change.id);
-      expect(delivery?.body).toBe(JSON.stringify(change));
-      expect(delivery?.headers['content-type']).toBe('application/json');
-    }
-    // Each carries the cursor just after its change: the feed from there starts with the next one.
-    const [first, second] = changes;
-    const cursor = String(byId.get(first?.id ?? '')?.headers[WEBHOOKS.headers.changesCursor]);
-    const next = await api.get<ChangeList>(`/changes?after=${encodeURIComponent(cursor)}&limit=1`);
-    expect(next.body.items[0]?.id).toBe(second?.id);
-    // Sent in commit order while the receiver accepts them.
-    expect(hook.received.map((r) => r.id)).toEqual(changes.map((change) => change.id));
+      // None missing, none unverified; duplicates would be allowed (at least once), none is expected here.
+      expect(hook.received.every((r) => r.verified[0])).toBe(true);
+      expect([...hook.verifiedIds()].sort()).toEqual(changes.map((change) => change.id).sort());
+      const byId = new Map(hook.received.map((r) => [r.id, r]));
+      for (const change of changes) {
+        const delivery = byId.get(change.id);
+        expect(delivery?.body).toBe(JSON.stringify(change));
+        expect(delivery?.headers['content-type']).toBe('application/json');
+      }
+      // Each carries the cursor just after its change: the feed from there starts with the next one.
+      const [first, second] = changes;
+      const cursor = String(byId.get(first?.id ?? '')?.headers[WEBHOOKS.headers.changesCursor]);
+      const next = await api.get<ChangeList>(`/changes?after=${encodeURIComponent(cursor)}&limit=1`);
+      expect(next.body.items[0]?.id).toBe(second?.id);
+      // Sent in commit order while the receiver accepts them.
+      expect(hook.received.map((r) => r.id)).toEqual(changes.map((change) => change.id));
 
-    const list = await deliveriesOf(api, endpoint.id, '&status=succeeded');
-    expect(list.items).toHaveLength(100);
-    expect(list.hasMore).toBe(true);
-    const [newest] = list.items;
-    expect(newest).toMatchObject({
-      endpointId: endpoint.id,
-      changeId: changes.at(-1)?.id,
-      changeType: changes.at(-1)?.type,
-      status: 'succeeded',
-      attempts: 1,
-      lastResponseStatus: 204,
-      lastError: null,
-      nextAttemptAt: null,
-    });
-    expect(newest?.deliveredAt).not.toBeNull();
-    expect((await deliveriesOf(api, endpoint.id, '&status=pending')).items).toEqual([]);
-    // A thousand API writes: generous on a loaded machine (about 16 s alone on two cores).
-  }, 180_000);
+      const list = await deliveriesOf(api, endpoint.id, '&status=succeeded');
+      expect(list.items).toHaveLength(100);
+      expect(list.hasMore).toBe(true);
+      const [newest] = list.items;
+      expect(newest).toMatchObject({
+        endpointId: endpoint.id,
+        changeId: changes.at(-1)?.id,
+        changeType: changes.at(-1)?.type,
+        status: 'succeeded',
+        attempts: 1,
+        lastResponseStatus: 204,
+        lastError: null,
+        nextAttemptAt: null,
+      });
+      expect(newest?.deliveredAt).not.toBeNull();
+      expect((await deliveriesOf(api, endpoint.id, '&status=pending')).items).toEqual([]);
+      // A thousand API writes: generous on a loaded machine (about 16 s alone on two cores).
+    },
+    180_000,
+  );
 
   it('retries while the receiver is down, and everything arrives once it is back; the endpoint recovers', async () => {
     const api = await freshApi(server, workspace);
@@ -436,12 +442,12 @@ describe('webhook deliveries', () => {
     await createEndpoint(api, { url: stuck.url() });
     const healthy = await createEndpoint(api, { url: fine.url() });
     fine.verifyWith(healthy.secret);
-    startWorker({ timeoutMs: 5_000 });
+    startWorker({ timeoutMs: 10_000 });
     const started = Date.now();
     await makeChanges(api, 10, 1);
-    await eventually('the healthy endpoint to get all 10', () => fine.verifiedIds().size === 10, 4_000);
+    await eventually('the healthy endpoint to get all 10', () => fine.verifiedIds().size === 10, 10_000);
     // All of it while the stuck receiver's first attempt was still waiting for its answer.
-    expect(Date.now() - started).toBeLessThan(5_000);
+    expect(Date.now() - started).toBeLessThan(10_000);
     expect(stuck.received).toHaveLength(1);
   });
 });
