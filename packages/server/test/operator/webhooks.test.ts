@@ -1,5 +1,4 @@
 import { randomUUID } from 'node:crypto';
-import { join } from 'node:path';
 import {
   type CreateWebhookEndpointInput,
   WEBHOOKS,
@@ -8,23 +7,12 @@ import {
   type WebhookEndpointWithSecret,
   WebhookEndpointWithSecretSchema,
 } from '@coinventory/contract';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import type { Sql } from '../../src/db/types.js';
 import { EXIT, executeAdminCommand } from '../../src/operator/index.js';
-import {
-  type Admin,
-  adminCli,
-  createClusterDatabase,
-  expectFailure,
-  expectJson,
-  expectOk,
-  type ProvisionedWorkspace,
-  provisionWorkspace,
-} from '../support/admin.js';
-import { type Running, removeTempDirs, start, stop, tempDir } from '../support/binary.js';
 import { ERROR_BODY } from '../support/errors.js';
-import { client, expectStatus } from '../support/http.js';
+import { expectStatus } from '../support/http.js';
 import { type Api, createItem, freshApi } from '../support/items.js';
 import { uniqueSku } from '../support/routes.js';
 import { serverWithWorkspace } from '../support/server.js';
@@ -330,101 +318,6 @@ describe('webhook commands, run in-process on the suite’s database', () => {
     expect(help.exitCode).toBe(EXIT.ok);
     expect(help.stdout).toMatch(
       /^Usage: coinventory-server webhook disable --org <id\|slug> --endpoint <endpoint id> \[--json\]\n/,
-    );
-  });
-});
-
-/**
- * The built binary on DATABASE_URL, in the postgres project only: the embedded database's admin-socket path is the
- * same for every command and is tested once, in admin-live.embedded.test.ts.
- */
-describe.runIf(Boolean(inject('postgresUrl')))('webhook commands through the binary', () => {
-  const clusterUrl = inject('postgresUrl');
-  let env: Record<string, string> = {};
-  let database: { url: string; drop(): Promise<void> } | undefined;
-  let server: Running | undefined;
-  let workspace: ProvisionedWorkspace;
-  const admin: Admin = (command, ...args) => adminCli(env)(command, ...args);
-  const api = () => client(server?.baseUrl ?? '', workspace.key);
-
-  beforeAll(async () => {
-    // No worker: deliveries stay pending, so the counts are what the writes queued.
-    const common = { SYNC_WORKER: 'off' };
-    if (clusterUrl) {
-      database = await createClusterDatabase(clusterUrl);
-      env = { ...common, DATABASE_URL: database.url, COINVENTORY_DATA_DIR: tempDir() };
-    } else {
-      env = { ...common, COINVENTORY_DATA_DIR: join(tempDir(), 'data') };
-    }
-    server = await start(env);
-    workspace = await provisionWorkspace(admin, { slug: 'hook-shop' });
-  });
-  afterAll(async () => {
-    if (server) await stop(server);
-    await database?.drop();
-    removeTempDirs();
-  });
-
-  it('lists, disables, enables and deletes an endpoint made through the API', async () => {
-    const endpoint = await createEndpoint(api(), { url: 'https://hooks.example.com/binary', events: ['*'] });
-    await createItem(api(), { sku: uniqueSku('BIN'), title: 'Queued' });
-
-    const listed = expectJson(await admin('webhook list', '--org', 'hook-shop', '--json'), z.array(SummaryJson));
-    expect(listed).toEqual([{ ...(await getEndpoint(api(), endpoint.id)), pending: 1, failed: 0 }]);
-    expect(tableRows(expectOk(await admin('webhook list', '--org', 'hook-shop')))).toEqual([
-      HEADER,
-      [endpoint.id, endpoint.url, '*', 'enabled', '—', '1', '0'],
-    ]);
-
-    expect(expectOk(await admin('webhook disable', '--org', 'hook-shop', '--endpoint', endpoint.id))).toBe(
-      `Webhook endpoint ${endpoint.id} is disabled.\n`,
-    );
-    // The very next request sees it.
-    expect(await getEndpoint(api(), endpoint.id)).toMatchObject({ enabled: false, disabledReason: OPERATOR_DISABLED });
-    expect(tableRows(expectOk(await admin('webhook list', '--org', workspace.organizationId)))[1]).toEqual([
-      endpoint.id,
-      endpoint.url,
-      '*',
-      `disabled: ${OPERATOR_DISABLED}`,
-      '—',
-      '1',
-      '0',
-    ]);
-
-    const enabled = expectJson(
-      await admin('webhook enable', '--org', 'hook-shop', '--endpoint', endpoint.id, '--json'),
-      WebhookEndpointSchema,
-    );
-    expect(enabled).toEqual(await getEndpoint(api(), endpoint.id));
-    expect(enabled).toMatchObject({ enabled: true, disabledReason: null, disabledAt: null });
-
-    const deleted = expectJson(
-      await admin('webhook delete', '--org', 'hook-shop', '--endpoint', endpoint.id, '--json'),
-      DeletedJson,
-    );
-    expect(deleted).toEqual({ id: endpoint.id, deleted: true });
-    expectStatus(await api().get(`/webhook-endpoints/${endpoint.id}`), 404);
-    expect(expectOk(await admin('webhook list', '--org', 'hook-shop'))).toBe('No webhook endpoints.\n');
-  });
-
-  it('exits 3 for an unknown endpoint or organization, and 2 for a malformed id', async () => {
-    const unknown = randomUUID();
-    for (const command of ['webhook enable', 'webhook disable', 'webhook delete']) {
-      expectFailure(
-        await admin(command, '--org', 'hook-shop', '--endpoint', unknown),
-        EXIT.notFound,
-        `No webhook endpoint "${unknown}" in hook-shop.`,
-      );
-    }
-    expectFailure(
-      await admin('webhook list', '--org', 'nope'),
-      EXIT.notFound,
-      'No organization with id or slug "nope".',
-    );
-    expectFailure(
-      await admin('webhook delete', '--org', 'hook-shop', '--endpoint', '42'),
-      EXIT.usage,
-      '--endpoint: must be a webhook endpoint id (a UUID)',
     );
   });
 });
