@@ -5,6 +5,7 @@ export default defineConfig({
     index: 'src/index.ts',
     constants: 'src/constants.ts',
     'text-rules': 'src/text-rules.ts',
+    csv: 'src/csv.ts',
     'generate-openapi': 'src/openapi/generate.ts',
   },
   format: ['esm', 'cjs'],

@@ -116,6 +116,19 @@ export const BATCH = {
 } as const satisfies { maxItems: number; modes: readonly string[] };
 export type BatchMode = (typeof BATCH.modes)[number];
 
+/**
+ * `GET /exports/items`: every item of a workspace in one streamed answer, from one snapshot, in NDJSON (one Item per
+ * line, then a last line with the changes cursor at that snapshot) or CSV (the cursor in a trailer).
+ */
+export const EXPORTS = {
+  mediaTypes: { ndjson: 'application/x-ndjson', csv: 'text/csv' },
+  /** HTTP trailers of a CSV export (an NDJSON export ends with the same facts on its last line). */
+  trailers: { cursor: 'Coinventory-Changes-Cursor', count: 'Coinventory-Export-Count' },
+  /** A reader that takes nothing for this long is dropped: an export holds a database snapshot open while it runs. */
+  stallTimeoutMs: 30_000,
+} as const;
+export type ExportFormat = keyof typeof EXPORTS.mediaTypes;
+
 /** How long the changes feed keeps a change (and so how long a cursor stays valid), unless configured otherwise. */
 export const DEFAULT_CHANGES_RETENTION_DAYS = 30;
 

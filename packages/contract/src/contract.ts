@@ -1,12 +1,18 @@
 import { initContract } from '@ts-rest/core';
 import { z } from 'zod';
-import { BATCH, type Scope, WEBHOOKS } from './constants.js';
+import { BATCH, EXPORTS, type Scope, WEBHOOKS } from './constants.js';
 import { uuid } from './primitives.js';
-import { BatchItemsBodySchema, BatchItemsQuerySchema, BatchItemsResultSchema } from './schemas/batch.js';
+import {
+  BatchItemsBodySchema,
+  BatchItemsQuerySchema,
+  BatchItemsResultSchema,
+  DryRunQuerySchema,
+} from './schemas/batch.js';
 import { CategoryListSchema, CategorySchema, ListCategoriesQuerySchema } from './schemas/category.js';
 import { ChangeListSchema, ChangesCursorSchema, ListChangesQuerySchema } from './schemas/changes.js';
 import { ErrorBodySchema } from './schemas/common.js';
 import { ConsignmentListSchema, ConsignmentSchema, ListConsignmentsQuerySchema } from './schemas/consignment.js';
+import { ExportItemsQuerySchema } from './schemas/export.js';
 import { InvoiceListSchema, InvoiceSchema, ListInvoicesQuerySchema } from './schemas/invoice.js';
 import {
   CreateItemBodySchema,
@@ -60,6 +66,11 @@ export interface RouteMetadata {
   tag: keyof typeof ROUTE_TAGS;
   /** The write can be refused with 409 `CONFLICT` for a SKU already used (its other 409 is a busy Idempotency-Key). */
   skuConflict?: true;
+  /**
+   * The answer is streamed (NDJSON or CSV), not one JSON body: it has no ETag and no 304, and a failure once it has
+   * started cuts it short instead of answering an error body.
+   */
+  streamed?: true;
 }
 
 const meta = (metadata: RouteMetadata) => metadata;
@@ -161,7 +172,8 @@ export const contract = c.router(
         path: '/items',
         summary: 'Create an item',
         description:
-          'Adds an item. Without `warehouseId` and `zoneId` it is placed in the default warehouse and its first zone. A SKU already used in the workspace is refused with 409.',
+          'Adds an item. Without `warehouseId` and `zoneId` it is placed in the default warehouse and its first zone. A SKU already used in the workspace is refused with 409. With `dryRun=true` it is checked and answered as it would be, and nothing is written.',
+        query: DryRunQuerySchema,
         body: CreateItemBodySchema,
         responses: { 200: ItemSchema, ...validated, ...withBody, ...write },
         metadata: meta({ scope: 'write', operationId: 'createItem', tag: 'Items', skuConflict: true }),
@@ -182,8 +194,9 @@ export const contract = c.router(
         path: '/items/:id',
         summary: 'Update an item',
         description:
-          'Changes only the fields sent and sets `updatedAt`. Changing `quantity` also updates a linked listing on the related marketplace. Changing `sku` to one already used in the workspace is refused with 409.',
+          'Changes only the fields sent and sets `updatedAt`. Changing `quantity` also updates a linked listing on the related marketplace. Changing `sku` to one already used in the workspace is refused with 409. With `dryRun=true` it is checked and answered as it would be, and nothing is written.',
         pathParams: IdParams,
+        query: DryRunQuerySchema,
         body: UpdateItemBodySchema,
         responses: { 200: ItemSchema, ...byId, ...withBody, ...conditionalWrite },
         metadata: meta({ scope: 'write', operationId: 'updateItem', tag: 'Items', skuConflict: true }),
@@ -192,8 +205,10 @@ export const contract = c.router(
         method: 'DELETE',
         path: '/items/:id',
         summary: 'Delete an item',
-        description: 'Removes the item and any marketplace listing made from it.',
+        description:
+          'Removes the item and any marketplace listing made from it. With `dryRun=true` it is checked and answered as it would be, and nothing is written.',
         pathParams: IdParams,
+        query: DryRunQuerySchema,
         body: c.noBody(),
         responses: { 200: DeletedItemSchema, ...byId, ...conditionalWrite },
         metadata: meta({ scope: 'write', operationId: 'deleteItem', tag: 'Items' }),
@@ -207,6 +222,18 @@ export const contract = c.router(
         query: ListValuationsQuerySchema,
         responses: { 200: ValuationListSchema, ...byId, ...notModified },
         metadata: meta({ scope: 'read', operationId: 'listItemValuations', tag: 'Items' }),
+      },
+      export: {
+        method: 'GET',
+        path: '/exports/items',
+        summary: 'Export items',
+        description: `Every item of the workspace (narrowed by the list's filters), oldest first, streamed in one answer read from one snapshot of the database: NDJSON (\`${EXPORTS.mediaTypes.ndjson}\`, the default), one Item per line, then a last line \`{ count, nextCursor }\`; or CSV (\`Accept: ${EXPORTS.mediaTypes.csv}\`), the columns of \`coinventory items list --output csv\`, with \`count\` and \`nextCursor\` in the HTTP trailers \`${EXPORTS.trailers.count}\` and \`${EXPORTS.trailers.cursor}\`. Following \`GET /changes\` from \`nextCursor\` gives every change made since the snapshot and none already in the export. An answer without its last line (or trailers) was cut short: read it again. One request for the rate limit.`,
+        query: ExportItemsQuerySchema,
+        responses: {
+          200: c.otherResponse({ contentType: EXPORTS.mediaTypes.ndjson, body: z.string() }),
+          ...validated,
+        },
+        metadata: meta({ scope: 'read', operationId: 'exportItems', tag: 'Items', streamed: true }),
       },
     }),
     consignments: c.router(

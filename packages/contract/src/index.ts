@@ -1,5 +1,6 @@
 export * from './constants.js';
 export { type Contract, contract, type RouteMetadata } from './contract.js';
+export * from './csv.js';
 export { cents, dateTime, dateTimeInput, isStorableText, text, uuid } from './primitives.js';
 export { type ContractRoute, contractRoutes, declaredStatuses } from './routes.js';
 export * from './schemas/batch.js';
@@ -7,6 +8,7 @@ export * from './schemas/category.js';
 export * from './schemas/changes.js';
 export * from './schemas/common.js';
 export * from './schemas/consignment.js';
+export * from './schemas/export.js';
 export * from './schemas/invoice.js';
 export * from './schemas/item.js';
 export * from './schemas/me.js';

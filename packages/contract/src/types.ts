@@ -4,6 +4,7 @@ import type {
   BatchItemsBodySchema,
   BatchItemsQuerySchema,
   BatchItemsResultSchema,
+  DryRunQuerySchema,
 } from './schemas/batch.js';
 import type { CategoryListSchema, CategorySchema, ListCategoriesQuerySchema } from './schemas/category.js';
 import type {
@@ -22,6 +23,7 @@ import type {
   ConsignorSchema,
   ListConsignmentsQuerySchema,
 } from './schemas/consignment.js';
+import type { ExportItemsQuerySchema, ItemsExportEndSchema } from './schemas/export.js';
 import type {
   InvoiceCustomerSchema,
   InvoiceLineSchema,
@@ -103,6 +105,7 @@ export type ItemDeletedChange = z.infer<typeof ItemDeletedChangeSchema>;
 export type ChangeList = z.infer<typeof ChangeListSchema>;
 export type BatchItemResult = z.infer<typeof BatchItemResultSchema>;
 export type BatchItemsResult = z.infer<typeof BatchItemsResultSchema>;
+export type ItemsExportEnd = z.infer<typeof ItemsExportEndSchema>;
 export type WebhookEndpoint = z.infer<typeof WebhookEndpointSchema>;
 export type WebhookEndpointWithSecret = z.infer<typeof WebhookEndpointWithSecretSchema>;
 export type WebhookEndpointList = z.infer<typeof WebhookEndpointListSchema>;
@@ -130,6 +133,8 @@ export type ListWarehousesParams = z.input<typeof ListWarehousesQuerySchema>;
 export type ListChangesParams = z.input<typeof ListChangesQuerySchema>;
 export type BatchItemsInput = z.input<typeof BatchItemsBodySchema>;
 export type BatchItemsParams = z.input<typeof BatchItemsQuerySchema>;
+export type DryRunParams = z.input<typeof DryRunQuerySchema>;
+export type ExportItemsParams = z.input<typeof ExportItemsQuerySchema>;
 export type CreateWebhookEndpointInput = z.input<typeof CreateWebhookEndpointBodySchema>;
 export type UpdateWebhookEndpointInput = z.input<typeof UpdateWebhookEndpointBodySchema>;
 export type ReplayWebhookInput = z.input<typeof ReplayWebhookBodySchema>;
@@ -148,6 +153,8 @@ export type ListWarehousesQuery = z.output<typeof ListWarehousesQuerySchema>;
 export type ListChangesQuery = z.output<typeof ListChangesQuerySchema>;
 export type BatchItemsBody = z.output<typeof BatchItemsBodySchema>;
 export type BatchItemsQuery = z.output<typeof BatchItemsQuerySchema>;
+export type DryRunQuery = z.output<typeof DryRunQuerySchema>;
+export type ExportItemsQuery = z.output<typeof ExportItemsQuerySchema>;
 export type CreateWebhookEndpointBody = z.output<typeof CreateWebhookEndpointBodySchema>;
 export type UpdateWebhookEndpointBody = z.output<typeof UpdateWebhookEndpointBodySchema>;
 export type ListWebhookEndpointsQuery = z.output<typeof ListWebhookEndpointsQuerySchema>;

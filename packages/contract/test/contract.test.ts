@@ -16,6 +16,8 @@ describe('contract', () => {
       'PATCH /items/:id',
       'DELETE /items/:id',
       'GET /items/:id/valuations',
+      // Issue 19: the whole inventory in one streamed answer.
+      'GET /exports/items',
       'GET /consignments',
       'GET /consignments/:id',
       'GET /invoices',

@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { describe, expect, it } from 'vitest';
 import * as constants from '../src/constants.js';
+import * as csv from '../src/csv.js';
 import { uuid } from '../src/primitives.js';
 import { contractRoutes } from '../src/routes.js';
 import * as textRules from '../src/text-rules.js';
@@ -39,6 +40,13 @@ describe('zod-free entry points for small clients', () => {
         ]),
       ),
     );
+  });
+
+  it('@coinventory/contract/csv carries the CSV encoding and the item columns without pulling in zod', async () => {
+    const built = (await import(dist('csv.js').href)) as typeof csv;
+    expect(built.ITEM_CSV_COLUMNS).toEqual(csv.ITEM_CSV_COLUMNS);
+    expect(built.csvRecord(['a,b', null, 3])).toBe('"a,b",,3\r\n');
+    expect(readFileSync(dist('csv.js'), 'utf8')).not.toMatch(/from ['"]zod['"]|require\(['"]zod['"]\)/);
   });
 
   it('@coinventory/contract/constants carries the constants without pulling in zod', async () => {

@@ -5,14 +5,19 @@ import { z } from 'zod';
 import {
   CALLER_REQUEST_ID_PATTERN,
   ERRORS,
+  EXPORTS,
   IDEMPOTENCY,
   OPENAPI_DOCUMENT_VERSION,
   RATE_LIMIT,
 } from '../src/constants.js';
+import { contract } from '../src/contract.js';
+import { ITEM_CSV_COLUMNS } from '../src/csv.js';
 import { COMPONENT_EXAMPLES } from '../src/openapi/examples.js';
 import { COMPONENTS, generateOpenApiDocument } from '../src/openapi/generate.js';
 import type { JsonSchema, OperationObject, ResponseObject } from '../src/openapi/types.js';
 import { contractRoutes } from '../src/routes.js';
+import { ItemsExportEndSchema } from '../src/schemas/export.js';
+import { ItemSchema } from '../src/schemas/item.js';
 
 const document = generateOpenApiDocument();
 const openApiPath = (path: string) => path.replace(/:(\w+)/g, '{$1}');
@@ -55,7 +60,7 @@ describe('OpenAPI document', () => {
     );
     const contracted = contractRoutes.map(({ route }) => `${route.method} ${openApiPath(route.path)}`);
     expect(documented.sort()).toEqual(contracted.sort());
-    expect(contracted).toHaveLength(27);
+    expect(contracted).toHaveLength(28);
   });
 
   it('gives every operation a unique id', () => {
@@ -86,9 +91,12 @@ describe('OpenAPI document', () => {
         ...shapeKeys(route.query).map((name) => `query:${name}`),
         'header:X-Request-Id',
         // Conditional reads on GET; safe retries on every write, and If-Match where 412 can answer.
-        ...(route.method === 'GET'
-          ? ['header:If-None-Match']
-          : ['header:Idempotency-Key', ...('412' in route.responses ? ['header:If-Match'] : [])]),
+        // A streamed export is not hashed: no ETag, so no If-None-Match.
+        ...(route.metadata.streamed
+          ? []
+          : route.method === 'GET'
+            ? ['header:If-None-Match']
+            : ['header:Idempotency-Key', ...('412' in route.responses ? ['header:If-Match'] : [])]),
       ];
       expect(op.parameters.map((p) => `${p.in}:${p.name}`)).toEqual(expected);
       for (const parameter of op.parameters) {
@@ -187,6 +195,7 @@ describe('OpenAPI document', () => {
     for (const { key, route } of contractRoutes) {
       const op = operationOf(route);
       const success = op.responses['200'] as ResponseObject;
+      if (route.metadata.streamed) continue; // its own test below
       const example = success.content?.['application/json']?.example;
       expect(example, `${key}: 200 example`).toBeDefined();
       expect(() => (route.responses[200] as z.ZodTypeAny).parse(example), `${key}: 200 example`).not.toThrow();
@@ -196,6 +205,21 @@ describe('OpenAPI document', () => {
         expect(() => (route.body as z.ZodTypeAny).parse(bodyExample), `${key}: body example`).not.toThrow();
       }
     }
+  });
+
+  it('describes the export as NDJSON of Items ending in its cursor line, or CSV with the same facts in trailers', () => {
+    const op = operationOf(contract.items.export);
+    const success = op.responses['200'] as ResponseObject;
+    expect(Object.keys(success.content ?? {})).toEqual([EXPORTS.mediaTypes.ndjson, EXPORTS.mediaTypes.csv]);
+    expect(success.headers).not.toHaveProperty('ETag');
+    const lines = String(success.content?.[EXPORTS.mediaTypes.ndjson]?.example).trimEnd().split('\n');
+    expect(lines).toHaveLength(2);
+    expect(() => ItemSchema.parse(JSON.parse(lines[0] ?? ''))).not.toThrow();
+    expect(() => ItemsExportEndSchema.parse(JSON.parse(lines[1] ?? ''))).not.toThrow();
+    const csv = String(success.content?.[EXPORTS.mediaTypes.csv]?.example).split('\r\n');
+    expect(csv[0]).toBe(ITEM_CSV_COLUMNS.join(','));
+    expect(csv).toHaveLength(3); // header, one record, and the empty text after the last CRLF
+    expect(op.description).toContain(EXPORTS.trailers.cursor);
   });
 
   it('gives every component schema one example, which its own schema accepts', () => {

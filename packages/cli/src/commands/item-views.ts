@@ -1,3 +1,4 @@
+import { ITEM_CSV_COLUMNS } from '@coinventory/contract/csv';
 import type { Item, Valuation } from '@coinventory/sdk';
 import { dateColumn, idColumn, moneyColumn } from '../output/columns.js';
 import { csvColumns } from '../output/csv.js';
@@ -7,24 +8,8 @@ import { type Column, renderDetails } from '../output/table.js';
 
 // How items and their valuations are shown: table columns, CSV columns and the detail view.
 
-const ITEM_CSV = csvColumns<Item>({
-  id: true,
-  sku: true,
-  title: true,
-  description: true,
-  category: { id: true, name: true },
-  quantity: { available: true, sold: true, reserved: true },
-  valueInCents: true,
-  acquisition: { priceInCents: true, date: true, from: true, notes: true },
-  grading: { service: true, grade: true, certificateNumber: true, notes: true },
-  attributes: true,
-  location: { warehouseId: true, zoneId: true, details: true },
-  consignmentId: true,
-  isAtAuction: true,
-  images: true,
-  createdAt: true,
-  updatedAt: true,
-});
+// The export's columns: `items list --output csv` writes what `GET /exports/items` does, and imports back.
+const ITEM_CSV = ITEM_CSV_COLUMNS;
 
 const VALUATION_CSV = csvColumns<Valuation>({
   id: true,

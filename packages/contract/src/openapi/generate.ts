@@ -7,12 +7,14 @@ import {
   DEFAULT_BASE_URL,
   ERRORS,
   type ErrorCode,
+  EXPORTS,
   OPENAPI_DOCUMENT_VERSION,
   RATE_LIMIT,
   SCOPES,
   WEBHOOKS,
 } from '../constants.js';
 import { ROUTE_TAGS } from '../contract.js';
+import { csvRecord, csvRow, ITEM_CSV_COLUMNS } from '../csv.js';
 import { textBounds } from '../primitives.js';
 import { contractRoutes } from '../routes.js';
 import { BatchItemResultSchema, BatchItemsBodySchema, BatchItemsResultSchema } from '../schemas/batch.js';
@@ -27,6 +29,7 @@ import {
 } from '../schemas/changes.js';
 import { ErrorBodySchema, ErrorIssueSchema } from '../schemas/common.js';
 import { ConsignmentListSchema, ConsignmentSchema, ConsignorSchema } from '../schemas/consignment.js';
+import { ItemsExportEndSchema } from '../schemas/export.js';
 import { codeList } from '../schemas/fields.js';
 import {
   InvoiceCustomerSchema,
@@ -90,6 +93,7 @@ export const COMPONENTS: Record<string, z.ZodTypeAny> = {
   BatchItemsBody: BatchItemsBodySchema,
   BatchItemResult: BatchItemResultSchema,
   BatchItemsResult: BatchItemsResultSchema,
+  ItemsExportEnd: ItemsExportEndSchema,
   Valuation: ValuationSchema,
   ComparableSale: ComparableSaleSchema,
   ValuationList: ValuationListSchema,
@@ -207,6 +211,41 @@ function parameters(schema: unknown, location: 'path' | 'query'): ParameterObjec
   });
 }
 
+/** The 200 of the export: NDJSON lines of Items and a last `{ count, nextCursor }` line, or CSV with trailers. */
+function streamedItemsResponse(): ResponseObject {
+  const item = COMPONENT_EXAMPLES.Item;
+  const end = COMPONENT_EXAMPLES.ItemsExportEnd;
+  return {
+    description: `Streamed (chunked). Without its last line (NDJSON) or its trailers (CSV) the answer was cut short.`,
+    headers: {
+      ...responseHeaders(200),
+      Trailer: {
+        description: `CSV only: the trailers that follow the last record, \`${EXPORTS.trailers.cursor}\` (the changes cursor at the export's snapshot) and \`${EXPORTS.trailers.count}\` (the number of items).`,
+        required: false,
+        schema: { type: 'string' },
+        example: `${EXPORTS.trailers.cursor}, ${EXPORTS.trailers.count}`,
+      },
+    },
+    content: {
+      [EXPORTS.mediaTypes.ndjson]: {
+        schema: {
+          type: 'string',
+          description:
+            'One JSON object per line (LF): each an Item (`#/components/schemas/Item`), the last an `#/components/schemas/ItemsExportEnd`.',
+        },
+        example: `${JSON.stringify(item)}\n${JSON.stringify(end)}\n`,
+      },
+      [EXPORTS.mediaTypes.csv]: {
+        schema: {
+          type: 'string',
+          description: `RFC 4180, a header row then one record per item: ${ITEM_CSV_COLUMNS.join(', ')}.`,
+        },
+        example: csvRecord(ITEM_CSV_COLUMNS) + csvRow(ITEM_CSV_COLUMNS, item),
+      },
+    },
+  };
+}
+
 function operation(key: string, route: (typeof contractRoutes)[number]['route']): OperationObject {
   const { scope, operationId, tag } = route.metadata;
   const scopeText = `Requires an API key with the \`${scope}\` scope.`;
@@ -237,6 +276,8 @@ function operation(key: string, route: (typeof contractRoutes)[number]['route'])
     const code = Number(status);
     if (code === 304) {
       op.responses['304'] = notModifiedResponse();
+    } else if (code === 200 && route.metadata.streamed) {
+      op.responses['200'] = streamedItemsResponse();
     } else if (code === 200) {
       op.responses['200'] = {
         description: 'Success.',

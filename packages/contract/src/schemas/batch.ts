@@ -13,7 +13,9 @@ export const dryRunQuery = z
     '`true`: check everything the request would (validation, SKU conflicts, ids) and answer what would result, writing nothing: no item, no change event, no sync job, no webhook delivery, no Idempotency-Key answer.',
   );
 
-export const BatchItemsQuerySchema = z.object({ dryRun: dryRunQuery }).strict();
+/** The query of every item write: `POST`, `PATCH` and `DELETE /items…` and the batch. */
+export const DryRunQuerySchema = z.object({ dryRun: dryRunQuery }).strict();
+export const BatchItemsQuerySchema = DryRunQuerySchema;
 
 export const BatchItemsBodySchema = z
   .object({

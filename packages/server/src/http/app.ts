@@ -166,7 +166,7 @@ export function createApp({
   }
   createExpressEndpoints(
     contract,
-    createRouter(policy, { syncQueued: onSyncQueued, webhooksQueued: webhooks.queued }, webhooks),
+    createRouter(policy, { syncQueued: onSyncQueued, webhooksQueued: webhooks.queued }, webhooks, logger),
     api,
     {
       logInitialization: false,

@@ -1,5 +1,6 @@
 import { contract } from '@coinventory/contract';
 import { initServer } from '@ts-rest/express';
+import type { Logger } from 'pino';
 import { meRoute, type RatePolicy } from '../modules/access/index.js';
 import { categoriesRoutes } from '../modules/categories/index.js';
 import { changesRoutes } from '../modules/changes/index.js';
@@ -15,10 +16,10 @@ const s = initServer();
  * The contract's router, assembled from each module's slice. Every handler runs on its request's own database
  * work (`tenantOf(res)`), whose statements the request's deadline can cancel and roll back.
  */
-export function createRouter(policy: RatePolicy, notify: WriteNotifier, webhooks: WebhookSettings) {
+export function createRouter(policy: RatePolicy, notify: WriteNotifier, webhooks: WebhookSettings, logger: Logger) {
   return s.router(contract, {
     me: meRoute(policy),
-    items: itemsRoutes(notify),
+    items: itemsRoutes(notify, logger),
     consignments: consignmentsRoutes,
     invoices: invoicesRoutes,
     categories: categoriesRoutes,

@@ -21,7 +21,7 @@ const { api, itemCount } = suite;
 const encode = encodeURIComponent;
 
 describe('every route with query parameters is covered here', () => {
-  it('the routes with a query schema are exactly the ten below', () => {
+  it('the routes with a query schema are exactly the fourteen below', () => {
     const withQuery = contractRoutes.filter((entry) => 'query' in entry.route && entry.route.query).map((e) => e.key);
     expect(withQuery.sort()).toEqual(
       [
@@ -35,6 +35,11 @@ describe('every route with query parameters is covered here', () => {
         'webhookEndpoints.list',
         'webhookEndpoints.deliveries',
         'items.batch',
+        // Issue 19: dryRun on every item write, and the export's filters.
+        'items.create',
+        'items.update',
+        'items.delete',
+        'items.export',
       ].sort(),
     );
   });
@@ -260,6 +265,62 @@ describe('GET /items/{id}/valuations?limit', () => {
 
   it('an unknown query parameter and a bad path id → one issue each', async () => {
     expectBadRequest(await api().get('/items/nope/valuations?limit=0'), ['path.id', 'query.limit']);
+  });
+});
+
+describe.each(['items.create', 'items.update', 'items.delete', 'items.batch'])('%s?dryRun', (key) => {
+  const entry = contractRoutes.find((route) => route.key === key);
+  if (!entry) throw new Error(`no route ${key}`);
+  it.each([
+    ['dryRun=yes', 'query.dryRun'],
+    ['dryRun=TRUE', 'query.dryRun'],
+    ['dryRun=1', 'query.dryRun'],
+    ['dryRun=', 'query.dryRun'],
+    ['dryRun=true&dryRun=false', 'query.dryRun'],
+    ['dryRun=true&unknownParameter=1', 'query'],
+  ])('?%s → 400 naming %s, nothing changed', async (query, location) => {
+    const target = await api().post<Item>('/items', { body: { sku: uniqueSku('DRY'), title: 'Dry-run target' } });
+    expect(target.status, target.text).toBe(200);
+    const request = requestFor(entry, { ...suite.data, itemId: target.body.id });
+    const count = await itemCount();
+    const response = await send(
+      suite.server.baseUrl,
+      { ...request, path: `${request.path}?${query}` },
+      { key: suite.key },
+    );
+    expectBadRequest(response, [location]);
+    expect((await api().get(`/items/${target.body.id}`)).body).toEqual(target.body);
+    expect(await itemCount()).toBe(count);
+  });
+});
+
+describe('GET /exports/items query parameters', () => {
+  it.each([
+    '',
+    `q=${long(LIMITS.q.max)}`,
+    ...ITEM_STATUSES.map((status) => `status=${status}`),
+    `q=abc&status=in_stock&categoryId=${randomUUID()}&gradingService=PCGS&grade=MS65&sku=A`,
+  ])('?%s → 200', async (query) => {
+    const response = await fetch(`${suite.server.baseUrl}/exports/items?${query}`, {
+      headers: { authorization: `Bearer ${suite.key}` },
+    });
+    expect(response.status).toBe(200);
+    expect(response.headers.get('content-type')).toMatch(/^application\/x-ndjson/);
+    await response.text();
+  });
+
+  // A page, a limit or an order mean nothing to an export: they are unknown parameters, not ignored.
+  it.each([
+    ['page=1', 'query'],
+    ['limit=10', 'query'],
+    ['sort=newest', 'query'],
+    ['status=bogus', 'query.status'],
+    ['q=', 'query.q'],
+    ['q=a%00b', 'query.q'],
+    ['categoryId=not-a-uuid', 'query.categoryId'],
+    [`sku=${long(LIMITS.sku.max + 1)}`, 'query.sku'],
+  ])('?%s → 400 naming %s', async (query, location) => {
+    expectBadRequest(await api().get(`/exports/items?${query}`), [location]);
   });
 });
 

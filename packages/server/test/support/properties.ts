@@ -5,6 +5,7 @@ import {
   ERRORS,
   ErrorBodySchema,
   type ErrorCode,
+  ItemsExportEndSchema,
 } from '@coinventory/contract';
 import { afterAll, beforeAll, expect } from 'vitest';
 import type { ApiResponse } from './http.js';
@@ -78,6 +79,14 @@ export const describeExchange = (method: string, path: string, raw: string | und
 export function expectContractAnswer(entry: ContractRoute, response: ApiResponse, label: string) {
   expect(response.status, label).not.toBe(500);
   expect(declaredStatuses(entry.route), label).toContain(response.status);
+  if (response.status === 200 && entry.route.metadata.streamed) {
+    // An export: NDJSON lines of Items, then its end line (test/modules/items/export.test.ts has the rest).
+    expect(response.headers.get('content-type'), label).toMatch(/^application\/x-ndjson(;|$)/);
+    const end = response.text.trimEnd().split('\n').at(-1) ?? '';
+    const parsed = ItemsExportEndSchema.safeParse(JSON.parse(end));
+    if (!parsed.success) throw new Error(`${label}\nthe export's last line is not its end: ${parsed.error.message}`);
+    return;
+  }
   expect(response.headers.get('content-type'), label).toMatch(JSON_TYPE);
   if (response.status === 200) {
     const schema: unknown = entry.route.responses[200];

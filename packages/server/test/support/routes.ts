@@ -246,6 +246,7 @@ export async function rowCounts(sql: Sql, organizationId: string): Promise<Recor
       (SELECT count(*)::int FROM invoice_lines WHERE organization_id = ${organizationId}) AS invoice_lines,
       (SELECT count(*)::int FROM invoice_payments WHERE organization_id = ${organizationId}) AS invoice_payments,
       (SELECT count(*)::int FROM marketplace_listings WHERE organization_id = ${organizationId}) AS marketplace_listings,
+      (SELECT count(*)::int FROM marketplace_sync_jobs WHERE organization_id = ${organizationId}) AS marketplace_sync_jobs,
       (SELECT count(*)::int FROM changes WHERE organization_id = ${organizationId}) AS changes,
       (SELECT count(*)::int FROM idempotency_keys WHERE organization_id = ${organizationId}) AS idempotency_keys,
       (SELECT count(*)::int FROM webhook_endpoints WHERE organization_id = ${organizationId}) AS webhook_endpoints,

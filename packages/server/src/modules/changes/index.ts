@@ -1,5 +1,5 @@
 /** The changes feed: every change recorded in its own transaction, read back in commit order from a cursor. */
 export { encodeCursor } from './cursor.js';
-export { rangeAfter } from './feed.js';
+export { currentCursor, rangeAfter } from './feed.js';
 export { changesRoutes } from './routes.js';
 export { type ChangeRecord, pruneChanges, recordChange } from './store.js';

@@ -11,28 +11,6 @@ import { ApiError, issuesOf } from '../../errors.js';
 import { createItem, updateItem, type WriteNotifier } from './service.js';
 import { findIdBySku } from './store.js';
 
-/** Thrown to roll a dry run back once its answer is known. */
-class DryRun<T> {
-  constructor(readonly answer: T) {}
-}
-
-/**
- * Runs `work` in one transaction, and for a dry run rolls it back after it has answered: everything it checks is
- * checked against the real tables (SKUs taken, ids of the workspace), and nothing it wrote remains.
- */
-export async function maybeDry<T>(sql: Sql, dryRun: boolean, work: (sql: Sql) => Promise<T>): Promise<T> {
-  if (!dryRun) return work(sql);
-  try {
-    await sql.begin(async (tx) => {
-      throw new DryRun(await work(asPool(tx)));
-    });
-  } catch (error) {
-    if (error instanceof DryRun) return error.answer as T;
-    throw error;
-  }
-  throw new Error('a dry run ended without its answer');
-}
-
 /** What the entries of a batch queued, told to the workers once, after the commit. */
 function collector() {
   const queued = { sync: false, webhooks: false };
@@ -98,7 +76,7 @@ async function applyEntry(
 
 /**
  * `POST /items/batch`: every entry in order, in one transaction, each in its own savepoint so a refused entry leaves
- * the others applied. A dry run answers the same and rolls everything back.
+ * the others applied. `dryRun` says the caller runs it as a dry run (modules/items/dry-run.ts), to be rolled back.
  */
 export async function batchItems(
   sql: Sql,
@@ -107,16 +85,14 @@ export async function batchItems(
   options: { dryRun: boolean; notify: WriteNotifier },
 ): Promise<BatchItemsResult> {
   const queued = collector();
-  const results = await maybeDry(sql, options.dryRun, (db) =>
-    db.begin(async (tx) => {
-      const inside = asPool(tx);
-      const answers: BatchItemResult[] = [];
-      for (const [index, entry] of body.items.entries()) {
-        answers.push(await applyEntry(inside, organizationId, body.mode, entry, index, queued.notify));
-      }
-      return answers;
-    }),
-  );
+  const results = await sql.begin(async (tx) => {
+    const inside = asPool(tx);
+    const answers: BatchItemResult[] = [];
+    for (const [index, entry] of body.items.entries()) {
+      answers.push(await applyEntry(inside, organizationId, body.mode, entry, index, queued.notify));
+    }
+    return answers;
+  });
   if (!options.dryRun) queued.tell(options.notify);
   const count = (action: BatchItemResult['action']) => results.filter((result) => result.action === action).length;
   return {

@@ -1,33 +1,67 @@
 import { contract } from '@coinventory/contract';
 import { initServer } from '@ts-rest/express';
+import type { Response } from 'express';
+import type { Logger } from 'pino';
+import type { Sql } from '../../db/types.js';
 import { found } from '../../errors.js';
 import { inTenant, localsOf, tenantOf } from '../../request/context.js';
 import { batchItems } from './batch.js';
+import { maybeDry } from './dry-run.js';
+import { exportFormat, openItemsExport } from './export.js';
 import { createItem, deleteItem, listItemValuations, updateItem, type WriteNotifier } from './service.js';
 import { findItem, listItems } from './store.js';
 
 const s = initServer();
 
+/** Nobody is told of a dry run's work: it is rolled back. */
+const quiet: WriteNotifier = { syncQueued: () => {}, webhooksQueued: () => {} };
+
+/**
+ * Answers a write that may be a dry run. A dry run runs in a transaction rolled back once it has answered: nothing
+ * written, nobody notified, and no Idempotency-Key answer kept (the idempotency middleware lets it through, and it
+ * does not go through the keeper). A real one runs as inTenant runs it.
+ */
+async function write<Body>(
+  res: Response,
+  dryRun: boolean,
+  notify: WriteNotifier,
+  work: (sql: Sql, organizationId: string, notify: WriteNotifier) => Promise<Body>,
+): Promise<{ status: 200; body: Body }> {
+  const { sql, organizationId } = tenantOf(res);
+  const { keepAnswer } = localsOf(res);
+  let body: Body;
+  if (dryRun) body = await maybeDry(sql, true, (db) => work(db, organizationId, quiet));
+  else if (keepAnswer) body = await keepAnswer((db) => work(db, organizationId, notify));
+  else body = await work(sql, organizationId, notify);
+  return { status: 200, body };
+}
+
 /** The items routes; writes that queue work for the background workers tell `notify` after their commit. */
-export const itemsRoutes = (notify: WriteNotifier) =>
+export const itemsRoutes = (notify: WriteNotifier, logger: Logger) =>
   s.router(contract.items, {
     list: inTenant(({ sql, organizationId }, { query }) => listItems(sql, organizationId, query)),
-    // A dry run answers without keeping its answer (it wrote nothing), so it does not go through inTenant's keeper.
-    batch: async ({ query, body, res }) => {
-      const { sql, organizationId } = tenantOf(res);
-      const { keepAnswer } = localsOf(res);
-      const run = (db: typeof sql) => batchItems(db, organizationId, body, { dryRun: query.dryRun, notify });
-      return { status: 200 as const, body: keepAnswer && !query.dryRun ? await keepAnswer(run) : await run(sql) };
-    },
-    create: inTenant(({ sql, organizationId }, { body }) => createItem(sql, organizationId, body, notify)),
+    batch: ({ query, body, res }) =>
+      write(res, query.dryRun, notify, (sql, organizationId, told) =>
+        batchItems(sql, organizationId, body, { dryRun: query.dryRun, notify: told }),
+      ),
+    create: ({ query, body, res }) =>
+      write(res, query.dryRun, notify, (sql, organizationId, told) => createItem(sql, organizationId, body, told)),
     get: inTenant(async ({ sql, organizationId }, { params }) => found(await findItem(sql, organizationId, params.id))),
-    update: inTenant(({ sql, organizationId }, { params, body, req }) =>
-      updateItem(sql, organizationId, params.id, body, notify, { ifMatch: req.get('if-match') }),
-    ),
-    delete: inTenant(({ sql, organizationId }, { params, req }) =>
-      deleteItem(sql, organizationId, params.id, notify, { ifMatch: req.get('if-match') }),
-    ),
+    update: ({ params, query, body, req, res }) =>
+      write(res, query.dryRun, notify, (sql, organizationId, told) =>
+        updateItem(sql, organizationId, params.id, body, told, { ifMatch: req.get('if-match') }),
+      ),
+    delete: ({ params, query, req, res }) =>
+      write(res, query.dryRun, notify, (sql, organizationId, told) =>
+        deleteItem(sql, organizationId, params.id, told, { ifMatch: req.get('if-match') }),
+      ),
     valuations: inTenant(({ sql, organizationId }, { params, query }) =>
       listItemValuations(sql, organizationId, params.id, query.limit),
     ),
+    export: async ({ query, req, res }) => {
+      const { sql, organizationId } = tenantOf(res);
+      const stream = await openItemsExport(sql, organizationId, query, exportFormat(req), res, logger);
+      // The contract types the answer as the text a client receives; ts-rest pipes a stream body as it comes.
+      return { status: 200 as const, body: stream as unknown as string };
+    },
   });

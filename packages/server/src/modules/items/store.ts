@@ -1,4 +1,4 @@
-import type { Item, ItemList, ItemSort, ListItemsQuery, UpdateItemBody } from '@coinventory/contract';
+import type { ExportItemsQuery, Item, ItemList, ItemSort, ListItemsQuery, UpdateItemBody } from '@coinventory/contract';
 import type postgres from 'postgres';
 import { containsPattern, inserted, offsetOf } from '../../db/sql-helpers.js';
 import type { WriteOf } from '../../db/table.js';
@@ -33,7 +33,7 @@ const searchItems = (sql: Queryable, pattern: string) => sql`
 `;
 
 /** The WHERE conditions of a list: the workspace's items, narrowed by the query's filters. */
-const listFilters = (sql: Queryable, organizationId: string, query: ListItemsQuery) => sql`
+const listFilters = (sql: Queryable, organizationId: string, query: ExportItemsQuery) => sql`
   WHERE i.organization_id = ${organizationId}
     ${query.q === undefined ? sql`` : searchItems(sql, containsPattern(query.q))}
     ${query.status === undefined ? sql`` : sql`AND i.status = ${query.status}`}
@@ -78,6 +78,16 @@ export async function listItems(sql: Queryable, organizationId: string, query: L
     query,
   );
 }
+
+/**
+ * Every item the filters keep, oldest first, as a query to read with a cursor (`.cursor(n)`) in the export's
+ * transaction: rows arrive as they are fetched, never all at once.
+ */
+export const exportQuery = (sql: Queryable, organizationId: string, query: ExportItemsQuery) => sql`
+  ${selectItems(sql)}
+  ${listFilters(sql, organizationId, query)}
+  ${ORDER_BY.oldest(sql)}
+`;
 
 export async function findItem(sql: Queryable, organizationId: string, id: string): Promise<Item | null> {
   return ITEMS.first(sql`${selectItems(sql)} WHERE i.organization_id = ${organizationId} AND i.id = ${id}`);

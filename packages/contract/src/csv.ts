@@ -1,0 +1,123 @@
+import type { CreateItemBody, Item } from './types.js';
+
+/**
+ * CSV as Coinventory writes it, the same bytes from the CLI's `--output csv` and the server's export (RFC 4180): a
+ * header row, records ending in CRLF, fields quoted when they hold `"`, `,`, CR or LF (and when they start or end
+ * with a space), a quote doubled inside quotes.
+ *
+ * Nested objects are flattened to dotted columns (`quantity.available`, `grading.service`); arrays (`images`,
+ * `lines`, `payments`, `comps`) and free-form maps (`attributes`) stay one column holding their JSON. Values are the
+ * API's own: money in integer cents, date-times in ISO 8601 UTC, booleans `true`/`false`, null an empty field.
+ */
+
+/**
+ * The CSV columns of `T`, in column order, shaped like `T`: `true` for a column, the nested fields for an object that
+ * is flattened (arrays and string-keyed maps are one column). Every field must appear, so a field added to the
+ * contract is a compile error here until it has its column.
+ */
+export type CsvColumns<T> = {
+  [K in keyof T & string]-?: NonNullable<T[K]> extends readonly unknown[]
+    ? true
+    : NonNullable<T[K]> extends object
+      ? string extends keyof NonNullable<T[K]>
+        ? true
+        : CsvColumns<NonNullable<T[K]>>
+      : true;
+};
+
+/** The column paths of a spec: `{ grading: { service: true } }` gives `grading.service`. */
+export function csvColumns<T>(columns: CsvColumns<T>): string[] {
+  return Object.entries<true | object>(columns).flatMap(([key, nested]) =>
+    nested === true ? [key] : csvColumns(nested as CsvColumns<unknown>).map((path) => `${key}.${path}`),
+  );
+}
+
+/** Reads a dotted path; a missing or null step gives null. */
+export function valueAt(row: unknown, path: string): unknown {
+  let value: unknown = row;
+  for (const key of path.split('.')) {
+    if (typeof value !== 'object' || value === null) return null;
+    value = (value as Record<string, unknown>)[key];
+  }
+  return value ?? null;
+}
+
+/** One CSV field for an API value. */
+export function csvField(value: unknown): string {
+  let text: string;
+  if (value === null || value === undefined) text = '';
+  else if (typeof value === 'string') text = value;
+  else if (typeof value === 'number' || typeof value === 'boolean') text = String(value);
+  else text = JSON.stringify(value);
+  return /[",\r\n]|^\s|\s$/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
+}
+
+export const CRLF = '\r\n';
+
+/** One CSV record (a line ending in CRLF) of the given fields. */
+export function csvRecord(fields: readonly unknown[]): string {
+  return fields.map(csvField).join(',') + CRLF;
+}
+
+/** One CSV record of `row`'s values at `columns`. */
+export function csvRow(columns: readonly string[], row: unknown): string {
+  return csvRecord(columns.map((column) => valueAt(row, column)));
+}
+
+/** An item's CSV columns: every field of Item, nested ones dotted. The export and `items list --output csv` use them. */
+export const ITEM_CSV_COLUMNS: readonly string[] = csvColumns<Item>({
+  id: true,
+  sku: true,
+  title: true,
+  description: true,
+  category: { id: true, name: true },
+  quantity: { available: true, sold: true, reserved: true },
+  valueInCents: true,
+  acquisition: { priceInCents: true, date: true, from: true, notes: true },
+  grading: { service: true, grade: true, certificateNumber: true, notes: true },
+  attributes: true,
+  location: { warehouseId: true, zoneId: true, details: true },
+  consignmentId: true,
+  isAtAuction: true,
+  images: true,
+  createdAt: true,
+  updatedAt: true,
+});
+
+/**
+ * How an item's columns (as exported) read back into a write: the body field each writable column sets. Every
+ * field `POST /items` takes appears once, so an export re-imports unchanged.
+ */
+export const ITEM_COLUMN_BODY_FIELDS = {
+  sku: 'sku',
+  title: 'title',
+  description: 'description',
+  'category.id': 'categoryId',
+  'quantity.available': 'quantity',
+  valueInCents: 'valueInCents',
+  'acquisition.priceInCents': 'acquisitionPriceInCents',
+  'acquisition.date': 'acquisitionDate',
+  'acquisition.from': 'acquiredFrom',
+  'acquisition.notes': 'acquisitionNotes',
+  'grading.service': 'gradingService',
+  'grading.grade': 'grade',
+  'grading.certificateNumber': 'certificateNumber',
+  'grading.notes': 'gradingNotes',
+  attributes: 'attributes',
+  'location.warehouseId': 'warehouseId',
+  'location.zoneId': 'zoneId',
+  'location.details': 'locationDetails',
+} as const satisfies Record<string, keyof CreateItemBody>;
+
+/**
+ * The item columns no write sets (the server keeps them: ids, counts of sold and reserved, timestamps, images):
+ * an import skips them.
+ */
+export const ITEM_READ_ONLY_COLUMNS: readonly string[] = ITEM_CSV_COLUMNS.filter(
+  (column) => !(column in ITEM_COLUMN_BODY_FIELDS),
+);
+
+// Every field POST /items takes has its column: a field added to the body is a compile error here until it has one.
+type Unmapped = Exclude<keyof CreateItemBody, (typeof ITEM_COLUMN_BODY_FIELDS)[keyof typeof ITEM_COLUMN_BODY_FIELDS]>;
+const everyBodyFieldHasAColumn: [Unmapped] extends [never] ? true : Unmapped = true;
+void everyBodyFieldHasAColumn;
