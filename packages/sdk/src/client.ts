@@ -14,6 +14,8 @@ import type {
   RequestOptions,
   ResponseBody,
   SendOptions,
+  StreamOptions,
+  StreamRouteKey,
   UnconditionalOptions,
 } from './core/transport.js';
 import { Categories } from './resources/categories.js';
@@ -173,6 +175,15 @@ export class Coinventory {
     ...path: ListPathArgs<ListRouteKey>
   ): PagePromise<unknown, PageParams> {
     return this.#transport.requestList(key, params, options, ...path);
+  }
+
+  /**
+   * Sends a streamed route (`items.export`) and resolves with the fetch `Response` once its headers are in, its body
+   * still to be read; `client.items.export()` is built on it. Use it to read an export as CSV
+   * (`{ accept: 'text/csv' }`) or to pipe its bytes somewhere as they arrive.
+   */
+  stream(key: StreamRouteKey, query: object | undefined, options: StreamOptions): Promise<Response> {
+    return this.#transport.stream(key, query, options);
   }
 }
 

@@ -21,6 +21,7 @@ export type {
   DeletedWebhookEndpoint,
   ErrorBody,
   ErrorIssue,
+  ExportItemsParams,
   Invoice,
   InvoiceCustomer,
   InvoiceLine,
@@ -31,6 +32,7 @@ export type {
   ItemDeletedChange,
   ItemImage,
   ItemList,
+  ItemsExportEnd,
   ItemUpdatedChange,
   ListCategoriesParams,
   ListConsignmentsParams,
@@ -106,17 +108,21 @@ export {
   RateLimitError,
 } from './core/errors.js';
 export type { Fetch } from './core/http.js';
+export { ItemsExport } from './core/items-export.js';
 export { type CollectedItems, Page, type PageParams, PagePromise, type PageResponse } from './core/pagination.js';
 export { RETRY } from './core/retry.js';
 export type {
   ConditionalGetOptions,
   ConditionalWriteOptions,
+  DryRunOptions,
   ListEntry,
   ListPathArgs,
   RequestInput,
   RequestOptions,
   ResponseBody,
   SendOptions,
+  StreamOptions,
+  StreamRouteKey,
   UnconditionalOptions,
   WriteOptions,
 } from './core/transport.js';

@@ -14,6 +14,7 @@ describe('@coinventory/contract as the SDK sees it', () => {
       'updateItem',
       'deleteItem',
       'listItemValuations',
+      'exportItems',
       'listConsignments',
       'getConsignment',
       'listInvoices',

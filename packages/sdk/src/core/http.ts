@@ -19,6 +19,7 @@ import type {
   RequestInput,
   ResponseBody,
   SendOptions,
+  StreamOptions,
   Transport,
   UnconditionalOptions,
 } from './transport.js';
@@ -89,6 +90,65 @@ export class HttpTransport implements Transport {
         return data;
       }),
     );
+  }
+
+  /**
+   * Sends a streamed route (the export) and resolves once its headers are in, with the response whose body the caller
+   * reads as it arrives. Until then it is timed and retried as a GET; once the body has begun, only `signal` ends it
+   * (an export of a large workspace may take longer than one attempt's timeout, and is never retried part-way).
+   */
+  async stream(key: RouteKey, query: object | undefined, options: StreamOptions): Promise<Response> {
+    const route = ROUTES[key];
+    const url = this.#url(fillPath(route.path, {}), query);
+    const maxRetries = checkMaxRetries(options.maxRetries ?? this.#settings.maxRetries);
+    const timeoutMs = checkTimeout(options.timeoutMs ?? this.#settings.timeoutMs);
+    const headers = this.#headers(route.method, false, options);
+    headers.set('Accept', options.accept);
+    for (let retry = 0; ; retry += 1) {
+      try {
+        return await this.#open(url, { method: route.method, headers }, timeoutMs, options.signal);
+      } catch (error) {
+        const delay = retryDelayMs(route.method, error, retry, maxRetries);
+        if (delay === undefined) throw error;
+        await sleep(Math.min(delay, MAX_TIMER_MS), options.signal);
+      }
+    }
+  }
+
+  /** One attempt of a streamed route: the response once its headers are in (2xx), or the error that ended it. */
+  async #open(url: string, init: RequestInit, timeoutMs: number, signal: AbortSignal | undefined): Promise<Response> {
+    if (signal?.aborted) throw new APIUserAbortError({ cause: signal.reason });
+    const controller = new AbortController();
+    let timedOut = false;
+    const timer = setTimeout(
+      () => {
+        timedOut = true;
+        controller.abort();
+      },
+      Math.min(timeoutMs, MAX_TIMER_MS),
+    );
+    // Left in place after the headers: the caller's signal also ends the body.
+    const onAbort = () => controller.abort(signal?.reason);
+    signal?.addEventListener('abort', onAbort, { once: true });
+    let response: Response;
+    let text = '';
+    try {
+      const fetchImpl = this.#settings.fetch ?? globalThis.fetch;
+      response = await untilAborted(fetchImpl(url, { ...init, signal: controller.signal }), controller.signal);
+      if (!response.ok) text = await untilAborted(response.text(), controller.signal);
+    } catch (error) {
+      signal?.removeEventListener('abort', onAbort);
+      if (signal?.aborted) throw new APIUserAbortError({ cause: error });
+      if (timedOut) throw new APIConnectionTimeoutError(timeoutMs);
+      throw new APIConnectionError(`Connection error: ${describe(error)}`, { cause: error });
+    } finally {
+      clearTimeout(timer);
+    }
+    if (!response.ok) {
+      signal?.removeEventListener('abort', onAbort);
+      throw APIError.from(response.status, parseBody(text), response.headers);
+    }
+    return response;
   }
 
   async #send<T>(

@@ -27,6 +27,20 @@ export interface WriteOptions extends RequestOptions {
   idempotencyKey?: string | undefined;
 }
 
+/** Options of an item write that can be a dry run (`create`, `update`, `delete`). */
+export interface DryRunOptions {
+  /**
+   * Check everything the write would (validation, a SKU already used, ids, `ifMatch`) and answer what would result,
+   * writing nothing: no item, no change event, no sync job, no webhook delivery. Refusals throw as for a real write.
+   */
+  dryRun?: boolean | undefined;
+}
+
+/** Options of a streamed read (an export): the media type asked for, and the usual request options. */
+export interface StreamOptions extends RequestOptions {
+  accept: string;
+}
+
 /** Options of a call that changes an existing object (`update`, `delete`). */
 export interface ConditionalWriteOptions extends WriteOptions {
   /**
@@ -112,4 +126,9 @@ export interface Transport {
     options?: RequestOptions,
     ...path: ListPathArgs<K>
   ): PagePromise<ListEntry<K>, P>;
+  /** Sends a streamed route and resolves with the response once its headers are in, its body still to be read. */
+  stream(key: StreamRouteKey, query: object | undefined, options: StreamOptions): Promise<Response>;
 }
+
+/** The routes whose answer is streamed rather than one JSON body. */
+export type StreamRouteKey = 'items.export';

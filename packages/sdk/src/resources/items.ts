@@ -3,17 +3,21 @@ import type {
   BatchItemsResult,
   CreateItemInput,
   DeletedItem,
+  ExportItemsParams,
   Item,
   ListItemsParams,
   ListValuationsParams,
   UpdateItemInput,
   ValuationList,
 } from '@coinventory/contract';
+import { EXPORTS } from '@coinventory/contract/constants';
 import type { APIPromise, NotModified } from '../core/api-promise.js';
+import { ItemsExport } from '../core/items-export.js';
 import type { PagePromise } from '../core/pagination.js';
 import type {
   ConditionalGetOptions,
   ConditionalWriteOptions,
+  DryRunOptions,
   RequestOptions,
   SendOptions,
   UnconditionalOptions,
@@ -43,10 +47,12 @@ export class Items extends Resource {
 
   /**
    * Adds an item (`sku` and `title` required) and returns it. Throws `ConflictError` when the SKU is taken. Retried
-   * like a read (5xx, connection errors, 429): the Idempotency-Key it carries makes a retry safe.
+   * like a read (5xx, connection errors, 429): the Idempotency-Key it carries makes a retry safe. With
+   * `{ dryRun: true }`, returns the item it would create (or throws what it would throw) and creates nothing.
    */
-  create(body: CreateItemInput, options?: WriteOptions): APIPromise<Item> {
-    return this.transport.request('items.create', { body }, options);
+  create(body: CreateItemInput, options: WriteOptions & DryRunOptions = {}): APIPromise<Item> {
+    const { dryRun, ...rest } = options;
+    return this.transport.request('items.create', { body, ...dryRunQuery(dryRun) }, rest);
   }
 
   /**
@@ -60,25 +66,38 @@ export class Items extends Resource {
     params: { dryRun?: boolean } = {},
     options?: WriteOptions,
   ): APIPromise<BatchItemsResult> {
-    const query = params.dryRun === undefined ? undefined : { dryRun: String(params.dryRun) };
-    return this.transport.request('items.batch', { body, ...(query && { query }) }, options);
+    return this.transport.request('items.batch', { body, ...dryRunQuery(params.dryRun) }, options);
   }
 
   /**
    * Changes the fields sent (`null` clears a nullable field) and returns the item. Changing `quantity` also updates
    * a linked marketplace listing. With `ifMatch`, throws `PreconditionFailedError` (and changes nothing) when the
-   * item no longer has that ETag.
+   * item no longer has that ETag. With `{ dryRun: true }`, returns the item as it would be and changes nothing.
    */
-  update(id: string, body: UpdateItemInput, options?: ConditionalWriteOptions): APIPromise<Item> {
-    return this.transport.request('items.update', { params: { id }, body }, options);
+  update(id: string, body: UpdateItemInput, options: ConditionalWriteOptions & DryRunOptions = {}): APIPromise<Item> {
+    const { dryRun, ...rest } = options;
+    return this.transport.request('items.update', { params: { id }, body, ...dryRunQuery(dryRun) }, rest);
   }
 
   /**
    * Deletes an item and any marketplace listing made from it. With `ifMatch`, throws `PreconditionFailedError` (and
-   * deletes nothing) when the item no longer has that ETag.
+   * deletes nothing) when the item no longer has that ETag. With `{ dryRun: true }`, checks it and deletes nothing.
    */
-  delete(id: string, options?: ConditionalWriteOptions): APIPromise<DeletedItem> {
-    return this.transport.request('items.delete', { params: { id } }, options);
+  delete(id: string, options: ConditionalWriteOptions & DryRunOptions = {}): APIPromise<DeletedItem> {
+    const { dryRun, ...rest } = options;
+    return this.transport.request('items.delete', { params: { id }, ...dryRunQuery(dryRun) }, rest);
+  }
+
+  /**
+   * Every item the filters keep (the list's, without pages), oldest first, in one streamed request read from one
+   * snapshot: `for await (const item of exported)`, then follow `client.changes` from `exported.nextCursor` to stay
+   * in sync with nothing missed and nothing twice. The request is sent when the iteration starts; it is one request
+   * for the rate limit whatever the size.
+   */
+  export(params: ExportItemsParams = {}, options?: RequestOptions): ItemsExport {
+    return new ItemsExport(() =>
+      this.transport.stream('items.export', params, { ...options, accept: EXPORTS.mediaTypes.ndjson }),
+    );
   }
 
   /**
@@ -99,3 +118,7 @@ export class Items extends Resource {
     return this.transport.request('items.valuations', { params: { id }, query: params }, options);
   }
 }
+
+/** The query of a write that may be a dry run: none unless `dryRun` was given. */
+const dryRunQuery = (dryRun: boolean | undefined) =>
+  dryRun === undefined ? {} : { query: { dryRun: String(dryRun) } };
