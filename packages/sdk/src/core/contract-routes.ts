@@ -14,8 +14,15 @@ type RouteAt<Router, Key extends string> = Key extends `${infer Head}.${infer Re
     ? Router[Key]
     : never;
 
-/** What a zod schema parses to (`z.infer`), read from the schema's own type so the SDK needs no zod. */
-type Parsed<Schema> = Schema extends { _output: infer T } ? T : never;
+/**
+ * What a zod schema parses to (`z.infer`), read from the schema's own type so the SDK needs no zod; for a response
+ * of another media type (the export's text), what its body schema parses to.
+ */
+type Parsed<Schema> = Schema extends { _output: infer T }
+  ? T
+  : Schema extends { contentType: string; body: infer Body }
+    ? Parsed<Body>
+    : never;
 
 /** Each route's success (200) body, by route key, as the contract declares it. */
 export type RouteResponses = { [K in RouteKey]: Parsed<RouteAt<Contract, K>['responses'][200]> };
