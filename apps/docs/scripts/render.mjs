@@ -204,10 +204,19 @@ export function renderOperation(document, operation) {
   out.push('## Responses\n');
   const success = operation.responses['200'];
   const media = success.content['application/json'];
-  const successType = media.schema.$ref ? ` (${typeOf(document, media.schema)})` : '';
-  out.push(`### 200 ${prose(success.description)}${successType}\n`);
-  out.push(fieldTable(document, media.schema, { showRequired: false }));
-  out.push(`\n#### Example response\n\n\`\`\`json\n${json(media.example)}\n\`\`\`\n`);
+  if (media) {
+    const successType = media.schema.$ref ? ` (${typeOf(document, media.schema)})` : '';
+    out.push(`### 200 ${prose(success.description)}${successType}\n`);
+    out.push(fieldTable(document, media.schema, { showRequired: false }));
+    out.push(`\n#### Example response\n\n\`\`\`json\n${json(media.example)}\n\`\`\`\n`);
+  } else {
+    // A streamed answer (the export): each media type it can be sent in, described, with its example as sent.
+    out.push(`### 200 ${prose(success.description)}\n`);
+    for (const [type, streamed] of Object.entries(success.content)) {
+      out.push(`#### \`${type}\`\n\n${prose(streamed.schema.description)}\n`);
+      out.push(`\`\`\`text\n${String(streamed.example).trimEnd()}\n\`\`\`\n`);
+    }
+  }
   const successHeaders = success.headers ?? {};
   if (Object.keys(successHeaders).length)
     out.push(
