@@ -17,7 +17,14 @@ if (!postgresBin) {
 export default vitestConfig({
   test: {
     projects: [
-      { extends: true, test: { name: 'embedded', exclude: ['test/**/*.postgres.test.ts'] } },
+      {
+        extends: true,
+        test: {
+          name: 'embedded',
+          exclude: ['test/**/*.postgres.test.ts'],
+          globalSetup: ['test/support/global-embedded.ts'],
+        },
+      },
       ...(postgresBin
         ? [
             {

@@ -9,11 +9,15 @@ export interface DatabaseOptions {
   dataDir: string;
   poolSize: number;
   statementTimeoutMs: number;
+  /** A `memory://` embedded database starts from this image (see EmbeddedOptions); tests use it. */
+  embeddedImage?: Blob | undefined;
 }
 
 export interface Database {
   sql: Sql;
   kind: 'embedded' | 'postgres';
+  /** The embedded database's files as one image (undefined on PostgreSQL). */
+  image?: () => Promise<Blob>;
   /** Closes the pool, then the embedded database if there is one. */
   close(): Promise<void>;
 }
@@ -80,11 +84,12 @@ export async function connectDatabase(options: DatabaseOptions): Promise<Databas
     const sql = createSql(options.url, { max: options.poolSize, statementTimeoutMs: options.statementTimeoutMs });
     return { sql, kind: 'postgres', close: () => sql.end({ timeout: 5 }) };
   }
-  const embedded = await startEmbeddedPostgres(options.dataDir);
+  const embedded = await startEmbeddedPostgres(options.dataDir, { image: options.embeddedImage });
   const sql = createEmbeddedSql(embedded.socketPath);
   return {
     sql,
     kind: 'embedded',
+    image: () => embedded.image(),
     close: async () => {
       await sql.end({ timeout: 5 });
       await embedded.stop();

@@ -1,10 +1,20 @@
 import { randomBytes } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import { inject } from 'vitest';
 import { connectDatabase, createSql, type Database } from '../../src/db/connect.js';
 import { migrate } from '../../src/db/migrate.js';
 
 /** Which database this test run uses: the `postgres` project provides a cluster URL, `embedded` does not. */
 export const databaseKind = (): 'postgres' | 'embedded' => (inject('postgresUrl') ? 'postgres' : 'embedded');
+
+let image: Blob | undefined;
+/** The migrated embedded database the `embedded` project's global setup made (test/support/global-embedded.ts). */
+function migratedImage(): Blob | undefined {
+  const file = inject('embeddedImage');
+  if (!file) return undefined;
+  image ??= new Blob([readFileSync(file)]);
+  return image;
+}
 
 /**
  * A migrated, empty database for one test file: a fresh database on the test cluster, or an in-memory
@@ -13,7 +23,13 @@ export const databaseKind = (): 'postgres' | 'embedded' => (inject('postgresUrl'
 export async function createTestDatabase(options: { statementTimeoutMs?: number } = {}): Promise<Database> {
   const clusterUrl = inject('postgresUrl');
   if (!clusterUrl) {
-    const database = await connectDatabase({ dataDir: 'memory://', poolSize: 1, statementTimeoutMs: 0 });
+    const database = await connectDatabase({
+      dataDir: 'memory://',
+      poolSize: 1,
+      statementTimeoutMs: 0,
+      embeddedImage: migratedImage(),
+    });
+    // Started from a migrated image, this only checks that it is current.
     await migrate(database.sql);
     return database;
   }
