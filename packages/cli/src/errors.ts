@@ -31,6 +31,8 @@ export const EXIT = {
   SERVER: 7,
   /** No answer: connection refused or reset, DNS, timeout. */
   NETWORK: 8,
+  /** `items import` ran to the end, and the API refused some rows (each is in the rejects file). */
+  ROWS_REFUSED: 9,
   /** Ctrl-C (128 + SIGINT), as shells report it. */
   INTERRUPTED: 130,
 } as const;
@@ -48,6 +50,7 @@ export const EXIT_CODE_HELP: ReadonlyArray<readonly [ExitCode, string]> = [
   [EXIT.RATE_LIMITED, 'rate limited (429) after the retries'],
   [EXIT.SERVER, 'server error (5xx)'],
   [EXIT.NETWORK, 'network: no connection or timeout'],
+  [EXIT.ROWS_REFUSED, 'items import: some rows refused (listed in the rejects file)'],
   [EXIT.INTERRUPTED, 'interrupted (Ctrl-C)'],
 ];
 

@@ -43,6 +43,8 @@ Examples:
   $ coinventory items list --status in_stock --sort value_desc
   $ coinventory items create --sku MOR-1921 --title "1921 Morgan Dollar" --value 45
   $ coinventory items update MOR-1921 --quantity 3
+  $ coinventory items export --format csv > items.csv
+  $ coinventory items import items.csv --mode upsert
   $ coinventory changes --after now --follow
   $ coinventory listen --forward-to http://localhost:3000/webhooks
   $ coinventory invoices list --all --output csv > invoices.csv

@@ -70,7 +70,7 @@ export function checkBaseUrl(url: string): string {
  * The client for a command. Key: `--api-key` > COINVENTORY_API_KEY > the profile's saved key; none is exit 3 with
  * how to log in.
  */
-export function openSession(options: GlobalOptions, io: IO): Session {
+export function openSession(options: GlobalOptions, io: IO, observe?: ResponseObserver): Session {
   const name = checkProfileName(options.profile ?? DEFAULT_PROFILE);
   const fromFlag = nonEmpty(options.apiKey);
   const fromEnv = nonEmpty(io.env.COINVENTORY_API_KEY);
@@ -96,15 +96,18 @@ export function openSession(options: GlobalOptions, io: IO): Session {
     }
   }
   const keySource = fromFlag ? '--api-key' : fromEnv ? 'COINVENTORY_API_KEY' : `profile '${name}' (${configPath()})`;
-  return { client: createClient(apiKey, baseUrl, io), baseUrl, profile: name, keySource };
+  return { client: createClient(apiKey, baseUrl, io, observe), baseUrl, profile: name, keySource };
 }
 
-export function createClient(apiKey: string, baseUrl: string, io: IO): Coinventory {
+/** Told of every HTTP response the client gets, retried ones included (the import counts 429s with it). */
+export type ResponseObserver = (response: Response) => void;
+
+export function createClient(apiKey: string, baseUrl: string, io: IO, observe?: ResponseObserver): Coinventory {
   return new Coinventory({
     apiKey,
     baseUrl,
     maxRetries: MAX_RETRIES,
-    fetch: noticeRetries(globalThis.fetch, io),
+    fetch: noticeRetries(globalThis.fetch, io, observe),
   });
 }
 
@@ -130,10 +133,11 @@ async function retriedAnswer(response: Response, method: string): Promise<string
  * resets on any other answer. The SDK waits `max(Retry-After, backoff)` and does not wait for a Retry-After above
  * RETRY.maxRetryAfterSeconds.
  */
-export function noticeRetries(fetch: Fetch, io: IO): Fetch {
+export function noticeRetries(fetch: Fetch, io: IO, observe?: ResponseObserver): Fetch {
   let consecutive = 0;
   return async (url, init) => {
     const response = await fetch(url, init);
+    observe?.(response);
     const reason = await retriedAnswer(response, (init?.method ?? 'GET').toUpperCase());
     if (reason === undefined) {
       consecutive = 0;

@@ -1,11 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import { once } from 'node:events';
+import { writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { Item } from '@coinventory/sdk';
+import { join } from 'node:path';
+import { Coinventory, type Item } from '@coinventory/sdk';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { cli, timings } from './support/cli.js';
-import { type RunningServer, startServer, stopServer } from './support/server.js';
+import { cli, tempDir, timings } from './support/cli.js';
+import { createKey, type RunningServer, startServer, stopServer } from './support/server.js';
 
 // One exit code per class of failure, each through the built binary: usage 2 (see usage.test.ts), auth 3,
 // not found 4, conflict 5, rate limited 6, server 7, network 8. The API errors come from the real server; the
@@ -134,6 +136,59 @@ describe('rate limited', () => {
     const items = JSON.parse(result.stdout) as Item[];
     expect(items.length).toBeGreaterThan(50);
     expect(new Set(items.map((item) => item.id)).size).toBe(items.length);
+  });
+
+  describe('items import paces itself from the RateLimit headers', () => {
+    /** A CSV of `rows` new items, and the SKUs it holds. */
+    function rowsFile(name: string, rows: number): { file: string; skus: string[] } {
+      const prefix = `PACE-${randomUUID().slice(0, 8)}`;
+      const skus = Array.from({ length: rows }, (_, i) => `${prefix}-${i}`);
+      const file = join(tempDir('pace'), `${name}.csv`);
+      writeFileSync(file, `sku,title\n${skus.map((sku) => `${sku},Paced`).join('\n')}\n`);
+      return { file, skus };
+    }
+
+    async function skusIn(sdk: Coinventory, skus: readonly string[]): Promise<string[]> {
+      const prefix = skus[0]?.replace(/-\d+$/, '') ?? '';
+      const found: string[] = [];
+      for await (const item of sdk.items.export({ q: prefix })) found.push(item.sku);
+      return found.sort();
+    }
+
+    it('3 batches under 3 requests per 2 s: it pauses instead of getting a 429', async () => {
+      const server = limited as RunningServer;
+      // A key of its own, whose window nothing else has spent.
+      const key = await createKey(server, 'cli import pacing', 'read,write');
+      const { file, skus } = rowsFile('paced', 300);
+      const result = await cli(['items', 'import', file, '--json'], {
+        env: { COINVENTORY_BASE_URL: server.baseUrl, COINVENTORY_API_KEY: key },
+      });
+      expect(result.stderr).not.toContain('Rate limited');
+      expect(result.stderr).toMatch(/^Waiting \d+ s for the rate limit \(3 requests per 2 s\)…$/m);
+      expect(result.code).toBe(0);
+      const summary = JSON.parse(result.stdout);
+      expect(summary).toMatchObject({ created: 300, refused: 0, rateLimited: 0 });
+      expect(summary.pauses).toBeGreaterThanOrEqual(1);
+      const sdk = new Coinventory({ apiKey: key, baseUrl: server.baseUrl, maxRetries: 3 });
+      expect(await skusIn(sdk, skus)).toEqual([...skus].sort());
+    });
+
+    it('a 429 all the same (the window spent by others): the batch is sent again, applied once, and counted', async () => {
+      const server = limited as RunningServer;
+      const key = await createKey(server, 'cli import after a 429', 'read,write');
+      const sdk = new Coinventory({ apiKey: key, baseUrl: server.baseUrl, maxRetries: 3 });
+      for (let i = 0; i < 3; i += 1) await sdk.me();
+      const { file, skus } = rowsFile('limited', 150);
+      const result = await cli(['items', 'import', file, '--json'], {
+        env: { COINVENTORY_BASE_URL: server.baseUrl, COINVENTORY_API_KEY: key },
+      });
+      expect(result.stderr).toMatch(/^Rate limited; retrying in \d+s… \(retry 1 of 3\)$/m);
+      expect(result.stderr).toMatch(/^Rate limit: [1-9]\d* requests? refused \(429\)/m);
+      expect(result.code).toBe(0);
+      expect(JSON.parse(result.stdout)).toMatchObject({ created: 150, refused: 0, rateLimited: expect.any(Number) });
+      expect(JSON.parse(result.stdout).rateLimited).toBeGreaterThanOrEqual(1);
+      expect(await skusIn(sdk, skus)).toEqual([...skus].sort());
+    });
   });
 
   it('exit 6 when the limit cannot be waited out within the retries', async () => {

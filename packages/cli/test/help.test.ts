@@ -48,6 +48,8 @@ describe('help and version', () => {
       ['items', 'update'],
       ['items', 'delete'],
       ['items', 'valuations'],
+      ['items', 'import'],
+      ['items', 'export'],
       ['consignments', 'list'],
       ['consignments', 'get'],
       ['invoices', 'list'],
@@ -102,6 +104,36 @@ describe('help and version', () => {
       expect(stdout).toContain(text);
     }
     for (const type of CHANGE_TYPES) expect(stdout).toContain(type);
+  });
+
+  it('items import says what it reads, how it resumes, paces itself and reports; export what it writes', async () => {
+    const { stdout } = await cli(['items', 'import', '--help']);
+    expect(stdout).toMatch(/^Usage: coinventory items import \[options\] <file>$/m);
+    for (const text of [
+      '--mode <mode>',
+      '--dry-run',
+      '--restart',
+      'grading.service',
+      'gradingService',
+      'FILE.rejects.csv',
+      'FILE.import-state.json',
+      'Idempotency-Key',
+      'RateLimit',
+      '429',
+      '9 some rows refused',
+    ]) {
+      expect(stdout).toContain(text);
+    }
+    const exported = (await cli(['items', 'export', '--help'])).stdout;
+    for (const text of [
+      '--format <format>',
+      '--cursor-file <file>',
+      '-q, --query <text>',
+      '--status <status>',
+      'nextCursor',
+    ]) {
+      expect(exported).toContain(text);
+    }
   });
 
   it('items take an id or a SKU', async () => {

@@ -1,6 +1,6 @@
 import { execFileSync, spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Coinventory } from '@coinventory/sdk';
 import { describe, expect, inject, it } from 'vitest';
@@ -79,6 +79,19 @@ describe.skipIf(!hasScript)('on a terminal', () => {
     expect(csv).not.toContain('\u001b');
     expect(csv).not.toContain('Fetching');
     expect(csv.split('\r\n').filter(Boolean).length).toBeGreaterThan(50);
+  });
+
+  it('items import draws a progress bar on stderr (rows, items/s), cleared before the summary', async () => {
+    const dir = tempDir('tty-import');
+    const file = join(dir, 'items.csv');
+    const prefix = `TTY-${randomUUID().slice(0, 8)}`;
+    writeFileSync(file, `sku,title\n${Array.from({ length: 300 }, (_, i) => `${prefix}-${i},Bar`).join('\n')}\n`);
+    // A dry run: the bar is the same, and the demo workspace the other files read stays as it is.
+    const screen = await onTerminal(cliLine(`items import ${quote(file)} --dry-run`));
+    expect(screen).toContain(`Importing ${'░'.repeat(24)} 0/300 rows 0%`);
+    expect(screen).toMatch(new RegExp(`Importing ${'█'.repeat(24)} 300/300 rows 100% {2}[\\d,]+ items/s`));
+    // The summary starts on a clean line: the bar was erased first.
+    expect(screen).toContain('\r\u001b[KDry run of items.csv (--mode create), nothing written: 300 would be created');
   });
 
   it('a page with more to come says how to get the rest (on stderr)', async () => {

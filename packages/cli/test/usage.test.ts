@@ -31,6 +31,27 @@ describe('bad input is refused before any request (exit 2)', () => {
     await refused(['items', 'update', id, '--clear', 'title'], 'Allowed values are description, acquisition-price');
   });
 
+  it('items import and export: the file, its format and the options', async () => {
+    await refused(
+      ['items', 'import', 'items.txt'],
+      'Cannot tell the format of items.txt from its name: pass --format csv or --format ndjson.',
+    );
+    await refused(['items', 'import', '-'], 'items import reads a file, not stdin');
+    await refused(['items', 'import', `missing-${id}.csv`], `No such file: missing-${id}.csv`);
+    await refused(['items', 'import', 'items.csv', '--mode', 'merge'], 'Allowed choices are create, upsert.');
+    await refused(['items', 'import', 'items.csv', '--format', 'xlsx'], 'Allowed choices are csv, ndjson.');
+    await refused(
+      ['items', 'import', 'items.csv', '--dry-run', '--restart'],
+      "error: option '--restart' cannot be used with option '--dry-run'",
+    );
+    await refused(['items', 'export', '--format', 'xml'], 'Allowed choices are ndjson, csv.');
+    await refused(
+      ['items', 'export', '--status', 'lost'],
+      'Allowed choices are in_stock, out_of_stock, sold, at_auction.',
+    );
+    await refused(['items', 'export', '--category-id', '123'], 'Must be a UUID');
+  });
+
   it('bounds from the contract', async () => {
     await refused(['items', 'list', '--limit', '101'], 'Must be a whole number from 1 to 100');
     await refused(['items', 'list', '--limit', '0'], 'Must be a whole number from 1 to 100');

@@ -121,3 +121,36 @@ export const ITEM_READ_ONLY_COLUMNS: readonly string[] = ITEM_CSV_COLUMNS.filter
 type Unmapped = Exclude<keyof CreateItemBody, (typeof ITEM_COLUMN_BODY_FIELDS)[keyof typeof ITEM_COLUMN_BODY_FIELDS]>;
 const everyBodyFieldHasAColumn: [Unmapped] extends [never] ? true : Unmapped = true;
 void everyBodyFieldHasAColumn;
+
+/** What kind of value a field of `POST /items` takes, for reading it from a CSV field (text) into JSON. */
+export type ItemBodyFieldType = 'text' | 'integer' | 'json' | 'datetime' | 'uuid';
+
+/**
+ * Each field of `POST /items` with the kind of value it takes and whether it accepts null, so an import can turn a
+ * CSV field into the body's value: an empty field is null for a nullable field (which clears it) and left out for
+ * the others; an integer field reads digits as a number; `attributes` holds JSON. Checked against the body's type
+ * here (a field added to the body is a compile error until it has its kind, and `nullable` must be what the type
+ * says) and against its zod schema in the contract's tests, so neither can drift.
+ */
+export const ITEM_BODY_FIELD_KINDS = {
+  sku: { type: 'text', nullable: false },
+  title: { type: 'text', nullable: false },
+  description: { type: 'text', nullable: true },
+  quantity: { type: 'integer', nullable: false },
+  valueInCents: { type: 'integer', nullable: false },
+  acquisitionPriceInCents: { type: 'integer', nullable: true },
+  acquisitionDate: { type: 'datetime', nullable: true },
+  acquiredFrom: { type: 'text', nullable: true },
+  acquisitionNotes: { type: 'text', nullable: true },
+  gradingService: { type: 'text', nullable: true },
+  grade: { type: 'text', nullable: true },
+  certificateNumber: { type: 'text', nullable: true },
+  gradingNotes: { type: 'text', nullable: true },
+  categoryId: { type: 'uuid', nullable: true },
+  attributes: { type: 'json', nullable: false },
+  warehouseId: { type: 'uuid', nullable: false },
+  zoneId: { type: 'uuid', nullable: false },
+  locationDetails: { type: 'text', nullable: true },
+} as const satisfies {
+  [K in keyof CreateItemBody]-?: { type: ItemBodyFieldType; nullable: null extends CreateItemBody[K] ? true : false };
+};

@@ -117,7 +117,7 @@ async function readCursorFile(path: string): Promise<string | undefined> {
 }
 
 /** Replaces the file's content in one step (a temporary file renamed over it): a crash never leaves half a cursor. */
-async function writeCursorFile(path: string, cursor: string): Promise<void> {
+export async function writeCursorFile(path: string, cursor: string): Promise<void> {
   const temporary = `${path}.${process.pid}.tmp`;
   try {
     await writeFile(temporary, `${cursor}\n`);

@@ -1,12 +1,21 @@
-import { ITEM_SORT_RULES, ITEM_SORTS, ITEM_STATUS_RULES, ITEM_STATUSES, LIMITS } from '@coinventory/contract/constants';
+import {
+  ITEM_SORT_RULES,
+  ITEM_SORTS,
+  ITEM_STATUS_RULES,
+  ITEM_STATUSES,
+  LIMITS,
+  SEARCH_FIELDS,
+} from '@coinventory/contract/constants';
 import { type Command, Option } from 'commander';
 import { integer, text, uuid } from '../options.js';
 import { printList, printObject } from '../output/render.js';
 import { globalOptions, openSession } from '../session.js';
+import { registerItemExport } from './item-export.js';
+import { registerItemImport } from './item-import.js';
 import { ITEM_GET_ARGUMENT, type ItemRef, itemArgument, itemId } from './item-ref.js';
 import { itemDetails, itemView, valuationView } from './item-views.js';
 import { writeCommand } from './item-writes.js';
-import { resourceCommands } from './resource.js';
+import { resourceCommands, searchOption } from './resource.js';
 import {
   addOutputOptions,
   addYesOption,
@@ -31,24 +40,31 @@ const LIST_HELP =
   `\nStatuses:\n${ITEM_STATUSES.map((s) => `  ${s.padEnd(14)}${ITEM_STATUS_RULES[s].replace(/`/g, '')}`).join('\n')}\n` +
   `\nSorts:\n${ITEM_SORTS.map((s) => `  ${s.padEnd(12)}${ITEM_SORT_RULES[s].replace(/`/g, '')}`).join('\n')}`;
 
+/** The filters `items list` and `items export` share (new options each time: a command owns its options). */
+function itemFilters(statusHelp = '') {
+  return {
+    status: new Option('--status <status>', `only items in this state${statusHelp}`).choices(ITEM_STATUSES),
+    categoryId: new Option('--category-id <uuid>', 'only items in this category').argParser(uuid),
+    gradingService: new Option(
+      '--grading-service <service>',
+      'only items graded by this service, e.g. PCGS (exact, any case)',
+    ).argParser(text({ min: 1, max: LIMITS.gradingService.max })),
+    grade: new Option('--grade <grade>', 'only items with this grade, e.g. MS65 (exact, any case)').argParser(
+      text({ min: 1, max: LIMITS.grade.max }),
+    ),
+    sku: new Option('--sku <sku>', 'only the item with this SKU (exact)').argParser(text(LIMITS.sku)),
+  };
+}
+
 export function registerItems(program: Command): void {
   const items = resourceCommands(program, {
     name: 'items',
-    description: 'list, show, create, update and delete inventory items; show their valuations',
+    description: 'list, show, create, update, delete, import and export inventory items; show their valuations',
     view: itemView,
     list: {
       description: 'list items, one page or --all',
       filters: {
-        status: new Option('--status <status>', 'only items in this state (see Statuses below)').choices(ITEM_STATUSES),
-        categoryId: new Option('--category-id <uuid>', 'only items in this category').argParser(uuid),
-        gradingService: new Option(
-          '--grading-service <service>',
-          'only items graded by this service, e.g. PCGS (exact, any case)',
-        ).argParser(text({ min: 1, max: LIMITS.gradingService.max })),
-        grade: new Option('--grade <grade>', 'only items with this grade, e.g. MS65 (exact, any case)').argParser(
-          text({ min: 1, max: LIMITS.grade.max }),
-        ),
-        sku: new Option('--sku <sku>', 'only the item with this SKU (exact)').argParser(text(LIMITS.sku)),
+        ...itemFilters(' (see Statuses below)'),
         sort: new Option('--sort <order>', 'order (default: newest; see Sorts below)').choices(ITEM_SORTS),
       },
       help: LIST_HELP,
@@ -130,4 +146,8 @@ export function registerItems(program: Command): void {
     'coinventory items valuations <id>',
     'coinventory items valuations MOR-1893-S-30 --limit 1 --json | jq .[0].comps',
   ]);
+
+  registerItemImport(items);
+  // The export takes the list's filters (not its page, limit or sort).
+  registerItemExport(items, { q: searchOption(SEARCH_FIELDS.items), ...itemFilters() });
 }

@@ -83,7 +83,7 @@ function searchFieldsOf(name: string): readonly string[] | undefined {
 }
 
 /** `-q, --query <text>`: the search a list offers, over the contract's search fields. */
-function searchOption(fields: readonly string[]): Option {
+export function searchOption(fields: readonly string[]): Option {
   return new Option(
     '-q, --query <text>',
     `search ${fields.join(', ')} (case-insensitive substring, ${LIMITS.q.min}-${LIMITS.q.max} chars)`,

@@ -1,2 +1,9 @@
 // The real server binary, from @coinventory/server's test helper (a devDependency, built first by turbo).
-export { createKey, type RunningServer, type ServerInfo, startServer, stopServer } from '@coinventory/server/testing';
+export {
+  createKey,
+  type RunningServer,
+  runOperatorCommand,
+  type ServerInfo,
+  startServer,
+  stopServer,
+} from '@coinventory/server/testing';

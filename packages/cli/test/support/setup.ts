@@ -2,7 +2,14 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { TestProject } from 'vitest/node';
-import { createKey, type RunningServer, type ServerInfo, startServer, stopServer } from './server.js';
+import {
+  createKey,
+  type RunningServer,
+  runOperatorCommand,
+  type ServerInfo,
+  startServer,
+  stopServer,
+} from './server.js';
 
 /** What the global setup gives every test file: one real server with the demo workspace, and keys. */
 export interface SharedServer extends ServerInfo {
@@ -19,7 +26,43 @@ export interface SharedServer extends ServerInfo {
     follow: string;
     listen: string;
     webhooks: string;
+    importer: string;
+    exporter: string;
+    /** Keys of a workspace of their own (BULK_ORGANIZATION), empty at first: the bulk imports fill it. */
+    bulk: string;
+    bulkResume: string;
   };
+}
+
+/** The workspace the bulk import tests fill with thousands of items, away from the demo workspace the others read. */
+export const BULK_ORGANIZATION = 'cli-bulk-import';
+const BULK_OWNER = 'owner@cli-bulk-import.example';
+
+/** Runs an operator command against the server; throws with its output when it fails. */
+async function operator(info: ServerInfo, args: string[]): Promise<string> {
+  const { code, stdout, stderr } = await runOperatorCommand(info, [...args, '--json']);
+  if (code !== 0) throw new Error(`${args.join(' ')} exited with ${code}:\n${stdout}\n${stderr}`);
+  return stdout;
+}
+
+/** An empty workspace with API access, and `names.length` read/write keys of it. */
+async function bulkWorkspaceKeys(info: ServerInfo, names: string[]): Promise<string[]> {
+  await operator(info, [
+    'org',
+    'create',
+    '--name',
+    'CLI bulk import',
+    '--slug',
+    BULK_ORGANIZATION,
+    '--plan',
+    'business',
+  ]);
+  await operator(info, ['user', 'create', '--email', BULK_OWNER]);
+  await operator(info, ['member', 'add', '--org', BULK_ORGANIZATION, '--user', BULK_OWNER, '--role', 'owner']);
+  const create = ['key', 'create', '--org', BULK_ORGANIZATION, '--creator', BULK_OWNER, '--scopes', 'read,write'];
+  return Promise.all(
+    names.map(async (name) => (JSON.parse(await operator(info, [...create, '--name', name])) as { key: string }).key),
+  );
 }
 
 declare module 'vitest' {
@@ -38,7 +81,21 @@ export default async function setup(project: TestProject): Promise<() => Promise
   // Webhook endpoints on this machine's loopback receivers: the tests' own, which the server refuses otherwise.
   server = await startServer({ WEBHOOK_ALLOWED_HOSTS: '127.0.0.1' });
   const info: ServerInfo = { baseUrl: server.baseUrl, apiKey: server.apiKey, dataDir: server.dataDir };
-  const [readOnly, auth, errors, terminal, bySku, places, changes, follow, listen, webhooks] = await Promise.all([
+  const [
+    readOnly,
+    auth,
+    errors,
+    terminal,
+    bySku,
+    places,
+    changes,
+    follow,
+    listen,
+    webhooks,
+    importer,
+    exporter,
+    [bulk, bulkResume],
+  ] = await Promise.all([
     createKey(info, 'cli read-only', 'read'),
     createKey(info, 'cli auth tests', 'read,write'),
     createKey(info, 'cli error tests', 'read,write'),
@@ -49,10 +106,29 @@ export default async function setup(project: TestProject): Promise<() => Promise
     createKey(info, 'cli changes --follow tests', 'read,write'),
     createKey(info, 'cli listen tests', 'read,write'),
     createKey(info, 'cli webhooks tests', 'read,write'),
+    createKey(info, 'cli import tests', 'read,write'),
+    createKey(info, 'cli export tests', 'read'),
+    bulkWorkspaceKeys(info, ['cli bulk import tests', 'cli bulk import resume tests']),
   ]);
   project.provide('server', {
     ...info,
-    keys: { main: server.apiKey, readOnly, auth, errors, terminal, bySku, places, changes, follow, listen, webhooks },
+    keys: {
+      main: server.apiKey,
+      readOnly,
+      auth,
+      errors,
+      terminal,
+      bySku,
+      places,
+      changes,
+      follow,
+      listen,
+      webhooks,
+      importer,
+      exporter,
+      bulk: bulk as string,
+      bulkResume: bulkResume as string,
+    },
   });
   return async () => {
     await stopServer(server);
