@@ -122,6 +122,10 @@ export async function openItemsExport(
     const { cursor } = await currentCursor(tx, organizationId);
     let count = 0;
     let pending = encoding.header;
+    // PostgreSQL times the cursor's portal as one statement from its first fetch to its last, so STATEMENT_TIMEOUT_MS
+    // would cut every export that takes longer (a large one, a slow reader). This transaction only reads, through an
+    // index in one order, and ends when its reader leaves or stalls (EXPORTS.stallTimeoutMs): it goes without.
+    await tx`SET LOCAL statement_timeout = 0`;
     for await (const rows of exportQuery(tx, organizationId, query).cursor(ROWS_PER_FETCH)) {
       for (const row of rows) pending += encoding.line(ITEMS.toApi(row as RowOf<typeof ITEMS.columns>));
       count += rows.length;

@@ -84,3 +84,29 @@ describe('GET /exports/items of 100,000 items', () => {
     expect(changes.map((change) => change.type).sort()).toEqual(['item.created', 'item.deleted']);
   }, 120_000);
 });
+
+// The statement timeout bounds each fetch, not the export: one read slowly for longer than it still completes.
+const timed = serverWithWorkspace({ statementTimeoutMs: 1_000, policy: { maxRequests: 100_000, windowSeconds: 60 } });
+
+describe('GET /exports/items under STATEMENT_TIMEOUT_MS', () => {
+  it('completes an export read for longer than the statement timeout', async () => {
+    const { sql } = timed.server.database;
+    const workspace = timed.workspace;
+    await sql.begin(async (tx) => {
+      await tx`SET LOCAL statement_timeout = 0`;
+      await tx`
+        INSERT INTO items (organization_id, sku, title, warehouse_id, zone_id)
+        SELECT ${workspace.organizationId}, 'SLOW-' || n, 'Coin ' || n, ${workspace.defaultWarehouseId},
+          ${workspace.defaultZoneId}
+        FROM generate_series(1, 8000) n
+      `;
+    });
+    const started = Date.now();
+    // A reader slower than the server (socket buffers full): the export's transaction stays open for seconds.
+    const response = await requestExport(timed.server.baseUrl, workspace.key, '', { onChunk: () => sleep(50) });
+    expect(Date.now() - started).toBeGreaterThan(2_000);
+    expect(response.complete).toBe(true);
+    const end = ItemsExportEndSchema.parse(JSON.parse(response.body.trimEnd().split('\n').at(-1) ?? ''));
+    expect(end.count).toBe(8_000);
+  });
+});
