@@ -21,15 +21,22 @@ const run = promisify(execFile);
  */
 
 /**
+ * Where operator commands run: a PostgreSQL URL, or the embedded database's directory (through the admin socket of
+ * the server running on it).
+ * @typedef {string | { dataDir: string }} Database
+ */
+
+/**
  * Runs one operator command with --json and returns its parsed output.
  * @param {string} main  path to the server's dist/main.js
- * @param {string} databaseUrl
+ * @param {Database} database
  * @param {string[]} args
  * @returns {Promise<unknown>}
  */
-export async function operator(main, databaseUrl, args) {
+export async function operator(main, database, args) {
+  const where = typeof database === 'string' ? { DATABASE_URL: database } : { COINVENTORY_DATA_DIR: database.dataDir };
   const { stdout } = await run(process.execPath, [main, ...args, '--json'], {
-    env: { PATH: process.env.PATH ?? '', DATABASE_URL: databaseUrl, LOG_LEVEL: 'warn' },
+    env: { PATH: process.env.PATH ?? '', ...where, LOG_LEVEL: 'warn' },
     maxBuffer: 16 * 1024 * 1024,
   });
   return JSON.parse(stdout);
@@ -49,18 +56,18 @@ function field(value, field) {
 /**
  * Creates one workspace with an owner and a read/write key.
  * @param {string} main
- * @param {string} databaseUrl
+ * @param {Database} database
  * @param {{ slug: string, name: string }} spec
  * @returns {Promise<Workspace>}
  */
-export async function createWorkspace(main, databaseUrl, spec) {
+export async function createWorkspace(main, database, spec) {
   const email = `owner@${spec.slug}.example`;
   const [org] = await Promise.all([
-    operator(main, databaseUrl, ['org', 'create', '--name', spec.name, '--slug', spec.slug, '--plan', 'business']),
-    operator(main, databaseUrl, ['user', 'create', '--email', email, '--name', `Owner of ${spec.name}`]),
+    operator(main, database, ['org', 'create', '--name', spec.name, '--slug', spec.slug, '--plan', 'business']),
+    operator(main, database, ['user', 'create', '--email', email, '--name', `Owner of ${spec.name}`]),
   ]);
-  await operator(main, databaseUrl, ['member', 'add', '--org', spec.slug, '--user', email, '--role', 'owner']);
-  const key = await operator(main, databaseUrl, [
+  await operator(main, database, ['member', 'add', '--org', spec.slug, '--user', email, '--role', 'owner']);
+  const key = await operator(main, database, [
     'key',
     'create',
     '--org',

@@ -24,6 +24,7 @@
  * @property {Array<{ scenario: string, label: string, workers: number, server: Figures }>} workers
  * @property {ChangesFeed} changesFeed
  * @property {null | { label: string, server: Figures, summary: import('./profile.mjs').ProfileSummary, explain: Array<{ sql: string, ms: number, plan: string }> }} profile
+ * @property {import('./run/bulk-step.mjs').BulkFigures} bulk
  */
 
 /**
@@ -151,7 +152,191 @@ export function targetsOf(report) {
     measured: `${int(rss)} MB at most`,
     met: rss < 250,
   });
+  targets.push(...bulkTargets(report.bulk));
   return targets;
+}
+
+/**
+ * The median time of an export's complete runs, and their spread.
+ * @param {import('./run/bulk-step.mjs').ExportFormatFigures} f
+ */
+const exportTime = (f) =>
+  f.ms === null
+    ? 'no run complete'
+    : `${secs(f.ms)} s median of ${f.complete}${f.complete > 1 ? ` (${secs(f.msSpread[0] ?? 0)}–${secs(f.msSpread[1] ?? 0)})` : ''}`;
+
+/**
+ * The runs the server cut short, and when.
+ * @param {import('./run/bulk-step.mjs').ExportFormatFigures} f
+ */
+const cutShort = (f) =>
+  f.cutAtMs.length === 0
+    ? ''
+    : `; **${f.cutAtMs.length} of ${f.runs.length} cut short by the server** at ${f.cutAtMs.map((t) => secs(t)).join(', ')} s`;
+
+/** @param {'ndjson' | 'csv'} format */
+const formatLabel = (format) => (format === 'csv' ? 'CSV' : 'NDJSON');
+/** @param {number} ms */
+const secs = (ms) => (ms / 1000).toFixed(2);
+
+/**
+ * The bulk part's targets: the CLI's import under the real limit in under 60 s, the export in under 5 s with the
+ * server's memory growing by under 50 MB.
+ * @param {import('./run/bulk-step.mjs').BulkFigures} bulk
+ * @returns {Target[]}
+ */
+export function bulkTargets(bulk) {
+  /** @type {Target[]} */
+  const targets = [];
+  for (const run of bulk.imports.runs) {
+    targets.push({
+      target: `CLI import of ${int(run.rows)} items under the real limit < 60 s`,
+      scenario: `coinventory items import (${run.database === 'embedded' ? 'embedded database' : 'PostgreSQL'})`,
+      measured:
+        `${run.seconds.toFixed(1)} s, ${int(run.rowsPerSecond)} rows/s, ${int(run.imported)} imported, ` +
+        `${run.rateLimited} × 429, exit ${run.exitCode}${run.timedOut ? ' (timed out)' : ''}`,
+      met: run.seconds < 60 && run.exitCode === 0 && run.imported === run.rows,
+    });
+  }
+  if (bulk.imports.skipped) {
+    targets.push({
+      target: 'CLI import of 10,000 items under the real limit < 60 s',
+      scenario: 'coinventory items import',
+      measured: `not measured: ${bulk.imports.skipped}`,
+      met: false,
+    });
+  }
+  const e = bulk.export;
+  for (const format of /** @type {const} */ (['ndjson', 'csv'])) {
+    const f = e.formats[format];
+    targets.push({
+      target: `export of ${int(e.seeded)} items < 5 s`,
+      scenario: `GET /exports/items (${formatLabel(format)})`,
+      measured: `${exportTime(f)}${cutShort(f)}${f.runs.some((r) => r.complete && (r.count !== e.items || r.lines !== e.items + 1)) ? ', **count or lines wrong**' : ''}`,
+      met: f.ms !== null && f.ms < 5000 && f.countsMatch,
+    });
+  }
+  const growth = Math.max(e.formats.ndjson.rssGrowthMB, e.formats.csv.rssGrowthMB, e.slowReader?.rss.growthMB ?? 0);
+  const firstGrowth = Math.max(e.first.ndjson.rss.growthMB, e.first.csv.rss.growthMB);
+  targets.push({
+    target: 'server RSS growth during an export < 50 MB',
+    scenario: `GET /exports/items (${int(e.seeded)} items), the repeats${e.slowReader ? ' and the slow reader' : ''}`,
+    measured: `${growth.toFixed(1)} MB at most (the first export on the server: ${firstGrowth.toFixed(1)} MB)`,
+    met: growth < 50,
+  });
+  return targets;
+}
+
+/**
+ * The bulk part: the export, the batches and the CLI's import.
+ * @param {import('./run/bulk-step.mjs').BulkFigures} bulk
+ * @returns {string[]}
+ */
+export function bulkLines(bulk) {
+  const e = bulk.export;
+  const lines = [
+    '',
+    `**Export** (\`GET /exports/items\`, the measured workspace's ${int(e.items)} items${e.items === e.seeded ? '' : ` (${int(e.seeded)} seeded, ${int(e.items - e.seeded)} written through the API before)`} read to the end and counted, ` +
+      `nothing kept; ${e.server}; ${e.repeats} runs per format, the time the median of those complete [min–max]; ` +
+      `the server's RSS sampled every ${e.sampleMs} ms, growth = peak − the RSS before the request, the largest of the runs):`,
+    '',
+    '| Format | Time s | First byte ms | MB | items/s | MB/s | RSS growth MB (before → peak) | Runs |',
+    '| --- | ---: | ---: | ---: | ---: | ---: | ---: | --- |',
+  ];
+  for (const format of /** @type {const} */ (['ndjson', 'csv'])) {
+    const f = e.formats[format];
+    const worst = [...f.runs].sort((a, b) => b.rss.growthMB - a.rss.growthMB)[0];
+    const runs = f.runs
+      .map((r) =>
+        r.complete
+          ? `${r.count === e.items && r.lines === e.items + 1 ? 'complete' : `**count ${r.count}, ${int(r.lines)} lines**`}`
+          : `**cut short at ${secs(r.ms)} s** (${int(r.lines)} lines)`,
+      )
+      .join(', ');
+    lines.push(
+      `| ${formatLabel(format)} | ${f.ms === null ? '–' : `${secs(f.ms)} [${secs(f.msSpread[0] ?? 0)}–${secs(f.msSpread[1] ?? 0)}]`} | ${ms(f.firstByteMs)} | ` +
+        `${(f.bytes / 2 ** 20).toFixed(1)} | ${f.itemsPerSecond === null ? '–' : int(f.itemsPerSecond)} | ${f.mbPerSecond ?? '–'} | ` +
+        `${f.rssGrowthMB.toFixed(1)} (${worst?.rss.baselineMB} → ${worst?.rss.peakMB}) | ${runs} |`,
+    );
+  }
+  const firsts = /** @type {const} */ (['ndjson', 'csv']).map((format) => {
+    const r = e.first[format];
+    const end = r.complete ? '' : `, **cut short** (${int(r.lines)} lines)`;
+    return `${formatLabel(format)} ${secs(r.ms)} s${end}, RSS +${r.rss.growthMB.toFixed(1)} MB (${r.rss.baselineMB} → ${r.rss.peakMB})`;
+  });
+  lines.push(
+    '',
+    `Each format's first export on this server ran before these, apart (the first use of its code paths): ${firsts.join('; ')}.`,
+  );
+  if (e.slowReader) {
+    const s = e.slowReader;
+    const how =
+      s.ended === 'left'
+        ? `read for ${s.seconds} s and left`
+        : s.ended === 'cut'
+          ? `meant to read for ${s.seconds} s, but **the server cut the answer short** (it saw the end at ${secs(s.ms)} s, after what was buffered)`
+          : `read the whole export in ${secs(s.ms)} s`;
+    const taken = s.ms ? `, ${(s.bytes / 2 ** 20 / (s.ms / 1000)).toFixed(1)} MB/s as it turned out` : '';
+    lines.push(
+      '',
+      `A slow reader (${(s.bytesPerSecond / 2 ** 20).toFixed(0)} MB/s asked${taken}) ${how}, taking ${(s.bytes / 2 ** 20).toFixed(1)} MB; ` +
+        `the server's RSS grew ${s.rss.growthMB.toFixed(1)} MB (${s.rss.baselineMB} → ${s.rss.peakMB}); ` +
+        `${s.transactionEndedMs === null ? '**a session of the server was still in a transaction 10 s later**' : `no session of the server was in a transaction ${int(s.transactionEndedMs)} ms later`}.` +
+        (s.note ? ` (${s.note})` : ''),
+    );
+  }
+  const b = bulk.batches;
+  lines.push(
+    '',
+    `**Batches** (\`POST /items/batch\`, ${b.size} coins each, ${b.server}; every client sends its batches one after ` +
+      'another; latency per batch request as the client saw it):',
+    '',
+    '| Run | Batches | Items | s | items/s | p50 ms | p99 ms | max ms | errors | RSS MB |',
+    '| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |',
+  );
+  for (const r of b.runs) {
+    const errors = r.notOk + r.failedEntries;
+    lines.push(
+      `| ${r.label} | ${r.batches} | ${int(r.items)} | ${r.seconds.toFixed(1)} | ${int(r.itemsPerSecond)} | ${ms(r.p50Ms)} | ` +
+        `${ms(r.p99Ms)} | ${ms(r.maxMs)} | ${errors ? `**${r.notOk} answers, ${r.failedEntries} entries**` : 0} | ${r.rssMaxMB} |`,
+    );
+  }
+  const im = bulk.imports;
+  lines.push(
+    '',
+    `**CLI import** (\`${im.command}\`, CLI ${im.cliVersion}; a CSV with the item columns of \`items list --output csv\`, ` +
+      "the seeder's coins; a server under the API's real limit, 120 requests per 60 s, and a new key):",
+    '',
+  );
+  if (im.skipped) lines.push(`Not measured: ${im.skipped}.`);
+  else {
+    lines.push(
+      '| Database | Rows | Wall s | rows/s | Imported | Requests (server log) | 429 | batch p50 / max ms (server) | Exit |',
+      '| --- | ---: | ---: | ---: | ---: | --- | ---: | ---: | ---: |',
+    );
+    for (const r of im.runs) {
+      const requests = Object.entries(r.requests)
+        .map(([k, n]) => `${n} × ${k}`)
+        .join(', ');
+      lines.push(
+        `| ${r.database === 'embedded' ? 'embedded (PGlite)' : 'PostgreSQL'} | ${int(r.rows)} | ${r.seconds.toFixed(1)}${r.timedOut ? ' (timed out)' : ''} | ` +
+          `${int(r.rowsPerSecond)} | ${int(r.imported)} | ${requests} | ${r.rateLimited} | ${ms(r.batchP50Ms)} / ${ms(r.batchMaxMs)} | ${r.exitCode} |`,
+      );
+    }
+    const last = im.runs.map((r) => `${r.database}: "${r.summary.join(' / ')}"`).join('; ');
+    if (last) lines.push('', `What the CLI printed last: ${last}.`);
+  }
+  /** @param {number[]} values */
+  const range = (values) =>
+    values.length === 0 ? '–' : `${Math.min(...values).toFixed(1)}–${Math.max(...values).toFixed(1)}`;
+  const exportLoads = [...e.formats.ndjson.runs, ...e.formats.csv.runs].map((r) => r.loadAverage ?? 0);
+  lines.push(
+    '',
+    "The machine's 1-minute load average before each measurement (the cores are shared with anything else running): " +
+      `exports ${range(exportLoads)}, batches ${range(b.runs.map((r) => r.loadAverage ?? 0))}, ` +
+      `imports ${range(im.runs.map((r) => r.loadAverage ?? 0))}.`,
+  );
+  return lines;
 }
 
 /**
@@ -235,6 +420,7 @@ export function markdownReport(report) {
     };
     lines.push(`| ${label} | ${cell(1)} | ${cell(2)} |`);
   }
+  lines.push(...bulkLines(report.bulk));
   lines.push('', '**Targets** (reported, not asserted):', '');
   lines.push('| Target | Scenario | Measured | Met |');
   lines.push('| --- | --- | --- | :---: |');

@@ -5,12 +5,13 @@ import { join } from 'node:path';
 import postgres from 'postgres';
 import { findPostgresBin, startCluster } from './cluster.mjs';
 import { createWorkspace } from './provision.mjs';
+import { measureBulkAlone, measureBulkWrites } from './run/bulk-step.mjs';
 import { captureScenarios } from './run/capture-all.mjs';
 import { prepareFeed } from './run/feed-step.mjs';
 import { measureScenarios } from './run/measure.mjs';
-import { MAIN, OTHERS, PROFILE, SALES, SIZES, tail } from './run/options.mjs';
+import { MAIN, ONLY, OTHERS, PROFILE, SALES, SIZES, tail } from './run/options.mjs';
 import { profileScenario } from './run/profile-step.mjs';
-import { writeReport } from './run/results.mjs';
+import { writeBulkReport, writeReport } from './run/results.mjs';
 import { seed } from './seed.mjs';
 import { log, seconds } from './util.mjs';
 
@@ -23,14 +24,16 @@ import { log, seconds } from './util.mjs';
  *    every statement logged, giving the SQL the pgbench floor replays and the response bytes the HTTP floor sends.
  * 3. Per scenario, back to back so the machine's noise hits all three alike: the real server under autocannon,
  *    pgbench on the scenario's SQL, a bare node:http server sending the same bytes, all at one concurrency.
- * 4. A consumer of the changes feed catching up after 100 changes; scaling (workspaces of 10,000 and 1,000,000
- *    items, and deeper pages), one against two server processes, and with --profile a CPU profile of the slowest
- *    scenario.
- * 5. A markdown table on stdout, everything in bench/results/latest.json.
+ * 4. A consumer of the changes feed catching up after 100 changes and the measured workspace's export; scaling
+ *    (workspaces of 10,000 and 1,000,000 items, and deeper pages), one against two server processes, and with
+ *    --profile a CPU profile of the slowest scenario.
+ * 5. Bulk writes in workspaces of their own: batches of 100 with the limit raised, and the CLI's import of a
+ *    10,000-row CSV under the real limit.
+ * 6. A markdown table on stdout, everything in bench/results/latest.json.
  *
  * The steps live in run/: the options (options.mjs), the changes feed's batch and catch-up (feed-step.mjs), the
- * capture run (capture-all.mjs), the measurements (measure.mjs), the profile (profile-step.mjs) and the report
- * (results.mjs).
+ * capture run (capture-all.mjs), the measurements (measure.mjs), the profile (profile-step.mjs), the bulk part
+ * (bulk-step.mjs) and the report (results.mjs). `--only=bulk` seeds the same data and runs the bulk part alone.
  */
 
 async function main() {
@@ -106,6 +109,13 @@ async function main() {
       large: { slug: large.slug, key: large.key, items: SIZES.large, listings: 0 },
     };
     const measuredTarget = /** @type {import('./scenarios.mjs').Target} */ (targets.measured);
+    if (ONLY === 'bulk') {
+      const admin = postgres(cluster.url, { max: 1, onnotice: () => {} });
+      cleanup.push(() => admin.end({ timeout: 1 }));
+      const bulk = await measureBulkAlone({ databaseUrl: cluster.url, admin, work, target: measuredTarget, cleanup });
+      writeBulkReport({ started, postgres: cluster.version, pgbench, seeded, bulk });
+      return;
+    }
     // Before the capture run, which captures the page after this cursor.
     measuredTarget.changesAfter = await prepareFeed({ databaseUrl: cluster.url, work, target: measuredTarget });
 
@@ -118,7 +128,16 @@ async function main() {
     const profile = PROFILE
       ? await profileScenario(PROFILE, { main: figures.main, admin, captures, measurement })
       : null;
-    writeReport({ started, postgres: cluster.version, pgbench, seeded, figures, profile });
+    const bulkWrites = await measureBulkWrites({ databaseUrl: cluster.url, work, cleanup });
+    writeReport({
+      started,
+      postgres: cluster.version,
+      pgbench,
+      seeded,
+      figures,
+      profile,
+      bulk: { export: figures.exports, ...bulkWrites },
+    });
   } finally {
     for (const step of cleanup.reverse()) {
       try {

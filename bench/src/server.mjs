@@ -12,11 +12,14 @@ import { sleep } from './util.mjs';
 /**
  * @typedef {object} ServerOptions
  * @property {string} main            packages/server/dist/main.js
- * @property {string} databaseUrl
+ * @property {string | null} databaseUrl   null: the embedded database, in `dataDir`
+ * @property {string} [dataDir]       COINVENTORY_DATA_DIR, for the embedded database
  * @property {number} port
  * @property {number} workers         WEB_CONCURRENCY
  * @property {string} logFile
  * @property {Record<string, string>} [env]   more configuration
+ * @property {Array<keyof typeof SERVER_SETTINGS>} [unset]   settings left to the server's own default (e.g. the
+ *   rate limit, for a run under the API's real limit)
  * @property {string} [cpuProfileDir] run under `node --cpu-prof`, profiles written there at exit
  */
 
@@ -78,11 +81,15 @@ export async function startServer(options) {
   const args = options.cpuProfileDir
     ? ['--cpu-prof', `--cpu-prof-dir=${options.cpuProfileDir}`, options.main, 'start']
     : [options.main, 'start'];
+  /** @type {Record<string, string>} */
+  const settings = { ...SERVER_SETTINGS };
+  for (const name of options.unset ?? []) delete settings[name];
   const child = spawn(process.execPath, args, {
     env: {
       PATH: process.env.PATH ?? '',
-      ...SERVER_SETTINGS,
-      DATABASE_URL: options.databaseUrl,
+      ...settings,
+      ...(options.databaseUrl === null ? {} : { DATABASE_URL: options.databaseUrl }),
+      ...(options.dataDir ? { COINVENTORY_DATA_DIR: options.dataDir } : {}),
       HOST: '127.0.0.1',
       PORT: String(options.port),
       WEB_CONCURRENCY: String(options.workers),

@@ -6,6 +6,7 @@ import { runPgbench } from '../pgbench.mjs';
 import { MIXED, pageScenario, SCENARIOS, scenario } from '../scenarios.mjs';
 import { startServer } from '../server.mjs';
 import { freePort, log, sleep } from '../util.mjs';
+import { measureExports } from './bulk-step.mjs';
 import { measureCatchUp } from './feed-step.mjs';
 import {
   CONNECTIONS,
@@ -156,8 +157,8 @@ async function measurements({ cluster, admin, pgbench, work, targets, captures, 
 
 /**
  * Every measurement of the run, scenario by scenario and back to back, so the machine's noise hits the server and
- * its floors alike: the main scenarios (reads, the changes feed's catch-up, then deep pages and scaling, then
- * writes and the mix), then one server process against two.
+ * its floors alike: the main scenarios (reads, the changes feed's catch-up and the export, then deep pages and
+ * scaling, then writes and the mix), then one server process against two.
  * @param {Parameters<typeof measurements>[0]} run
  */
 export async function measureScenarios(run) {
@@ -199,6 +200,13 @@ export async function measureScenarios(run) {
   for (const s of SCENARIOS.filter((x) => x.kind === 'read')) await measureMain(s);
   // On the measuring server, warm from the reads, with no load beside it.
   const catchUp = await measureCatchUp(one.origin, /** @type {import('../scenarios.mjs').Target} */ (targets.measured));
+  // The export of the measured workspace on the same server with nothing beside it, before the write scenarios add
+  // their items (the catch-up's creates were deleted again).
+  const exports = await measureExports(
+    one,
+    /** @type {import('../scenarios.mjs').Target} */ (targets.measured),
+    run.admin,
+  );
 
   for (const [i, s] of deep.entries()) {
     log(`${s.label}: server and database floor`);
@@ -237,5 +245,5 @@ export async function measureScenarios(run) {
   await measureWorkers(one, 1);
   log('two server processes (WEB_CONCURRENCY=2)');
   await measureWorkers(await startMeasuredServer(2), 2);
-  return { figures: { main, pages, scaling, workers, catchUp }, startMeasuredServer, measureServer };
+  return { figures: { main, pages, scaling, workers, catchUp, exports }, startMeasuredServer, measureServer };
 }

@@ -8,7 +8,11 @@ import { SERVER_SETTINGS } from '../server.mjs';
 
 const USAGE = `usage: pnpm bench [--] [--quick] [--connections=N] [--duration=S] [--warmup=S]
                   [--profile=<scenario> | --no-profile] [--output=<file.json>] [--main=<dist/main.js>]
+                  [--only=bulk] [--cli=<bin/coinventory.js>]
 (bench/README.md says what each option does)`;
+
+/** The parts `--only` runs alone. */
+const ONLY_PARTS = ['bulk'];
 
 /** The options, read leniently about one thing: `pnpm bench -- --quick` hands the script its `--` too. */
 function readArgs() {
@@ -27,6 +31,10 @@ function readArgs() {
         output: { type: 'string' },
         // Another build of the server to measure (its dist/main.js), e.g. a checkout of an earlier commit.
         main: { type: 'string' },
+        // One part of the run alone, on the same data: `bulk` (export, batches, the CLI's import).
+        only: { type: 'string' },
+        // The CLI the import runs (its bin/coinventory.js, or a build's dist/coinventory.js).
+        cli: { type: 'string' },
       },
       allowPositionals: false,
     });
@@ -39,6 +47,9 @@ function readArgs() {
     }
     // Checked now rather than after ten minutes of measuring.
     if (values.profile !== undefined) scenario(values.profile);
+    if (values.only !== undefined && !ONLY_PARTS.includes(values.only)) {
+      throw new Error(`--only takes one of ${ONLY_PARTS.join(', ')}, not "${values.only}"`);
+    }
     return values;
   } catch (error) {
     console.error(`bench: ${error instanceof Error ? error.message : String(error)}\n${USAGE}`);
@@ -59,8 +70,14 @@ export const FLOOR_WARMUP = Math.min(1, WARMUP);
 export const QUICK = args.quick === true;
 export const SCALE = QUICK ? 0.1 : 1;
 export const PROFILE = args['no-profile'] ? null : (args.profile ?? 'slowest');
+/** --only=<part>: that part alone, on the same data set (its figures go to <part>-only.json, not latest.json). */
+export const ONLY = /** @type {'bulk' | null} */ (args.only ?? null);
 /** Where the figures go (the markdown goes beside it). */
-export const OUTPUT = args.output ?? join(RESULTS, QUICK ? 'quick.json' : 'latest.json');
+export const OUTPUT =
+  args.output ??
+  join(RESULTS, `${ONLY ? `${ONLY}-only` : QUICK ? 'quick' : 'latest'}${ONLY && QUICK ? '-quick' : ''}.json`);
+/** The CLI whose `items import` is measured. */
+export const CLI = args.cli ?? join(ROOT, 'packages/cli/bin/coinventory.js');
 
 /**
  * pgbench sessions: as many as the server has database connections, so PostgreSQL sees the same concurrency from
@@ -83,6 +100,19 @@ export const WORKER_SCENARIOS = ['me', 'items', 'item', 'mixed'];
 export const FEED = {
   batch: { changes: 120, creates: 5 },
   catchUp: { changes: 100, creates: 3, repeats: 20 },
+};
+
+/**
+ * The bulk part (run/bulk-step.mjs): the measured workspace's export, read in full 3 times per format with the
+ * server's memory sampled every 50 ms, and by a slow reader (1 MB/s) that means to leave after 15 s; batches of 100 (a warm-up, 40 from one
+ * client, 10 from each of 4 clients on one workspace and on four, 40 upserting the first client's items again:
+ * 16,500 items written in workspaces of their own); and the CLI's import of a 10,000-row CSV under the real limit,
+ * on PostgreSQL and on the embedded database.
+ */
+export const BULK = {
+  export: { repeats: 3, sampleMs: 50, slowReader: { bytesPerSecond: 1 * 2 ** 20, seconds: 15 } },
+  batch: { size: 100, warmup: 5, sequential: QUICK ? 10 : 40, concurrent: { clients: 4, batches: QUICK ? 3 : 10 } },
+  import: { rows: QUICK ? 2_000 : 10_000, embedded: true, timeoutSeconds: 600 },
 };
 
 /**

@@ -1,11 +1,12 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { TUNING } from '../cluster.mjs';
-import { markdownReport, targetsOf } from '../report.mjs';
+import { bulkLines, bulkTargets, markdownReport, targetsOf } from '../report.mjs';
 import { DEEP_PAGE, FEED_PAGE, scenario } from '../scenarios.mjs';
 import { SERVER_SETTINGS } from '../server.mjs';
 import { log, seconds } from '../util.mjs';
 import { machine, versions } from './environment.mjs';
 import {
+  BULK,
   CONNECTIONS,
   DB_SESSIONS,
   DURATION,
@@ -25,16 +26,12 @@ import {
  * Writes the figures (OUTPUT, and the markdown beside it) and prints the markdown on stdout.
  * @param {{ started: number, postgres: string, pgbench: string, seeded: import('../seed.mjs').SeedResult,
  *   figures: Awaited<ReturnType<typeof import('./measure.mjs').measureScenarios>>['figures'],
- *   profile: import('./profile-step.mjs').Profile | null }} run
+ *   profile: import('./profile-step.mjs').Profile | null, bulk: import('./bulk-step.mjs').BulkFigures }} run
  */
-export function writeReport({ started, postgres, pgbench, seeded, figures, profile }) {
+export function writeReport({ started, postgres, pgbench, seeded, figures, profile, bulk }) {
   const { main, pages, scaling, workers, catchUp } = figures;
   const report = {
-    date: new Date().toISOString(),
-    wallSeconds: Math.round((Date.now() - started) / 1000),
-    quick: QUICK,
-    machine: machine(),
-    versions: versions({ postgres, pgbench }),
+    ...header({ started, postgres, pgbench }),
     settings: {
       connections: CONNECTIONS,
       dbSessions: DB_SESSIONS,
@@ -47,17 +44,9 @@ export function writeReport({ started, postgres, pgbench, seeded, figures, profi
       server: { ...SERVER_SETTINGS, WEB_CONCURRENCY: '1 (2 in the workers table)', SYNC_WORKER: 'on' },
       postgres: TUNING,
       cores: 'the load generator, the server and PostgreSQL share the same cores',
+      bulk: BULK,
     },
-    seed: {
-      seconds: Math.round(seeded.ms / 100) / 10,
-      rows: seeded.rows,
-      phasesMs: seeded.phasesMs,
-      workspaces: {
-        measured: SIZES.measured,
-        scaling: [SIZES.small, SIZES.measured, SIZES.large],
-        others: `${OTHERS.count} workspaces holding ${OTHERS.items.toLocaleString('en-US')} items`,
-      },
-    },
+    seed: seedOf(seeded),
     scenarios: main,
     deepPages: [...pages, { page: DEEP_PAGE.page, ...pick(main, 'items-deep') }],
     scaling: [
@@ -72,11 +61,78 @@ export function writeReport({ started, postgres, pgbench, seeded, figures, profi
     workers,
     changesFeed: changesFeedOf(main, catchUp),
     profile,
+    bulk,
   };
   const withTargets = { ...report, targets: targetsOf(report) };
+  write(withTargets, markdownReport(withTargets), started);
+}
+
+/**
+ * `--only=bulk`: the bulk part's figures and targets alone, with the machine and versions (in OUTPUT, by default
+ * results/bulk-only.json, so the full run's latest.json stays as it was).
+ * @param {{ started: number, postgres: string, pgbench: string, seeded: import('../seed.mjs').SeedResult,
+ *   bulk: import('./bulk-step.mjs').BulkFigures }} run
+ */
+export function writeBulkReport({ started, postgres, pgbench, seeded, bulk }) {
+  const report = {
+    ...header({ started, postgres, pgbench }),
+    only: 'bulk',
+    settings: { server: SERVER_SETTINGS, postgres: TUNING, bulk: BULK },
+    seed: seedOf(seeded),
+    bulk,
+  };
+  const targets = bulkTargets(bulk);
+  const m = report.machine;
+  const markdown = [
+    `### Benchmark ${report.date.slice(0, 10)}, the bulk part alone (--only=bulk${QUICK ? ', --quick: a tenth of the data' : ''})`,
+    '',
+    `${m.cpu}, ${m.cores} cores, ${m.memoryGiB} GiB, Linux ${m.kernel} (${m.os}). Node ${report.versions.node}, ` +
+      `${report.versions.postgres}, commit ${report.versions.commit}. The same data set as the full run ` +
+      `(${(seeded.rows.items ?? 0).toLocaleString('en-US')} items, seeded in ${report.seed.seconds} s); whole run ${report.wallSeconds} s.`,
+    ...bulkLines(bulk),
+    '',
+    '| Target | Scenario | Measured | Met |',
+    '| --- | --- | --- | :---: |',
+    ...targets.map((t) => `| ${t.target} | ${t.scenario} | ${t.measured} | ${t.met ? 'yes' : '**no**'} |`),
+    '',
+  ].join('\n');
+  write({ ...report, targets }, markdown, started);
+}
+
+/** @param {{ started: number, postgres: string, pgbench: string }} run */
+function header({ started, postgres, pgbench }) {
+  return {
+    date: new Date().toISOString(),
+    wallSeconds: Math.round((Date.now() - started) / 1000),
+    quick: QUICK,
+    machine: machine(),
+    versions: versions({ postgres, pgbench }),
+  };
+}
+
+/** @param {import('../seed.mjs').SeedResult} seeded */
+function seedOf(seeded) {
+  return {
+    seconds: Math.round(seeded.ms / 100) / 10,
+    rows: seeded.rows,
+    phasesMs: seeded.phasesMs,
+    workspaces: {
+      measured: SIZES.measured,
+      scaling: [SIZES.small, SIZES.measured, SIZES.large],
+      others: `${OTHERS.count} workspaces holding ${OTHERS.items.toLocaleString('en-US')} items`,
+    },
+  };
+}
+
+/**
+ * Writes the JSON (OUTPUT) and the markdown beside it, and prints the markdown on stdout.
+ * @param {object} json
+ * @param {string} markdown
+ * @param {number} started
+ */
+function write(json, markdown, started) {
   mkdirSync(RESULTS, { recursive: true });
-  writeFileSync(OUTPUT, `${JSON.stringify(withTargets, null, 2)}\n`);
-  const markdown = markdownReport(withTargets);
+  writeFileSync(OUTPUT, `${JSON.stringify(json, null, 2)}\n`);
   writeFileSync(OUTPUT.replace(/\.json$/, '.md'), markdown);
   process.stdout.write(markdown);
   log(`done in ${seconds(Date.now() - started)}; figures in ${OUTPUT}`);
