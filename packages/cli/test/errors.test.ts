@@ -19,6 +19,7 @@ const env = { COINVENTORY_BASE_URL: baseUrl, COINVENTORY_API_KEY: keys.errors };
 
 let limited: RunningServer | undefined;
 let blocked: RunningServer | undefined;
+let paced: RunningServer | undefined;
 let failing: Server;
 let failingUrl: string;
 let failingHits = 0;
@@ -27,11 +28,14 @@ let failingKeys: Array<string | undefined> = [];
 let closedUrl: string;
 
 beforeAll(async () => {
-  [limited, blocked] = await Promise.all([
+  [limited, blocked, paced] = await Promise.all([
     // 3 requests per 2 s: a walk of 6 pages must wait, and gets through.
     startServer({ RATE_LIMIT_MAX_REQUESTS: '3', RATE_LIMIT_WINDOW_SECONDS: '2' }),
     // 1 request per 10 minutes: the second request's Retry-After is too long to wait for.
     startServer({ RATE_LIMIT_MAX_REQUESTS: '1', RATE_LIMIT_WINDOW_SECONDS: '600' }),
+    // 3 requests per 10 s: an import's first two batches fall in one window however slow the machine, so the
+    // import must pause before its third.
+    startServer({ RATE_LIMIT_MAX_REQUESTS: '3', RATE_LIMIT_WINDOW_SECONDS: '10' }),
   ]);
   failing = createServer((request, response) => {
     failingHits += 1;
@@ -52,7 +56,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   failing?.close();
-  await Promise.all([stopServer(limited), stopServer(blocked)]);
+  await Promise.all([stopServer(limited), stopServer(blocked), stopServer(paced)]);
 });
 
 describe('authentication: exit 3', () => {
@@ -155,8 +159,8 @@ describe('rate limited', () => {
       return found.sort();
     }
 
-    it('3 batches under 3 requests per 2 s: it pauses instead of getting a 429', async () => {
-      const server = limited as RunningServer;
+    it('3 batches under 3 requests per 10 s: it pauses instead of getting a 429', async () => {
+      const server = paced as RunningServer;
       // A key of its own, whose window nothing else has spent.
       const key = await createKey(server, 'cli import pacing', 'read,write');
       const { file, skus } = rowsFile('paced', 300);
@@ -164,7 +168,7 @@ describe('rate limited', () => {
         env: { COINVENTORY_BASE_URL: server.baseUrl, COINVENTORY_API_KEY: key },
       });
       expect(result.stderr).not.toContain('Rate limited');
-      expect(result.stderr).toMatch(/^Waiting \d+ s for the rate limit \(3 requests per 2 s\)…$/m);
+      expect(result.stderr).toMatch(/^Waiting \d+ s for the rate limit \(3 requests per 10 s\)…$/m);
       expect(result.code).toBe(0);
       const summary = JSON.parse(result.stdout);
       expect(summary).toMatchObject({ created: 300, refused: 0, rateLimited: 0 });
