@@ -95,8 +95,17 @@ describe('headers on every response', () => {
     for (const { label, response } of samples) expect(response.headers.get('x-powered-by'), label).toBeNull();
   });
 
-  it('every response is JSON, with Content-Type application/json', () => {
+  it("every response is JSON, with Content-Type application/json (an export's 200: NDJSON, a JSON object a line)", () => {
+    const streamed = new Set(
+      contractRoutes.filter((entry) => entry.route.metadata.streamed).map((entry) => `${entry.key} ok`),
+    );
+    expect(streamed.size).toBeGreaterThan(0);
     for (const { label, response } of samples) {
+      if (streamed.has(label) && response.status === 200) {
+        expect(response.headers.get('content-type'), label).toMatch(/^application\/x-ndjson(;|$)/);
+        for (const line of response.text.trimEnd().split('\n')) expect(() => JSON.parse(line), label).not.toThrow();
+        continue;
+      }
       expect(response.headers.get('content-type'), label).toMatch(JSON_TYPE);
       expect(() => JSON.parse(response.text), label).not.toThrow();
     }
