@@ -112,6 +112,29 @@ export async function startCluster(bin: string, options: ClusterOptions = {}): P
   ]);
   const version = runAs(user, join(bin, 'postgres'), ['--version']).trim();
   let stopped = false;
+  const stop = () => {
+    if (stopped) return;
+    stopped = true;
+    for (const [signal, listener] of onSignal) process.off(signal, listener);
+    process.off('exit', stop);
+    try {
+      runAs(user, join(bin, 'pg_ctl'), ['-D', dataDir, '-m', 'fast', '-w', 'stop']);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  };
+  // A run that is interrupted (Ctrl-C, or turbo ending the task when another fails) never reaches its teardown, so
+  // the cluster is stopped on the signal or at exit. Put first: vitest's own handlers exit the process at once. With
+  // no other handler, the signal is raised again so the process ends as it would have.
+  const onSignal = (['SIGINT', 'SIGTERM', 'SIGHUP'] as const).map((signal) => {
+    const listener = () => {
+      stop();
+      if (process.listenerCount(signal) === 0) process.kill(process.pid, signal);
+    };
+    process.prependOnceListener(signal, listener);
+    return [signal, listener] as const;
+  });
+  process.prependOnceListener('exit', stop);
   return {
     url: `postgres://postgres@127.0.0.1:${port}/postgres`,
     host: '127.0.0.1',
@@ -120,14 +143,6 @@ export async function startCluster(bin: string, options: ClusterOptions = {}): P
     dataDir,
     version,
     bin,
-    stop: () => {
-      if (stopped) return;
-      stopped = true;
-      try {
-        runAs(user, join(bin, 'pg_ctl'), ['-D', dataDir, '-m', 'fast', '-w', 'stop']);
-      } finally {
-        rmSync(dir, { recursive: true, force: true });
-      }
-    },
+    stop,
   };
 }
