@@ -118,18 +118,8 @@ export class HttpTransport implements Transport {
   /** One attempt of a streamed route: the response once its headers are in (2xx), or the error that ended it. */
   async #open(url: string, init: RequestInit, timeoutMs: number, signal: AbortSignal | undefined): Promise<Response> {
     if (signal?.aborted) throw new APIUserAbortError({ cause: signal.reason });
-    const controller = new AbortController();
-    let timedOut = false;
-    const timer = setTimeout(
-      () => {
-        timedOut = true;
-        controller.abort();
-      },
-      Math.min(timeoutMs, MAX_TIMER_MS),
-    );
     // Left in place after the headers: the caller's signal also ends the body.
-    const onAbort = () => controller.abort(signal?.reason);
-    signal?.addEventListener('abort', onAbort, { once: true });
+    const { controller, timer, onAbort, timedOut } = attemptControl(timeoutMs, signal);
     let response: Response;
     let text = '';
     try {
@@ -139,7 +129,7 @@ export class HttpTransport implements Transport {
     } catch (error) {
       signal?.removeEventListener('abort', onAbort);
       if (signal?.aborted) throw new APIUserAbortError({ cause: error });
-      if (timedOut) throw new APIConnectionTimeoutError(timeoutMs);
+      if (timedOut()) throw new APIConnectionTimeoutError(timeoutMs);
       throw new APIConnectionError(`Connection error: ${describe(error)}`, { cause: error });
     } finally {
       clearTimeout(timer);
@@ -212,19 +202,7 @@ export class HttpTransport implements Transport {
     signal: AbortSignal | undefined,
   ): Promise<APIResponse<T | NotModified>> {
     if (signal?.aborted) throw new APIUserAbortError({ cause: signal.reason });
-    // One controller aborts the attempt on timeout or on the caller's signal; a plain timer rather than
-    // AbortSignal.timeout/any, which Node 20.0–20.2 lack and which fake timers in tests cannot drive.
-    const controller = new AbortController();
-    let timedOut = false;
-    const timer = setTimeout(
-      () => {
-        timedOut = true;
-        controller.abort();
-      },
-      Math.min(timeoutMs, MAX_TIMER_MS),
-    );
-    const onAbort = () => controller.abort(signal?.reason);
-    signal?.addEventListener('abort', onAbort, { once: true });
+    const { controller, timer, onAbort, timedOut } = attemptControl(timeoutMs, signal);
     try {
       let response: Response;
       let text: string;
@@ -235,7 +213,7 @@ export class HttpTransport implements Transport {
         text = await untilAborted(response.text(), controller.signal);
       } catch (error) {
         if (signal?.aborted) throw new APIUserAbortError({ cause: error });
-        if (timedOut) throw new APIConnectionTimeoutError(timeoutMs);
+        if (timedOut()) throw new APIConnectionTimeoutError(timeoutMs);
         throw new APIConnectionError(`Connection error: ${describe(error)}`, { cause: error });
       }
       const etag = response.headers.get(CONDITIONAL.etagHeader) ?? undefined;
@@ -255,6 +233,26 @@ export class HttpTransport implements Transport {
       signal?.removeEventListener('abort', onAbort);
     }
   }
+}
+
+/**
+ * One controller that aborts an attempt on its timeout or on the caller's signal; a plain timer rather than
+ * AbortSignal.timeout/any, which Node 20.0–20.2 lack and which fake timers in tests cannot drive. The caller clears
+ * `timer` and removes `onAbort` from `signal` when the attempt is over.
+ */
+function attemptControl(timeoutMs: number, signal: AbortSignal | undefined) {
+  const controller = new AbortController();
+  let timedOut = false;
+  const timer = setTimeout(
+    () => {
+      timedOut = true;
+      controller.abort();
+    },
+    Math.min(timeoutMs, MAX_TIMER_MS),
+  );
+  const onAbort = () => controller.abort(signal?.reason);
+  signal?.addEventListener('abort', onAbort, { once: true });
+  return { controller, timer, onAbort, timedOut: () => timedOut };
 }
 
 export function checkTimeout(value: number): number {
