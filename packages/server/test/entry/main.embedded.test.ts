@@ -15,7 +15,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { migrations } from '../../src/db/migrations/index.js';
 import { describeSettings } from '../../src/env.js';
 import { KEY_PATTERN } from '../../src/modules/access/index.js';
-import { removeTempDirs, runToEnd, start, stop, tempDir } from '../support/binary.js';
+import { fromStderr, removeTempDirs, runToEnd, start, stop, tempDir } from '../support/binary.js';
 import { client } from '../support/http.js';
 
 afterAll(removeTempDirs);
@@ -27,7 +27,7 @@ describe('coinventory-server on the embedded database', () => {
   it('creates the demo workspace on first start, prints its key once, and every endpoint answers with it', async () => {
     const server = await start({ COINVENTORY_DATA_DIR: dataDir });
     try {
-      const printed = /(cvk_live_[0-9A-Za-z]+)/.exec(server.stderr());
+      const printed = await fromStderr(server, /(cvk_live_[0-9A-Za-z]+)/);
       expect(printed, server.stderr()).not.toBeNull();
       demoKey = printed?.[1] ?? '';
       expect(demoKey).toMatch(KEY_PATTERN);

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, describe, expect, it } from 'vitest';
 import { KEY_PATTERN } from '../../src/modules/access/index.js';
-import { removeTempDirs, run, runToEnd, start, stop, tempDir } from '../support/binary.js';
+import { fromStderr, removeTempDirs, run, runToEnd, start, stop, tempDir } from '../support/binary.js';
 import { client } from '../support/http.js';
 
 afterAll(removeTempDirs);
@@ -40,7 +40,7 @@ describe('coinventory-server start when its port is taken', () => {
 
     const server = await start({ COINVENTORY_DATA_DIR: dataDir, PORT: String(port) });
     try {
-      const key = /(cvk_live_[0-9A-Za-z]+)/.exec(server.stderr())?.[1] ?? '';
+      const key = (await fromStderr(server, /(cvk_live_[0-9A-Za-z]+)/))?.[1] ?? '';
       expect(key, server.stderr()).toMatch(KEY_PATTERN);
       expect((await client(server.baseUrl, key).get('/me')).status).toBe(200);
     } finally {

@@ -52,6 +52,23 @@ export async function start(env: Record<string, string>): Promise<Running> {
   return { child, baseUrl, stdout: () => stdout, stderr: () => stderr };
 }
 
+/**
+ * What `pattern` matches on the server's stderr, once it has arrived. The server writes there (the demo key) before
+ * it logs "listening" on stdout, but the two pipes are read apart: on a loaded machine stdout's line can come first.
+ */
+export async function fromStderr(
+  running: Running,
+  pattern: RegExp,
+  timeoutMs = 10_000,
+): Promise<RegExpExecArray | null> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const match = pattern.exec(running.stderr());
+    if (match || Date.now() > deadline || running.child.exitCode !== null) return match;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
 export async function stop(running: Running, signal: NodeJS.Signals = 'SIGTERM'): Promise<number | null> {
   if (running.child.exitCode !== null) return running.child.exitCode;
   running.child.kill(signal);

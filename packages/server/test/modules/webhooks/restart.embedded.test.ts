@@ -1,6 +1,6 @@
 import type { WebhookDeliveryList, WebhookEndpointWithSecret } from '@coinventory/contract';
 import { afterEach, describe, expect, it } from 'vitest';
-import { type Running, removeTempDirs, start, stop, tempDir } from '../../support/binary.js';
+import { fromStderr, type Running, removeTempDirs, start, stop, tempDir } from '../../support/binary.js';
 import { client, expectStatus } from '../../support/http.js';
 import { eventually, WebhookReceiver } from '../../support/webhook-receiver.js';
 
@@ -30,7 +30,7 @@ describe('a server killed between commit and delivery', () => {
     };
     const first = await start(env);
     running.push(first);
-    const key = /(cvk_live_[0-9A-Za-z]{38})/.exec(first.stderr())?.[1];
+    const key = (await fromStderr(first, /(cvk_live_[0-9A-Za-z]{38})/))?.[1];
     if (!key) throw new Error(`no demo key printed:\n${first.stderr()}`);
     const api = client(first.baseUrl, key);
     const created = await api.post<WebhookEndpointWithSecret>('/webhook-endpoints', {
