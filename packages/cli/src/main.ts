@@ -4,6 +4,7 @@ import packageJson from '../package.json' with { type: 'json' };
 import { registerAuth } from './commands/auth.js';
 import { registerCategories } from './commands/categories.js';
 import { registerChanges } from './commands/changes.js';
+import { registerCompletion } from './commands/completion.js';
 import { registerConsignments } from './commands/consignments.js';
 import { registerInvoices } from './commands/invoices.js';
 import { registerItems } from './commands/items.js';
@@ -82,6 +83,7 @@ export function buildProgram(): Command {
   registerWebhooks(program);
   registerListen(program);
   registerAuth(program);
+  registerCompletion(program);
   return program;
 }
 
