@@ -22,7 +22,11 @@ const EnvShape = z.object({
   LOG_LEVEL: z
     .enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'])
     .default('info')
-    .describe('fatal, error, warn, info, debug, trace or silent. Logs are JSON lines on stdout.'),
+    .describe('fatal, error, warn, info, debug, trace or silent. Logs go to stdout (see LOG_FORMAT).'),
+  LOG_FORMAT: z
+    .enum(['auto', 'json', 'pretty'])
+    .default('auto')
+    .describe('auto: readable lines when stdout is a terminal, JSON lines otherwise; json or pretty: always that.'),
   STATEMENT_TIMEOUT_MS: z.coerce
     .number()
     .int()

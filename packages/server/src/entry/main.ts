@@ -22,7 +22,7 @@ async function main(argv: string[]): Promise<number | undefined> {
     }
     if (rest.length > 0) throw new UsageError(`start takes no arguments (got "${rest.join(' ')}").`, START_USAGE);
     const env = loadEnv();
-    await start(env, createLogger(env.LOG_LEVEL));
+    await start(env, createLogger(env.LOG_LEVEL, env.LOG_FORMAT));
     return undefined;
   }
   if (first === 'sync-worker') {
@@ -33,7 +33,7 @@ async function main(argv: string[]): Promise<number | undefined> {
     if (rest.length > 0)
       throw new UsageError(`sync-worker takes no arguments (got "${rest.join(' ')}").`, SYNC_WORKER_USAGE);
     const env = loadEnv();
-    await syncWorker(env, createLogger(env.LOG_LEVEL));
+    await syncWorker(env, createLogger(env.LOG_LEVEL, env.LOG_FORMAT));
     return undefined;
   }
   if (!isAdminCommand(argv)) throw new UsageError(`Unknown command "${argv.join(' ')}".`);

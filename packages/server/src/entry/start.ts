@@ -80,17 +80,26 @@ export async function start(env: Env, rootLogger: Logger) {
   }
 }
 
+/**
+ * The demo key, once, on stderr. On a terminal it stands out from the log lines around it (bold, the key in yellow,
+ * ruled off); piped, it is plain text that a script can read.
+ */
 function printDemoKey(baseUrl: string, slug: string, key: string) {
+  const colour = process.stderr.isTTY === true && !process.env.NO_COLOR;
+  const paint = (code: string, text: string) => (colour ? `\u001b[${code}m${text}\u001b[0m` : text);
+  const rule = colour ? [paint('2', `  ${'─'.repeat(72)}`)] : [];
   process.stderr.write(
     [
       '',
-      `  Demo workspace "${slug}" created. Its API key (read and write), shown this once:`,
+      ...rule,
+      paint('1', `  Demo workspace "${slug}" created. Its API key (read and write), shown this once:`),
       '',
-      `    ${key}`,
+      `    ${paint('1;33', key)}`,
       '',
       '  Try it:',
       '',
       `    curl -H "Authorization: Bearer ${key}" ${baseUrl}/me`,
+      ...rule,
       '',
       '',
     ].join('\n'),

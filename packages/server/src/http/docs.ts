@@ -72,11 +72,37 @@ const methodNotAllowed = (_req: Request, _res: Response, next: express.NextFunct
   next(new ApiError('METHOD_NOT_ALLOWED', undefined, { Allow: 'GET, HEAD' }));
 
 /**
- * The OpenAPI document at `/v1/openapi.json` (its `servers` naming this server as clients reach it) and the
- * interactive reference at `/docs`. Neither needs a key: they describe the API, they do not reach a workspace.
+ * The server's front door, `/`: where the API, its OpenAPI document and its reference are, for whoever opens the
+ * server's address (a person in a browser, a script finding its way). A new object; it names no workspace.
+ */
+export interface ServerIndex {
+  name: 'Coinventory API';
+  /** The base URL of API version 1, as clients reach it. */
+  api: string;
+  openapi: string;
+  docs: string;
+}
+
+/**
+ * `/` (ServerIndex), the OpenAPI document at `/v1/openapi.json` (its `servers` naming this server as clients reach
+ * it) and the interactive reference at `/docs`. None needs a key: they describe the API, they do not reach a
+ * workspace.
  */
 export function docsRouter(urls: PublicUrls): Router {
   const router = express.Router({ caseSensitive: true, strict: false });
+
+  router.get('/', (req, res) => {
+    const api = urls.baseUrl(req);
+    const index: ServerIndex = {
+      name: 'Coinventory API',
+      api,
+      openapi: `${api}/openapi.json`,
+      docs: urls.documentationUrl(req),
+    };
+    res.setHeader('Cache-Control', 'no-cache');
+    res.json(index);
+  });
+  router.all('/', methodNotAllowed);
 
   router.get(OPENAPI_PATH, (req, res) => {
     res.setHeader('Cache-Control', 'public, max-age=300');

@@ -17,6 +17,37 @@ afterAll(async () => {
   await Promise.all([server.close(), proxied.close()]);
 });
 
+describe('GET /', () => {
+  it('points at the API, its OpenAPI document and its reference, without a key, each of which answers', async () => {
+    const response = await call(server.origin, 'GET', '/');
+    expect(response.status).toBe(200);
+    expect(response.headers.get('content-type')).toMatch(/^application\/json/);
+    expect(response.body).toEqual({
+      name: 'Coinventory API',
+      api: server.baseUrl,
+      openapi: `${server.baseUrl}/openapi.json`,
+      docs: `${server.origin}/docs`,
+    });
+    const { openapi, docs } = response.body as { openapi: string; docs: string };
+    for (const url of [openapi, docs]) expect((await fetch(url)).status).toBe(200);
+    const me = await fetch(`${server.baseUrl}/me`);
+    expect(me.status).toBe(401);
+  });
+
+  it('names the public base URL behind a proxy, and answers 405 with Allow to other methods', async () => {
+    const proxiedIndex = await call(proxied.origin, 'GET', '/');
+    expect(proxiedIndex.body).toMatchObject({
+      api: 'https://api.liberty-coin.example/v1',
+      openapi: 'https://api.liberty-coin.example/v1/openapi.json',
+      docs: 'https://api.liberty-coin.example/docs',
+    });
+    const post = await call(server.origin, 'POST', '/');
+    expect(post.status).toBe(405);
+    expect(post.headers.get('allow')).toBe('GET, HEAD');
+    expect(post.body).toEqual(ERROR_BODY.METHOD_NOT_ALLOWED);
+  });
+});
+
 describe('GET /v1/openapi.json', () => {
   it('serves the contract document without a key, naming this server as its base URL', async () => {
     const response = await call(server.origin, 'GET', '/v1/openapi.json');
