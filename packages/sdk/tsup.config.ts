@@ -1,4 +1,8 @@
+import { readFileSync } from 'node:fs';
 import { defineConfig } from 'tsup';
+
+/** The package's version, which the client sends in its User-Agent (src/version.ts): one source, package.json. */
+const { version } = JSON.parse(readFileSync('package.json', 'utf8')) as { version: string };
 
 /**
  * ESM + CJS + declarations, with the contract bundled in: the published package has no runtime dependency.
@@ -21,6 +25,7 @@ export default defineConfig({
   tsconfig: 'tsconfig.build.json',
   noExternal: ['@coinventory/contract'],
   clean: true,
+  define: { __COINVENTORY_SDK_VERSION__: JSON.stringify(version) },
   // esbuild turns `class NotFoundError` into `var NotFoundError = class _NotFoundError`; without keepNames the
   // renamed class shows in `constructor.name` and stack traces (`at _APIError.from`).
   keepNames: true,

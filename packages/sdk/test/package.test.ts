@@ -39,12 +39,15 @@ describe('publish shape', () => {
     expect(attw.stdout).toContain('No problems found');
   });
 
-  it('has no runtime dependency and ships only dist', () => {
+  it('has no runtime dependency and ships only dist (and its changelog), publicly, under the MIT license', () => {
     const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as Record<string, unknown>;
     expect(pkg.dependencies).toBeUndefined();
     expect(pkg.peerDependencies).toBeUndefined();
-    expect(pkg.files).toEqual(['dist']);
+    expect(pkg.files).toEqual(['dist', 'CHANGELOG.md']);
     expect(pkg.sideEffects).toBe(false);
+    expect(pkg.private).toBeUndefined();
+    expect(pkg.license).toBe('MIT');
+    expect(pkg.publishConfig).toEqual({ access: 'public' });
   });
 
   it('bundles the contract without zod and without Node-only imports', () => {
@@ -134,6 +137,13 @@ describe('dual ESM/CJS build', () => {
     expect(Object.keys(cjs).sort()).toEqual(Object.keys(esm).sort());
     expect(esm.default).toBe(esm.Coinventory);
     expect(cjs.default).toBe(cjs.Coinventory);
+  });
+
+  it("carries package.json's version in both builds (the User-Agent's)", async () => {
+    const { version } = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { version: string };
+    const esm = (await import(join(dist, 'index.js'))) as Sdk;
+    const cjs = createRequire(import.meta.url)(join(dist, 'index.cjs')) as Sdk;
+    expect([esm.VERSION, cjs.VERSION]).toEqual([version, version]);
   });
 
   it('answers instanceof across the two builds, both ways (the dual package hazard)', async () => {
@@ -228,7 +238,11 @@ describe('size', () => {
     };
     console.log(`[sdk size] ${JSON.stringify({ ...sizes, packed: { ...sizes.packed, files: undefined } })}`);
     expect(sizes.packed.files).toEqual(expect.arrayContaining(['dist/index.js', 'dist/index.cjs', 'package.json']));
-    expect(sizes.packed.files.every((f) => f.startsWith('dist/') || /^(package\.json|README\.md)$/.test(f))).toBe(true);
+    expect(
+      sizes.packed.files.every(
+        (f) => f.startsWith('dist/') || /^(package\.json|README\.md|CHANGELOG\.md|LICENSE)$/.test(f),
+      ),
+    ).toBe(true);
     expect(sizes.minimalContainsZod).toBe(false);
     // verifyWebhook and its helpers are tree-shaken out of a client-only bundle.
     expect(sizes.minimalContainsWebhookVerification).toBe(false);
