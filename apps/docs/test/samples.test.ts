@@ -1,7 +1,16 @@
 // Every code sample of the guides runs against a live server on loopback (see README: "Code samples run").
 import { type ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { chmodSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  chmodSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -227,6 +236,29 @@ async function runReceiverSample(block: CodeBlock): Promise<void> {
   }
 }
 
+/** The npx on the PATH the test was started with. */
+function realNpx(): string {
+  for (const dir of (process.env.PATH ?? '').split(':')) {
+    if (dir && existsSync(join(dir, 'npx'))) return join(dir, 'npx');
+  }
+  throw new Error('npx is not on the PATH');
+}
+
+/** A shell script standing in for npx: `@coinventory/server` and `@coinventory/cli` run the built binaries. */
+function npxStandIn(npx: string): string {
+  return `#!/bin/sh
+for arg in "$@"; do case "$arg" in -y|--yes) ;; *) package=$arg; break;; esac; done
+case "$package" in
+  @coinventory/server|@coinventory/cli)
+    while [ "$1" != "$package" ]; do shift; done
+    shift
+    if [ "$package" = @coinventory/server ]; then exec "${process.execPath}" "${SERVER_BIN}" "$@"; fi
+    exec "${process.execPath}" "${CLI_BIN}" "$@";;
+esac
+exec "${npx}" "$@"
+`;
+}
+
 /** The key the test's own requests around samples use, apart from the samples' keys and their rate limits. */
 let harness: Promise<string> | undefined;
 const harnessKey = () => {
@@ -246,6 +278,11 @@ beforeAll(async () => {
     writeFileSync(join(binDir, name), `#!/bin/sh\nexec "${process.execPath}" "${target}" "$@"\n`);
     chmodSync(join(binDir, name), 0o755);
   }
+  // `npx [-y] @coinventory/server …` (and the CLI) in a guide runs this clone's build, as `npm install -g` samples
+  // are skipped: the packages are not on the public registry from a test. The release test (release/) installs them
+  // from a registry as users do. Any other npx call goes to the real npx.
+  writeFileSync(join(binDir, 'npx'), npxStandIn(realNpx()));
+  chmodSync(join(binDir, 'npx'), 0o755);
   // Receiver samples listen on loopback, which webhook deliveries reach only where the operator allows it.
   server = await startServer({ WEBHOOK_ALLOWED_HOSTS: '127.0.0.1' });
   proxy = await startRecordingProxy(new URL(server.baseUrl).origin);
