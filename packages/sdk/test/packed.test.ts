@@ -78,6 +78,8 @@ describe('the packed package, installed with npm into an empty project', () => {
     expect(readdirSync(join(project, 'node_modules')).filter((d) => !d.startsWith('.'))).toEqual(['@coinventory']);
     expect(readdirSync(join(project, 'node_modules/@coinventory'))).toEqual(['sdk']);
     expect(readdirSync(join(project, 'node_modules/@coinventory/sdk')).sort()).toEqual([
+      'CHANGELOG.md',
+      'LICENSE',
       'README.md',
       'dist',
       'package.json',
