@@ -1,4 +1,3 @@
-import { availableParallelism } from 'node:os';
 import { vitestConfig } from '../contract/vitest.shared.js';
 import { findPostgresBin } from './src/testing/postgres-cluster.js';
 
@@ -21,11 +20,6 @@ export default vitestConfig({
     // over some 130 file runs: a third of the suite's CPU). Every file builds its own database and app, and the
     // server keeps no state in modules, so a file cannot see another's.
     isolate: false,
-    // Two files at a time even on two cores (vitest's default there is one): a file spends much of its time waiting
-    // (a binary starting, a cluster, a rate-limit window), and in CI this suite is the last to finish. Measured alone:
-    // 412 s wall instead of 581 s, 598 s of CPU instead of 568, every test passing.
-    maxWorkers: Math.max(2, availableParallelism() - 1),
-    minWorkers: 1,
     projects: [
       {
         extends: true,
