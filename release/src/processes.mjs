@@ -17,7 +17,8 @@ const running = new Set();
  * @returns {Promise<Finished>}
  */
 export async function run(command, args, { cwd, env, allowFailure = false, timeoutMs = 180_000 }) {
-  const child = spawn(command, args, { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  // A group of its own, so a timeout or stopAll() also ends what it started (npx runs tsc, npm runs scripts).
+  const child = spawn(command, args, { cwd, env, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
   running.add(child);
   let stdout = '';
   let stderr = '';
@@ -27,8 +28,9 @@ export async function run(command, args, { cwd, env, allowFailure = false, timeo
   child.stderr.on('data', (chunk) => {
     stderr += chunk;
   });
-  const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs);
-  const [code, signal] = /** @type {[number | null, NodeJS.Signals | null]} */ (await once(child, 'exit'));
+  const timer = setTimeout(() => killGroup(child), timeoutMs);
+  // 'close', not 'exit': only then has all of its output been read.
+  const [code, signal] = /** @type {[number | null, NodeJS.Signals | null]} */ (await once(child, 'close'));
   clearTimeout(timer);
   running.delete(child);
   const finished = { code, signal, stdout, stderr };
@@ -82,9 +84,9 @@ export async function startLongRunning(command, args, { cwd, env, ready, timeout
     /** SIGTERM to the group (as Ctrl-C or a service manager sends it); resolves with how the command ended. */
     async stop() {
       if (child.exitCode === null && child.signalCode === null) {
-        const exited = once(child, 'exit');
+        const closed = once(child, 'close');
         process.kill(-(child.pid ?? 0), 'SIGTERM');
-        await exited;
+        await closed;
       }
       running.delete(child);
       return { code: child.exitCode, signal: child.signalCode };
@@ -92,15 +94,18 @@ export async function startLongRunning(command, args, { cwd, env, ready, timeout
   };
 }
 
+/** SIGKILL to a child's process group (each child leads one), or to the child alone if the group is gone. */
+function killGroup(/** @type {import('node:child_process').ChildProcess} */ child) {
+  try {
+    process.kill(-(child.pid ?? 0), 'SIGKILL');
+  } catch {
+    child.kill('SIGKILL');
+  }
+}
+
 /** Kills whatever is still running (an interrupted or failed run). */
 export function stopAll() {
-  for (const child of running) {
-    try {
-      process.kill(-(child.pid ?? 0), 'SIGKILL');
-    } catch {
-      child.kill('SIGKILL');
-    }
-  }
+  for (const child of running) killGroup(child);
   running.clear();
 }
 

@@ -54,7 +54,8 @@ function cleanUp() {
   if (cleaned) return;
   cleaned = true;
   stopAll();
-  rmSync(work, { recursive: true, force: true });
+  // Retried: a process just killed may still be closing files in it.
+  rmSync(work, { recursive: true, force: true, maxRetries: 5 });
 }
 process.on('exit', cleanUp);
 for (const signal of /** @type {const} */ (['SIGINT', 'SIGTERM', 'SIGHUP'])) {

@@ -129,6 +129,7 @@ describe('coinventory completion', () => {
         'print -r -- "registered=${_comps[coinventory]}"',
         'print -r -- "top=$(_coinventory_subcommands "")"',
         'print -r -- "values=$(_coinventory_values "items list|--status")"',
+        'print -r -- "free=$(_coinventory_values "|--profile")"',
         '_coinventory_described items',
       ].join('\n');
       const { stdout } = await run(String(ZSH), ['-f', '-c', program], {
@@ -137,6 +138,8 @@ describe('coinventory completion', () => {
       expect(stdout).toContain('registered=_coinventory\n');
       expect(stdout).toMatch(/^top=me items categories .*completion$/m);
       expect(stdout).toContain(`values=${ITEM_STATUSES.join(' ')}\n`);
+      // An option taking a free value answers '-' (offer nothing), which zsh's echo would have swallowed.
+      expect(stdout).toContain('free=-\n');
       expect(stdout).toMatch(/^list:list items/m);
       expect(stdout).toMatch(/^import:\S/m);
     });

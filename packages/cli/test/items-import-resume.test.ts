@@ -78,7 +78,7 @@ describe('a 10,000-row import killed half-way, then run again', () => {
     const elapsed = performance.now() - started;
     expect(second.stderr).toMatch(/^Resuming: [\d,]+ of 10,000 rows already imported/m);
     expect(second.stderr).toMatch(
-      /^Imported items\.csv \(--mode create\) in [\d.]+ s: 10,000 created, 0 updated, 0 refused, of 10,000 rows \([\d,]+ rows by the interrupted run\)\.$/m,
+      /^Imported items\.csv \(--mode create\) in (?:\d+ min )?[\d.]+ s: 10,000 created, 0 updated, 0 refused, of 10,000 rows \([\d,]+ rows by the interrupted run\)\.$/m,
     );
     expect(second.stderr).toContain('Rate limit: 0 requests refused (429)');
     expect(second.code).toBe(0);
@@ -144,7 +144,7 @@ describe('stopping and resuming', () => {
     expect(resumed.stderr).toContain(
       '1 batch the interrupted run had sent was already applied: the API answered again from its record, and applied nothing twice.',
     );
-    expect(resumed.stderr).toMatch(/\(--mode upsert\) in [\d.]+ s: 1,000 created, 0 updated, 0 refused, of 1,000 rows/);
+    expect(resumed.stderr).toMatch(/\(--mode upsert\) in (?:\d+ min )?[\d.]+ s: 1,000 created, 0 updated, 0 refused, of 1,000 rows/);
     expect(resumed.code).toBe(0);
     const skus = await skusOf(resume.sdk, 'RESUME-');
     expect(skus.sort()).toEqual(expected);

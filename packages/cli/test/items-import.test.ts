@@ -99,7 +99,7 @@ describe('an export imports back unchanged', () => {
       const result = await run(['items', 'import', file]);
       expect(result.stderr).toMatch(
         new RegExp(
-          `^Imported round-trip\\.${format} \\(--mode create\\) in [\\d.]+ s: 3 created, 0 updated, 0 refused, of 3 rows\\.$`,
+          `^Imported round-trip\\.${format} \\(--mode create\\) in (?:\\d+ min )?[\\d.]+ s: 3 created, 0 updated, 0 refused, of 3 rows\\.$`,
           'm',
         ),
       );
@@ -164,7 +164,7 @@ describe('a file with rows the API refuses', () => {
     const result = await run(['items', 'import', file]);
     expect(result.code).toBe(9);
     expect(result.stderr).toMatch(
-      /^Imported mixed\.csv \(--mode create\) in [\d.]+ s: 2 created, 0 updated, 4 refused, of 6 rows\.$/m,
+      /^Imported mixed\.csv \(--mode create\) in (?:\d+ min )?[\d.]+ s: 2 created, 0 updated, 4 refused, of 6 rows\.$/m,
     );
     const rejects = join(dir, 'mixed.rejects.csv');
     expect(result.stderr).toContain(`4 refused rows are in ${rejects}, each with its row number and reason, e.g.`);
@@ -280,7 +280,7 @@ describe('--dry-run', () => {
       `Row 4 (SKU ${JSON.stringify(inUse)}): An item with this SKU already exists in the workspace (CONFLICT)`,
     );
     expect(result.stderr).toMatch(
-      /^Dry run of dry\.csv \(--mode create\), nothing written: 2 would be created, 0 updated, 1 refused, of 3 rows, in [\d.]+ s\.$/m,
+      /^Dry run of dry\.csv \(--mode create\), nothing written: 2 would be created, 0 updated, 1 refused, of 3 rows, in (?:\d+ min )?[\d.]+ s\.$/m,
     );
     expect(await itemsNamed('-DRY-')).toEqual([]);
     expect(readdirSync(join(dir, 'dry'))).toEqual(['dry.csv']);

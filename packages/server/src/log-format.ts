@@ -13,8 +13,8 @@ const LEVELS: Record<number, { label: string; colour: string }> = {
   60: { label: 'FATAL', colour: '41;97' },
 };
 
-/** Fields every record has, shown in the line's head or not at all. */
-const HEAD = new Set(['level', 'time', 'msg', 'service', 'pid', 'hostname']);
+/** Fields every record has, shown in the line's head or not at all (a `pid` is logged on purpose: a cluster's). */
+const HEAD = new Set(['level', 'time', 'msg', 'service']);
 
 const paint = (colour: boolean, code: string, text: string) => (colour ? `\u001b[${code}m${text}\u001b[0m` : text);
 
@@ -25,12 +25,14 @@ function value(field: unknown): string {
 
 /** One pino JSON line as text (a line that is not JSON passes through unchanged). */
 export function formatLogLine(line: string, colour: boolean): string {
-  let record: Record<string, unknown>;
+  let parsed: unknown;
   try {
-    record = JSON.parse(line) as Record<string, unknown>;
+    parsed = JSON.parse(line);
   } catch {
-    return line;
+    parsed = undefined;
   }
+  if (typeof parsed !== 'object' || parsed === null) return line.endsWith('\n') ? line : `${line}\n`;
+  const record = parsed as Record<string, unknown>;
   const level = LEVELS[Number(record.level)] ?? { label: String(record.level).padEnd(5), colour: '0' };
   const time = typeof record.time === 'string' ? record.time.slice(11, 23) : '';
   const parts = [paint(colour, '90', time), paint(colour, level.colour, level.label), String(record.msg ?? '')];
@@ -38,9 +40,12 @@ export function formatLogLine(line: string, colour: boolean): string {
   for (const [key, field] of Object.entries(record)) {
     if (HEAD.has(key)) continue;
     if (key === 'err' && typeof field === 'object' && field !== null) {
-      const err = field as { message?: unknown; stack?: unknown };
-      parts.push(paint(colour, '90', `err=${value(err.message ?? '')}`));
-      if (typeof err.stack === 'string') stack = `\n${paint(colour, '90', err.stack.replace(/^/gm, '    '))}`;
+      // The message inline, the stack below; the rest (a PostgreSQL error's code, detail…) as err.<field>=.
+      const { message, stack: trace, type: _type, ...rest } = field as Record<string, unknown>;
+      parts.push(paint(colour, '90', `err=${value(message ?? '')}`));
+      for (const [name, detail] of Object.entries(rest))
+        parts.push(paint(colour, '90', `err.${name}=${value(detail)}`));
+      if (typeof trace === 'string') stack = `\n${paint(colour, '90', trace.replace(/^/gm, '    '))}`;
       continue;
     }
     parts.push(paint(colour, '90', `${key}=${value(field)}`));
@@ -48,11 +53,14 @@ export function formatLogLine(line: string, colour: boolean): string {
   return `${parts.filter(Boolean).join(' ')}${stack}\n`;
 }
 
-/** A pino destination writing readable lines to `out`. */
-export function readableLogStream(out: NodeJS.WritableStream, colour: boolean): { write(line: string): void } {
+/** A pino destination that writes readable lines to `sink` (logger.ts gives it pino's own synchronous one). */
+export function readableLogStream(
+  sink: { write(text: string): unknown },
+  colour: boolean,
+): { write(line: string): void } {
   return {
     write(chunk: string) {
-      for (const line of chunk.split('\n')) if (line) out.write(formatLogLine(line, colour));
+      for (const line of chunk.split('\n')) if (line) sink.write(formatLogLine(line, colour));
     },
   };
 }

@@ -12,11 +12,8 @@ const colourFor = (out: NodeJS.WriteStream) => out.isTTY === true && !process.en
  * Logs on stdout: JSON lines, or readable ones for a person at a terminal (LOG_FORMAT, see log-format.ts). The
  * Authorization header never reaches a log line: nothing logs request headers.
  */
-export function createLogger(
-  level: string,
-  format: LogFormat = 'json',
-  out: NodeJS.WriteStream = process.stdout,
-): Logger {
+export function createLogger(level: string, format: LogFormat = 'json'): Logger {
+  const out = process.stdout;
   const readable = format === 'pretty' || (format === 'auto' && out.isTTY === true);
   return pino(
     {
@@ -25,6 +22,8 @@ export function createLogger(
       timestamp: pino.stdTimeFunctions.isoTime,
       redact: { paths: ['req.headers.authorization', 'headers.authorization', 'authorization'], remove: true },
     },
-    readable ? readableLogStream(out, colourFor(out)) : undefined,
+    // Through pino's own synchronous destination, as JSON lines go: a line logged just before the process exits
+    // ("stopped") is written, not left in a pipe's buffer.
+    readable ? readableLogStream(pino.destination({ dest: 1, sync: true }), colourFor(out)) : undefined,
   );
 }

@@ -84,7 +84,8 @@ const oneLine = (text: string) => text.replace(/\s+/g, ' ').trim();
 function caseFunction(name: string, arms: Array<[pattern: string, words: string[]]>): string {
   const body = arms
     .filter(([, words]) => words.length > 0)
-    .map(([pattern, words]) => `    ${quote(pattern)}) echo ${quote(words.join(' '))} ;;`)
+    // printf, not echo: zsh's echo prints nothing for a lone '-' (the free-value mark), bash's takes '-n' as its own.
+    .map(([pattern, words]) => `    ${quote(pattern)}) printf '%s\\n' ${quote(words.join(' '))} ;;`)
     .join('\n');
   return `${name}() {\n  case "$1" in\n${body}\n  esac\n}`;
 }

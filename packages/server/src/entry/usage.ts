@@ -52,8 +52,8 @@ configured by the environment (listed by "coinventory-server --help").
 
 It takes its port (PORT on HOST) first: if that fails (in use, not permitted) it says so in one line and
 exits 1 before opening the database. Pending migrations are applied next. On an empty embedded database (no
-DATABASE_URL) it creates a demo workspace and prints its API key once, on stderr. It logs JSON lines on
-stdout, "listening" once it serves requests (any sent before wait until then). SIGTERM or SIGINT: it stops
+DATABASE_URL) it creates a demo workspace and prints its API key once, on stderr. It logs on stdout (JSON
+lines, or readable ones on a terminal: LOG_FORMAT), "listening" once it serves requests (any sent before wait). SIGTERM or SIGINT: it stops
 accepting, finishes in-flight requests (up to SHUTDOWN_TIMEOUT_MS) and exits 0. WEB_CONCURRENCY above 1 runs
 that many server processes on the port (needs DATABASE_URL).
 

@@ -26,22 +26,23 @@ describe('readable log lines', () => {
     const line = JSON.stringify({
       level: 50,
       time: '2026-11-25T12:04:05.120Z',
-      pid: 1,
-      hostname: 'h',
+      pid: 4242,
       service: 'coinventory-server',
       requestId: 'req_1',
       status: 500,
       path: '/v1/items',
       note: 'two words',
-      err: { type: 'Error', message: 'boom', stack: 'Error: boom\n    at x (y.js:1:1)' },
+      err: { type: 'Error', message: 'boom', code: '57014', stack: 'Error: boom\n    at x (y.js:1:1)' },
       msg: 'request failed',
     });
     expect(formatLogLine(line, false)).toBe(
-      '12:04:05.120 ERROR request failed requestId=req_1 status=500 path=/v1/items note="two words" err=boom\n' +
+      '12:04:05.120 ERROR request failed pid=4242 requestId=req_1 status=500 path=/v1/items note="two words" err=boom err.code=57014\n' +
         '    Error: boom\n        at x (y.js:1:1)\n',
     );
     expect(formatLogLine(line, true)).toContain('\u001b[31mERROR\u001b[0m');
-    expect(formatLogLine('not json\n', false)).toBe('not json\n');
+    // What is not a JSON object passes through as a line of its own.
+    expect(formatLogLine('not json', false)).toBe('not json\n');
+    expect(formatLogLine('null', false)).toBe('null\n');
   });
 });
 
@@ -63,7 +64,7 @@ describe.runIf(hasScript)('coinventory-server start on a terminal', () => {
         await new Promise((resolve) => setTimeout(resolve, 100));
       }
       process.kill(-(child.pid ?? 0), 'SIGTERM');
-      await once(child, 'exit');
+      await once(child, 'close');
       return output;
     };
 
