@@ -1,7 +1,7 @@
 import type { Me } from '@coinventory/contract';
 import { DEFAULT_BASE_URL } from '@coinventory/contract/constants';
 import type { RouteKey } from '@coinventory/contract/routes';
-import type { APIPromise, NotModified } from './core/api-promise.js';
+import { APIPromise, type NotModified } from './core/api-promise.js';
 import { CoinventoryError } from './core/errors.js';
 import { checkMaxRetries, checkTimeout, type Fetch, HttpTransport } from './core/http.js';
 import type { PageParams, PagePromise } from './core/pagination.js';
@@ -10,6 +10,7 @@ import type {
   ListEntry,
   ListPathArgs,
   ListRouteKey,
+  RawRequestOptions,
   RequestInput,
   RequestOptions,
   ResponseBody,
@@ -148,6 +149,30 @@ export class Coinventory {
   ): APIPromise<T>;
   request(key: RouteKey, input: RequestInput<RouteKey>, options?: SendOptions): APIPromise<unknown> {
     return this.#transport.request(key, input, options);
+  }
+
+  /**
+   * Sends any request to the API, authenticated and retried like every other call, for what the SDK does not wrap
+   * (an endpoint newer than this SDK) or to see an answer as it is: `path` is relative to the base URL
+   * (`/items/123/valuations`). Resolves to the body: parsed when the response is JSON, else its text; `NOT_MODIFIED`
+   * for a 304. Non-2xx answers reject with the same errors as the typed methods; `withResponse()` gives the status and
+   * headers.
+   *
+   * ```ts
+   * const page = await client.rawRequest('GET', '/items', { query: { status: 'in_stock', limit: 5 } });
+   * ```
+   */
+  rawRequest(method: string, path: string, options: RawRequestOptions = {}): APIPromise<unknown> {
+    const { query, body, ...send } = options;
+    // Refused as a rejected call, as a bad path value is, so one `catch` handles every failure.
+    const refuse = (message: string) => new APIPromise<unknown>(Promise.reject(new CoinventoryError(message)));
+    if (!/^[A-Za-z]+$/.test(method)) return refuse(`Invalid HTTP method ${JSON.stringify(method)}.`);
+    if (!path.startsWith('/') || path.startsWith('//')) {
+      return refuse(
+        `The path must start with one '/' and is relative to the base URL (${this.baseUrl}); got ${JSON.stringify(path)}.`,
+      );
+    }
+    return this.#transport.raw(method.toUpperCase(), path, query, body, send);
   }
 
   /**

@@ -117,6 +117,8 @@ export type {
   DryRunOptions,
   ListEntry,
   ListPathArgs,
+  RawQuery,
+  RawRequestOptions,
   RequestInput,
   RequestOptions,
   ResponseBody,

@@ -168,6 +168,30 @@ describe('requests', () => {
     expect(Object.fromEntries(search ?? [])).toEqual({ limit: '5' });
   });
 
+  it('rawRequest: sends a repeated parameter for an array, after the query the path holds, and text for non-JSON', async () => {
+    let search: [string, string][] = [];
+    let method = '';
+    server.use(
+      http.all(url('/custom'), ({ request }) => {
+        search = [...new URL(request.url).searchParams];
+        method = request.method;
+        return new HttpResponse('plain words', { headers: { 'Content-Type': 'text/plain' } });
+      }),
+    );
+    const body = await makeClient().rawRequest('patch', '/custom?a=1', {
+      query: { tag: ['x', 'y'], none: undefined, n: 2 },
+      body: {},
+    });
+    expect(body).toBe('plain words');
+    expect(method).toBe('PATCH');
+    expect(search).toEqual([
+      ['a', '1'],
+      ['tag', 'x'],
+      ['tag', 'y'],
+      ['n', '2'],
+    ]);
+  });
+
   it('passes the valuation limit as a query', async () => {
     let limit: string | null = null;
     server.use(

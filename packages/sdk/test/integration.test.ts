@@ -8,6 +8,7 @@ import {
   Coinventory,
   ConflictError,
   type Item,
+  NOT_MODIFIED,
   NotFoundError,
   PermissionDeniedError,
 } from '../src/index.js';
@@ -202,5 +203,51 @@ describe('authentication', () => {
     expect(error).toBeInstanceOf(AuthenticationError);
     expect(error).toBeInstanceOf(APIError);
     expect(error).toMatchObject({ status: 401, code: 'UNAUTHORIZED', message: ERRORS.UNAUTHORIZED.message });
+  });
+});
+
+describe('rawRequest()', () => {
+  it('answers what the typed methods answer, with the status and headers', async () => {
+    const { data, response, etag } = await client
+      .rawRequest('get', '/items', { query: { status: 'in_stock', sort: 'sku', limit: 3 } })
+      .withResponse();
+    expect(response.status).toBe(200);
+    const page = await client.items.list({ status: 'in_stock', sort: 'sku', limit: 3 });
+    expect(data).toEqual({ items: page.items, page: 1, limit: 3, hasMore: page.hasMore });
+    expect(await client.rawRequest('GET', '/items?status=in_stock', { query: { sort: 'sku', limit: 3 } })).toEqual(
+      data,
+    );
+    expect(etag).toBeDefined();
+    expect(
+      await client.rawRequest('GET', '/items', {
+        query: { status: 'in_stock', sort: 'sku', limit: 3 },
+        ifNoneMatch: etag,
+      }),
+    ).toBe(NOT_MODIFIED);
+  });
+
+  it('writes with a JSON body, once per idempotency key', async () => {
+    const sku = `RAW-${randomUUID().slice(0, 8)}`;
+    const body = { sku, title: 'Raw request', quantity: 1, valueInCents: 1200 };
+    const created = (await client.rawRequest('POST', '/items', { body, idempotencyKey: sku })) as Item;
+    expect(created).toMatchObject({ sku, title: 'Raw request', valueInCents: 1200 });
+    expect(await client.rawRequest('POST', '/items', { body, idempotencyKey: sku })).toEqual(created);
+    expect(await client.items.get(created.id)).toEqual(created);
+    await client.rawRequest('DELETE', `/items/${created.id}`);
+    expect(await thrown(client.rawRequest('GET', `/items/${created.id}`))).toBeInstanceOf(NotFoundError);
+  });
+
+  it('gives a body that is not JSON as its text, and refuses paths that are not relative', async () => {
+    const csv = await client.rawRequest('GET', '/exports/items', {
+      query: { status: 'at_auction' },
+      headers: { Accept: 'text/csv' },
+    });
+    expect(typeof csv).toBe('string');
+    expect(String(csv).split('\r\n')[0]).toMatch(/^id,sku,title,/);
+    expect(await thrown(client.rawRequest('POST', '/items', { body: { sku: '' } }))).toBeInstanceOf(BadRequestError);
+    await expect(client.rawRequest('GET', 'https://elsewhere.example/v1/items')).rejects.toThrowError(
+      /relative to the base URL/,
+    );
+    await expect(client.rawRequest('G T', '/items')).rejects.toThrowError(/Invalid HTTP method/);
   });
 });

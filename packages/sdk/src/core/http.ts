@@ -16,6 +16,7 @@ import type {
   ListEntry,
   ListPathArgs,
   ListRouteKey,
+  RawQuery,
   RequestInput,
   ResponseBody,
   SendOptions,
@@ -23,6 +24,13 @@ import type {
   Transport,
   UnconditionalOptions,
 } from './transport.js';
+
+/** What a response body is read as: JSON (a route's), or JSON when its Content-Type says so and text otherwise (raw). */
+type BodyKind = 'json' | 'json-or-text';
+
+function isJson(contentType: string | null): boolean {
+  return contentType !== null && /^application\/(?:[\w.+-]+\+)?json\s*(?:;|$)/i.test(contentType);
+}
 
 /** A `fetch` implementation: the global one, or any function with its shape (undici, a test double…). */
 export type Fetch = (url: string, init: RequestInit) => Promise<Response>;
@@ -71,7 +79,7 @@ export class HttpTransport implements Transport {
     options: SendOptions = {},
   ): APIPromise<ResponseBody<K> | NotModified> {
     const { params, query, body } = input as { params?: Record<string, string>; query?: object; body?: unknown };
-    return new APIPromise(this.#send<ResponseBody<K>>(key, params ?? {}, query, body, options));
+    return new APIPromise(this.#sendRoute<ResponseBody<K>>(key, params ?? {}, query, body, options));
   }
 
   requestList<K extends ListRouteKey, P extends PageParams>(
@@ -81,7 +89,7 @@ export class HttpTransport implements Transport {
     ...[path]: ListPathArgs<K>
   ): PagePromise<ListEntry<K>, P> {
     return new PagePromise<ListEntry<K>, P>(params, (query) =>
-      this.#send<PageResponse<ListEntry<K>>>(key, path ?? {}, query, undefined, options).then(({ data }) => {
+      this.#sendRoute<PageResponse<ListEntry<K>>>(key, path ?? {}, query, undefined, options).then(({ data }) => {
         if (data === NOT_MODIFIED) {
           throw new CoinventoryError(
             'The API answered 304 Not Modified to a list: send If-None-Match with client.request(key, input, { ifNoneMatch }), not in `headers`.',
@@ -141,7 +149,16 @@ export class HttpTransport implements Transport {
     return response;
   }
 
-  async #send<T>(
+  /**
+   * Sends any method to any path under the base URL (`client.rawRequest`): the same headers, timeouts and retry rule
+   * as a route's call, and a body that is JSON when the response says so, else its text.
+   */
+  raw(method: string, pathname: string, query: RawQuery | undefined, body: unknown, options: SendOptions) {
+    return new APIPromise(this.#send<unknown>(method, pathname, query, body, options, 'json-or-text'));
+  }
+
+  // Async so that a bad path value rejects the call's promise rather than throwing where the call is made.
+  async #sendRoute<T>(
     key: RouteKey,
     params: Readonly<Record<string, string>>,
     query: object | undefined,
@@ -149,21 +166,32 @@ export class HttpTransport implements Transport {
     options: SendOptions,
   ): Promise<APIResponse<T | NotModified>> {
     const route = ROUTES[key];
-    const url = this.#url(fillPath(route.path, params), query);
+    return this.#send<T>(route.method, fillPath(route.path, params), query, body, options, 'json');
+  }
+
+  async #send<T>(
+    method: string,
+    pathname: string,
+    query: object | undefined,
+    body: unknown,
+    options: SendOptions,
+    expect: BodyKind,
+  ): Promise<APIResponse<T | NotModified>> {
+    const url = this.#url(pathname, query);
     const maxRetries = checkMaxRetries(options.maxRetries ?? this.#settings.maxRetries);
     const timeoutMs = checkTimeout(options.timeoutMs ?? this.#settings.timeoutMs);
     // Built once, so every retry sends the same bytes and the same Idempotency-Key: the server then applies the
     // write at most once, and a retry of one that was applied gets the first answer again.
     const init: RequestInit = {
-      method: route.method,
-      headers: this.#headers(route.method, body !== undefined, options),
+      method,
+      headers: this.#headers(method, body !== undefined, options),
       ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
     };
     for (let retry = 0; ; retry += 1) {
       try {
-        return await this.#attempt<T>(url, init, timeoutMs, options.signal);
+        return await this.#attempt<T>(url, init, timeoutMs, options.signal, expect);
       } catch (error) {
-        const delay = retryDelayMs(route.method, error, retry, maxRetries);
+        const delay = retryDelayMs(method, error, retry, maxRetries);
         if (delay === undefined) throw error;
         await sleep(Math.min(delay, MAX_TIMER_MS), options.signal);
       }
@@ -173,10 +201,15 @@ export class HttpTransport implements Transport {
   #url(pathname: string, query: object | undefined): string {
     const search = new URLSearchParams();
     for (const [name, value] of Object.entries(query ?? {})) {
-      if (value !== undefined && value !== null) search.append(name, String(value));
+      // An array repeats the parameter (`rawRequest`'s query); the routes' own parameters are never arrays.
+      for (const one of Array.isArray(value) ? value : [value]) {
+        if (one !== undefined && one !== null) search.append(name, String(one));
+      }
     }
     const qs = search.toString();
-    return `${this.#settings.baseUrl}${pathname}${qs ? `?${qs}` : ''}`;
+    // A raw request's path may carry its own query string; the parameters given apart join it.
+    const joiner = pathname.includes('?') ? '&' : '?';
+    return `${this.#settings.baseUrl}${pathname}${qs ? `${joiner}${qs}` : ''}`;
   }
 
   #headers(method: string, hasBody: boolean, options: SendOptions): Headers {
@@ -200,6 +233,7 @@ export class HttpTransport implements Transport {
     init: RequestInit,
     timeoutMs: number,
     signal: AbortSignal | undefined,
+    expect: BodyKind,
   ): Promise<APIResponse<T | NotModified>> {
     if (signal?.aborted) throw new APIUserAbortError({ cause: signal.reason });
     const { controller, timer, onAbort, timedOut } = attemptControl(timeoutMs, signal);
@@ -220,6 +254,9 @@ export class HttpTransport implements Transport {
       const requestId = response.headers.get('x-request-id') ?? undefined;
       if (response.status === 304) return { data: NOT_MODIFIED, response, etag, requestId };
       if (!response.ok) throw APIError.from(response.status, parseBody(text), response.headers);
+      if (expect === 'json-or-text' && !isJson(response.headers.get('content-type'))) {
+        return { data: text as T, response, etag, requestId };
+      }
       try {
         return { data: JSON.parse(text) as T, response, etag, requestId };
       } catch (error) {

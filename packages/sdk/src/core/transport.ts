@@ -59,6 +59,21 @@ export interface ConditionalGetOptions extends RequestOptions {
   ifNoneMatch: string | undefined;
 }
 
+/** A raw request's query: each value sent as text, an array as the parameter repeated; undefined and null left out. */
+export type RawQuery = Readonly<
+  Record<string, string | number | boolean | null | undefined | ReadonlyArray<string | number | boolean>>
+>;
+
+/** What `client.rawRequest` sends besides its method and path, and every option a route's call takes. */
+export interface RawRequestOptions extends ConditionalWriteOptions {
+  /** The query string's parameters. */
+  query?: RawQuery | undefined;
+  /** The request body, sent as JSON (with `Content-Type: application/json`); none when undefined. */
+  body?: unknown;
+  /** An ETag: the server answers 304 when it still matches, and the call resolves to `NOT_MODIFIED`. */
+  ifNoneMatch?: string | undefined;
+}
+
 /** Every option a request can take; each route uses the ones that apply to it. */
 export type SendOptions = ConditionalWriteOptions & Partial<ConditionalGetOptions>;
 
