@@ -1,6 +1,7 @@
 import { DEFAULT_BASE_URL } from '@coinventory/contract/constants';
 import { Command, CommanderError, Option } from 'commander';
 import packageJson from '../package.json' with { type: 'json' };
+import { registerApi } from './commands/api.js';
 import { registerAuth } from './commands/auth.js';
 import { registerCategories } from './commands/categories.js';
 import { registerChanges } from './commands/changes.js';
@@ -49,6 +50,8 @@ Examples:
   $ coinventory changes --after now --follow
   $ coinventory listen --forward-to http://localhost:3000/webhooks
   $ coinventory invoices list --all --output csv > invoices.csv
+  $ coinventory items list --fields sku,title,quantity.available
+  $ coinventory api GET /items --query status=at_auction
 `;
 
 export function buildProgram(): Command {
@@ -82,6 +85,7 @@ export function buildProgram(): Command {
   registerChanges(program);
   registerWebhooks(program);
   registerListen(program);
+  registerApi(program);
   registerAuth(program);
   registerCompletion(program);
   return program;

@@ -269,6 +269,7 @@ export function registerCompletion(program: Command): void {
     });
   examples(command, [
     'source <(coinventory completion bash)          # this shell; add the line to ~/.bashrc for every shell',
+    // biome-ignore lint/suspicious/noTemplateCurlyInString: a zsh expansion the user types, not a template.
     'coinventory completion zsh > "${fpath[1]}/_coinventory"',
     'coinventory completion fish > ~/.config/fish/completions/coinventory.fish',
   ]);

@@ -8,14 +8,15 @@ import {
 } from '@coinventory/contract/constants';
 import { type Command, Option } from 'commander';
 import { integer, text, uuid } from '../options.js';
-import { printList, printObject } from '../output/render.js';
+import { fieldsOption } from '../output/fields.js';
+import { onePage, printObject } from '../output/render.js';
 import { globalOptions, openSession } from '../session.js';
 import { registerItemExport } from './item-export.js';
 import { registerItemImport } from './item-import.js';
 import { ITEM_GET_ARGUMENT, type ItemRef, itemArgument, itemId } from './item-ref.js';
 import { itemDetails, itemView, valuationView } from './item-views.js';
 import { writeCommand } from './item-writes.js';
-import { resourceCommands, searchOption } from './resource.js';
+import { printListed, resourceCommands, searchOption } from './resource.js';
 import {
   addOutputOptions,
   addYesOption,
@@ -32,6 +33,7 @@ interface DeleteOptions extends OutputOptions {
 }
 
 interface ValuationOptions extends OutputOptions {
+  fields?: string[];
   limit?: number;
 }
 
@@ -135,12 +137,13 @@ export function registerItems(program: Command): void {
     ).argParser(integer(LIMITS.valuationLimit)),
   );
   addOutputOptions(valuations);
+  valuations.addOption(fieldsOption(valuationView.csv));
   valuations.action(async (ref: ItemRef, _options: ValuationOptions, command: Command) => {
     const { options, format, io } = invocation<ValuationOptions>(command);
     const { client } = openSession(globalOptions(command), io);
     const id = await itemId(client, ref);
     const { items: list } = await client.items.valuations(id, defined({ limit: options.limit }));
-    await printList(io, valuationView, format, list);
+    await printListed(io, valuationView, { format, all: false, fields: options.fields }, () => onePage(list));
   });
   examples(valuations, [
     'coinventory items valuations <id>',

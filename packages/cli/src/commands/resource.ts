@@ -3,7 +3,15 @@ import type { Coinventory, Page, PageParams, PagePromise } from '@coinventory/sd
 import { type Command, Option } from 'commander';
 import type { IO } from '../io.js';
 import { integer, text, uuid } from '../options.js';
-import { type PageLike, printObject, printPages, type View } from '../output/render.js';
+import { fieldColumns, fieldDetails, fieldsOption, fieldsView, pickFields, pickPages } from '../output/fields.js';
+import {
+  type ListOutput,
+  type OutputFormat,
+  type PageLike,
+  printObject,
+  printPages,
+  type View,
+} from '../output/render.js';
 import { globalOptions, openSession } from '../session.js';
 import { addOutputOptions, defined, examples, invocation, type OutputOptions } from './shared.js';
 
@@ -11,6 +19,8 @@ export interface ListOptions extends OutputOptions {
   page?: number;
   limit?: number;
   all?: boolean;
+  /** `--fields`: checked names. */
+  fields?: string[];
 }
 
 /** The parameters every list takes: the page and the search. */
@@ -143,15 +153,13 @@ export function resourceCommands<N extends ResourceName>(program: Command, spec:
       page: options.page,
       limit: options.limit,
     }) as ParamsOf<N>;
-    await printPages(
-      io,
-      spec.view,
-      { format, all: options.all === true },
+    await printListed(io, spec.view, { format, all: options.all === true, fields: options.fields }, () =>
       pagesOf(resource(client).list(params), options.all),
     );
   });
   addListOptions(list, spec.view.noun[1]);
   addOutputOptions(list);
+  list.addOption(fieldsOption(spec.view.csv));
   if (spec.list.help) list.addHelpText('after', spec.list.help);
   examples(list, spec.list.examples);
 
@@ -169,12 +177,43 @@ export function resourceCommands<N extends ResourceName>(program: Command, spec:
     .description(spec.get.description)
     .argument(argument.flags, argument.description, argument.parse);
   get.action(async (find: Finder<ValueOf<N>>, _options: unknown, command: Command) => {
-    const { format, io } = invocation(command);
+    const { options, format, io } = invocation<GetOptions>(command);
     const { client } = openSession(globalOptions(command), io);
     const value = await find(client);
-    await printObject(io, format, value, { details: (v) => spec.get.details(v, io), csv: spec.view.csv });
+    if (options.fields) await printFields(io, format, value, spec.view.csv, options.fields);
+    else await printObject(io, format, value, { details: (v) => spec.get.details(v, io), csv: spec.view.csv });
   });
   addOutputOptions(get);
+  get.addOption(fieldsOption(spec.view.csv));
   examples(get, spec.get.examples);
   return group;
+}
+
+export interface GetOptions extends OutputOptions {
+  fields?: string[];
+}
+
+/** Prints a list, all of each object or (with `--fields`) only the fields asked for. */
+export async function printListed<T>(
+  io: IO,
+  view: View<T>,
+  output: ListOutput & { fields: readonly string[] | undefined },
+  pages: () => AsyncIterable<PageLike<T>>,
+): Promise<number> {
+  if (!output.fields) return printPages(io, view, output, pages());
+  return printPages(io, fieldsView(view, output.fields), output, pickPages(pages(), output.fields));
+}
+
+/** Prints one object's chosen fields: a detail view, JSON with only those keys, or a one-row CSV. */
+export async function printFields(
+  io: IO,
+  format: OutputFormat,
+  value: unknown,
+  columns: readonly string[],
+  fields: readonly string[],
+): Promise<void> {
+  await printObject(io, format, pickFields(value, fields), {
+    details: (picked) => fieldDetails(picked, fields, columns, io.style),
+    csv: fieldColumns(fields, columns),
+  });
 }

@@ -15,11 +15,12 @@ import type { IO } from '../io.js';
 import { httpUrl, text, uuid } from '../options.js';
 import { dateColumn, idColumn } from '../output/columns.js';
 import { csvColumns } from '../output/csv.js';
+import { fieldsOption } from '../output/fields.js';
 import { formatDate, formatText, groupDigits, NONE, type Style } from '../output/format.js';
-import { type OutputFormat, printObject, printPages, type View } from '../output/render.js';
+import { type OutputFormat, printObject, type View } from '../output/render.js';
 import { renderDetails } from '../output/table.js';
 import { globalOptions, openSession } from '../session.js';
-import { addListOptions, type ListOptions, pagesOf, resourceCommands } from './resource.js';
+import { addListOptions, type ListOptions, pagesOf, printListed, resourceCommands } from './resource.js';
 import {
   addOutputOptions,
   addYesOption,
@@ -351,6 +352,7 @@ export function registerWebhooks(program: Command): void {
   ).addOption(new Option('--status <status>', 'only deliveries in this state').choices(WEBHOOK_DELIVERY_STATUSES));
   addListOptions(deliveries, deliveryView.noun[1]);
   addOutputOptions(deliveries);
+  deliveries.addOption(fieldsOption(deliveryView.csv));
   deliveries.action(async (id: string, _options: DeliveriesOptions, command: Command) => {
     const { options, format, io } = invocation<DeliveriesOptions>(command);
     const { client } = openSession(globalOptions(command), io);
@@ -358,7 +360,9 @@ export function registerWebhooks(program: Command): void {
       id,
       defined({ status: options.status, page: options.page, limit: options.limit }),
     );
-    await printPages(io, deliveryView, { format, all: options.all === true }, pagesOf(list, options.all));
+    await printListed(io, deliveryView, { format, all: options.all === true, fields: options.fields }, () =>
+      pagesOf(list, options.all),
+    );
   });
   examples(deliveries, [
     'coinventory webhooks deliveries <id>',

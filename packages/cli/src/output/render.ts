@@ -74,12 +74,9 @@ export async function printPages<T>(
   return count;
 }
 
-/** Prints an array that is not paginated (valuations). */
-export async function printList<T>(io: IO, view: View<T>, format: OutputFormat, items: T[]): Promise<number> {
-  async function* one(): AsyncGenerator<PageLike<T>> {
-    yield { items, page: 1, hasMore: false };
-  }
-  return printPages(io, view, { format, all: false }, one());
+/** An array that is not paginated (valuations) as the one page of a list. */
+export async function* onePage<T>(items: T[]): AsyncGenerator<PageLike<T>> {
+  yield { items, page: 1, hasMore: false };
 }
 
 /** Prints one object: a detail view, its JSON, or a one-row CSV. */

@@ -28,6 +28,8 @@ export interface SharedServer extends ServerInfo {
     webhooks: string;
     importer: string;
     exporter: string;
+    /** `api` and `--fields`. */
+    raw: string;
     /** Keys of a workspace of their own (BULK_ORGANIZATION), empty at first: the bulk imports fill it. */
     bulk: string;
     bulkResume: string;
@@ -94,6 +96,7 @@ export default async function setup(project: TestProject): Promise<() => Promise
     webhooks,
     importer,
     exporter,
+    raw,
     [bulk, bulkResume],
   ] = await Promise.all([
     createKey(info, 'cli read-only', 'read'),
@@ -108,6 +111,7 @@ export default async function setup(project: TestProject): Promise<() => Promise
     createKey(info, 'cli webhooks tests', 'read,write'),
     createKey(info, 'cli import tests', 'read,write'),
     createKey(info, 'cli export tests', 'read'),
+    createKey(info, 'cli api and --fields tests', 'read,write'),
     bulkWorkspaceKeys(info, ['cli bulk import tests', 'cli bulk import resume tests']),
   ]);
   project.provide('server', {
@@ -126,6 +130,7 @@ export default async function setup(project: TestProject): Promise<() => Promise
       webhooks,
       importer,
       exporter,
+      raw,
       bulk: bulk as string,
       bulkResume: bulkResume as string,
     },
