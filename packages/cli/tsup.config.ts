@@ -1,4 +1,29 @@
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
 import { defineConfig } from 'tsup';
+
+/** Packages of others the bundle holds, whose licences ask that their notice travel with every copy. */
+const BUNDLED = ['commander'];
+
+/** dist/THIRD-PARTY-LICENSES.txt: each bundled package's name, version and licence text. */
+function writeThirdPartyLicenses(): void {
+  const require = createRequire(import.meta.url);
+  const sections = BUNDLED.map((name) => {
+    // From the entry up to the package's root: not every package exports its package.json.
+    let dir = dirname(require.resolve(name));
+    while (!existsSync(join(dir, 'package.json'))) dir = dirname(dir);
+    const { version, license } = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')) as {
+      version: string;
+      license: string;
+    };
+    return `${name} ${version} (${license})\n\n${readFileSync(join(dir, 'LICENSE'), 'utf8').trim()}\n`;
+  });
+  writeFileSync(
+    new URL('./dist/THIRD-PARTY-LICENSES.txt', import.meta.url),
+    `dist/coinventory.js includes the following packages.\n\n${sections.join('\n---\n\n')}`,
+  );
+}
 
 /**
  * One minified ESM file with a shebang, holding everything it runs (the SDK, the contract's zod-free constants and
@@ -17,6 +42,7 @@ export default defineConfig({
   clean: true,
   sourcemap: false,
   dts: false,
+  onSuccess: async () => writeThirdPartyLicenses(),
   banner: {
     js: "#!/usr/bin/env node\nimport { createRequire as __coinventoryCreateRequire } from 'node:module';\nconst require = __coinventoryCreateRequire(import.meta.url);",
   },

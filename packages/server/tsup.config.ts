@@ -1,10 +1,33 @@
+import { copyFileSync, mkdirSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'tsup';
 
 // The binary: one ESM entry with a shebang. Dependencies stay in node_modules (PGlite loads its WebAssembly from
 // there), except postgres.js: the build carries the patched copy (patches/README.md), which an install from the
 // registry would not get. Beside it, `testing` (with types): what other packages' tests and the benchmark start the
-// real binary and a throwaway PostgreSQL cluster with; and `demo-data` (with types): what the benchmark's seeding
-// shares with the demo.
+// real binary and a throwaway PostgreSQL cluster with; and `demo-data`: what the benchmark's seeding (JavaScript)
+// shares with the demo, without types, which would need postgres.js's and it is not installed with the server.
+//
+// Swagger UI's files (for /docs) are copied into dist/swagger-ui with their licence, so swagger-ui-dist is not a
+// dependency: installing it runs @scarf/scarf's install script, which reports the install to a third party.
+const SWAGGER_UI_FILES = [
+  'swagger-ui.css',
+  'swagger-ui-bundle.js',
+  'swagger-ui-bundle.js.LICENSE.txt',
+  'favicon-32x32.png',
+  'LICENSE',
+  'NOTICE',
+];
+
+function copySwaggerUi(): void {
+  const from = dirname(createRequire(import.meta.url).resolve('swagger-ui-dist/package.json'));
+  const to = fileURLToPath(new URL('./dist/swagger-ui/', import.meta.url));
+  mkdirSync(to, { recursive: true });
+  for (const file of SWAGGER_UI_FILES) copyFileSync(join(from, file), join(to, file));
+}
+
 export default defineConfig({
   entry: { main: 'src/entry/main.ts', testing: 'src/testing/index.ts', 'demo-data': 'src/demo/shared.ts' },
   format: ['esm'],
@@ -14,5 +37,6 @@ export default defineConfig({
   splitting: false,
   noExternal: ['postgres'],
   sourcemap: true,
-  dts: { entry: { testing: 'src/testing/index.ts', 'demo-data': 'src/demo/shared.ts' } },
+  dts: { entry: { testing: 'src/testing/index.ts' } },
+  onSuccess: async () => copySwaggerUi(),
 });

@@ -162,6 +162,13 @@ try {
     const main = readFileSync(join(String(installed), '@coinventory/server/dist/main.js'), 'utf8');
     check(main.includes('nextWriteTimer = chunk = null'), 'the installed server lacks the postgres.js patch');
     check(!existsSync(join(String(installed), 'postgres')), 'npx installed postgres.js beside the server');
+    // The reference's Swagger UI files come in the server's build: swagger-ui-dist would bring @scarf/scarf, whose
+    // install script reports the install to a third party.
+    check(!existsSync(join(String(installed), '@scarf')), 'npx installed @scarf/scarf (through swagger-ui-dist)');
+    for (const asset of ['', '/assets/swagger-ui-bundle.js', '/assets/swagger-ui.css']) {
+      const answer = await fetch(`http://127.0.0.1:${port}/docs${asset}`);
+      check(answer.status === 200, `GET /docs${asset} answered ${answer.status}`);
+    }
     return { ...started, key: String(started.match?.[0]) };
   });
   const apiEnv = { COINVENTORY_BASE_URL: `http://127.0.0.1:${port}/v1`, COINVENTORY_API_KEY: server.key };

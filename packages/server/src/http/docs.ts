@@ -1,5 +1,7 @@
+import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { API_VERSION } from '@coinventory/contract';
 import openApiDocument from '@coinventory/contract/openapi';
 import express, { type Request, type Response, type Router } from 'express';
@@ -11,9 +13,16 @@ export const OPENAPI_PATH = `/${API_VERSION}/openapi.json`;
 /** The interactive reference (Swagger UI). */
 export const DOCS_PATH = '/docs';
 
-// Swagger UI ships as static files in swagger-ui-dist; only the files the page needs are served, from the package
-// itself, so the reference works offline and nothing is fetched from a CDN.
-const swaggerUiDir = dirname(createRequire(import.meta.url).resolve('swagger-ui-dist/package.json'));
+// Swagger UI's static files: only the ones the page needs are served, from this machine, so the reference works
+// offline and nothing is fetched from a CDN. The build copies them beside the bundle (dist/swagger-ui); run from
+// source (tests, development), they are read from swagger-ui-dist, a devDependency.
+const swaggerUiDir = swaggerUiFiles();
+
+function swaggerUiFiles(): string {
+  const bundled = fileURLToPath(new URL('./swagger-ui/', import.meta.url));
+  if (existsSync(join(bundled, 'swagger-ui-bundle.js'))) return bundled;
+  return dirname(createRequire(import.meta.url).resolve('swagger-ui-dist/package.json'));
+}
 const ASSETS: Record<string, string> = {
   'swagger-ui.css': join(swaggerUiDir, 'swagger-ui.css'),
   'swagger-ui-bundle.js': join(swaggerUiDir, 'swagger-ui-bundle.js'),
