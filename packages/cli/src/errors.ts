@@ -119,19 +119,25 @@ export function exitCodeFor(error: unknown): ExitCode {
   return EXIT.ERROR;
 }
 
-/** What to tell the user about an error: the API's code, message and issues, the request id, and a hint. */
+/**
+ * What to tell the user about an error: the API's message with the object it did not find, code and status, every
+ * issue, the request id, and hints. Built from the same parts as the SDK's `message`, laid out in lines rather than
+ * quoted in it.
+ */
 export function reportError(error: unknown): ErrorReport {
   const exitCode = exitCodeFor(error);
   if (error instanceof APIError) {
     const code = error.code ? `${error.code}, ` : '';
-    const lines = [`${error.message} (${code}HTTP ${error.status})`];
+    // As the SDK's message does: a 404 names what was not found, unless its hint puts the base URL in doubt.
+    const missing = error instanceof NotFoundError && !error.hint && error.resource;
+    const subject = missing ? `: ${missing.type} ${missing.id}` : '';
+    const lines = [`${error.apiMessage}${subject} (${code}HTTP ${error.status})`];
     for (const issue of error.issues ?? []) lines.push(`  - ${issue.message}`);
     if (error instanceof RateLimitError && error.retryAfter !== undefined) {
       lines.push(`Retry after ${error.retryAfter} s.`);
     }
     if (error.requestId) lines.push(`Request ID: ${error.requestId}`);
-    const hint = apiHint(error);
-    if (hint) lines.push(hint);
+    for (const hint of [error.hint, apiHint(error)]) if (hint) lines.push(hint);
     return { lines, exitCode };
   }
   if (error instanceof APIConnectionTimeoutError) {

@@ -90,6 +90,8 @@ describe('warehouses', () => {
   it('an unknown id is exit 4', async () => {
     const result = await run(['warehouses', 'get', '00000000-0000-4000-8000-000000000000']);
     expect(result.code).toBe(4);
-    expect(result.stderr).toMatch(/^Error: Not found \(NOT_FOUND, HTTP 404\)\nRequest ID: req_\S+\n$/);
+    expect(result.stderr).toMatch(
+      /^Error: Not found: warehouse 00000000-0000-4000-8000-000000000000 \(NOT_FOUND, HTTP 404\)\nRequest ID: req_\S+\n$/,
+    );
   });
 });

@@ -101,19 +101,33 @@ describe('refused by the API as invalid (400): exit 2, with each issue', () => {
 });
 
 describe('not found: exit 4; conflict: exit 5', () => {
-  it('an unknown id, for each resource', async () => {
+  it('an unknown id, for each resource: named on the first line', async () => {
     const id = randomUUID();
-    for (const args of [
-      ['items', 'get', id],
-      ['items', 'update', id, '--quantity', '1'],
-      ['items', 'delete', id, '--yes'],
-      ['items', 'valuations', id],
-      ['consignments', 'get', id],
-      ['invoices', 'get', id],
-    ]) {
-      const result = await cli(args, { env });
+    for (const [type, args] of [
+      ['item', ['items', 'get', id]],
+      ['item', ['items', 'update', id, '--quantity', '1']],
+      ['item', ['items', 'delete', id, '--yes']],
+      ['item', ['items', 'valuations', id]],
+      ['consignment', ['consignments', 'get', id]],
+      ['invoice', ['invoices', 'get', id]],
+    ] as const) {
+      const result = await cli([...args], { env });
       expect(result.code, args.join(' ')).toBe(4);
-      expect(result.stderr).toContain('Not found (NOT_FOUND, HTTP 404)');
+      expect(result.stderr, args.join(' ')).toMatch(
+        new RegExp(`^Error: Not found: ${type} ${id} \\(NOT_FOUND, HTTP 404\\)\nRequest ID: req_\\S+\n$`),
+      );
+    }
+  });
+
+  it('a base URL without /v1: exit 4, with what to change rather than a missing object', async () => {
+    const origin = new URL(baseUrl).origin;
+    for (const args of [['items', 'list'], ['items', 'get', randomUUID()], ['me']]) {
+      const result = await cli(args, { env: { ...env, COINVENTORY_BASE_URL: origin } });
+      expect(result.code, args.join(' ')).toBe(4);
+      expect(result.stdout).toBe('');
+      expect(result.stderr).toBe(
+        `Error: Not found (NOT_FOUND, HTTP 404)\nRequest ID: ${/Request ID: (\S+)/.exec(result.stderr)?.[1]}\nThe base URL ${origin} does not end in /v1; did you mean ${origin}/v1?\n`,
+      );
     }
   });
 

@@ -52,9 +52,10 @@ describe('items by SKU', () => {
     }
     // Exact: the SKU in another case is another SKU.
     expect((await run(['items', 'get', sku.toLowerCase()])).code).toBe(4);
-    const unknownId = await run(['items', 'get', randomUUID()]);
+    const id = randomUUID();
+    const unknownId = await run(['items', 'get', id]);
     expect(unknownId.code).toBe(4);
-    expect(unknownId.stderr).toMatch(/^Error: Not found \(NOT_FOUND, HTTP 404\)\n/);
+    expect(unknownId.stderr).toMatch(new RegExp(`^Error: Not found: item ${id} \\(NOT_FOUND, HTTP 404\\)\n`));
   });
 
   it('delete by SKU names the item; by id as before', async () => {

@@ -144,7 +144,9 @@ describe('stopping and resuming', () => {
     expect(resumed.stderr).toContain(
       '1 batch the interrupted run had sent was already applied: the API answered again from its record, and applied nothing twice.',
     );
-    expect(resumed.stderr).toMatch(/\(--mode upsert\) in (?:\d+ min )?[\d.]+ s: 1,000 created, 0 updated, 0 refused, of 1,000 rows/);
+    expect(resumed.stderr).toMatch(
+      /\(--mode upsert\) in (?:\d+ min )?[\d.]+ s: 1,000 created, 0 updated, 0 refused, of 1,000 rows/,
+    );
     expect(resumed.code).toBe(0);
     const skus = await skusOf(resume.sdk, 'RESUME-');
     expect(skus.sort()).toEqual(expected);

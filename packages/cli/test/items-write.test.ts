@@ -153,7 +153,9 @@ describe('changes: create, update, delete', () => {
     });
     const again = await run(['items', 'get', created.id]);
     expect(again.code).toBe(4);
-    expect(again.stderr).toMatch(/^Error: Not found \(NOT_FOUND, HTTP 404\)\nRequest ID: req_\S+\n$/);
+    expect(again.stderr).toMatch(
+      new RegExp(`^Error: Not found: item ${created.id} \\(NOT_FOUND, HTTP 404\\)\nRequest ID: req_\\S+\n$`),
+    );
     const gone = await run(['items', 'delete', created.id, '--yes']);
     expect(gone.code).toBe(4);
   });

@@ -1,8 +1,10 @@
+import { randomUUID } from 'node:crypto';
 import { ERRORS } from '@coinventory/contract/constants';
-import { HttpResponse, http, type JsonBodyType } from 'msw';
-import { describe, expect, it } from 'vitest';
+import { HttpResponse, http, type JsonBodyType, passthrough } from 'msw';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import * as sdk from '../src/index.js';
-import { errorBody, makeClient, server, url, useMsw } from './support/msw.js';
+import { BASE_URL, errorBody, makeClient, server, url, useMsw } from './support/msw.js';
+import { type RunningServer, startServer, stopServer, thrown } from './support/server.js';
 
 useMsw();
 
@@ -48,10 +50,13 @@ describe('error mapping', () => {
       name: ErrorClass.name,
       status,
       code,
-      message: ERRORS[code].message,
+      apiMessage: ERRORS[code].message,
       issues: undefined,
       requestId: 'req_abc',
+      request: { method: 'GET', url: url('/me'), baseUrl: BASE_URL },
     });
+    // Only a 404 adds to the API's message (a Coinventory API never answers 404 to GET /me: see "404 hints").
+    if (status !== 404) expect((error as sdk.APIError).message).toBe(ERRORS[code].message);
   });
 
   it('carries the validation issues of a 400', async () => {
@@ -66,7 +71,10 @@ describe('error mapping', () => {
     expect(error.headers.get('x-extra')).toBe('yes');
     expect(error.body).toEqual({ code: 'NOT_FOUND', message: 'Not found' });
     expect(Object.keys(error)).not.toContain('headers');
-    expect(Object.keys(error)).toEqual(expect.arrayContaining(['status', 'code', 'issues', 'requestId']));
+    expect(Object.keys(error)).toEqual(expect.arrayContaining(['status', 'code', 'issues', 'requestId', 'apiMessage']));
+    // What the message already says, derived from the request, stays out of the logged output too.
+    for (const derived of ['request', 'resource', 'hint']) expect(Object.keys(error)).not.toContain(derived);
+    expect(error.request).toBeDefined();
   });
 
   it('maps 502, 503 and 504 to InternalServerError and other statuses to APIError', async () => {
@@ -88,9 +96,14 @@ describe('error mapping', () => {
 
   it("uses a proxy's non-JSON body as the message", async () => {
     const error = await errorFor(502, '<html>Bad gateway</html>');
-    expect(error).toMatchObject({ status: 502, code: undefined, message: '<html>Bad gateway</html>' });
+    expect(error).toMatchObject({
+      status: 502,
+      code: undefined,
+      message: '<html>Bad gateway</html>',
+      apiMessage: '<html>Bad gateway</html>',
+    });
     const empty = await errorFor(503, '');
-    expect(empty).toMatchObject({ status: 503, message: '503 status code' });
+    expect(empty).toMatchObject({ status: 503, message: '503 status code', apiMessage: '503 status code' });
   });
 
   it('reads Retry-After on a 429, as seconds or as an HTTP date', async () => {
@@ -113,6 +126,211 @@ describe('error mapping', () => {
     expect(error).not.toBeInstanceOf(sdk.APIError);
     expect(error).toMatchObject({ name: 'APIConnectionError', message: expect.stringMatching(/^Connection error/) });
     expect((error as sdk.APIConnectionError).cause).toBeInstanceOf(Error);
+  });
+});
+
+describe("messages: what the answer and the request add to the API's message", () => {
+  const issues = (count: number) =>
+    Array.from({ length: count }, (_, i) => ({ message: `body.field${i}: Number must be greater than or equal to 0` }));
+
+  it("a 400 quotes its first three issues and counts the rest; apiMessage is the API's own", async () => {
+    const error = (await errorFor(
+      400,
+      errorBody('BAD_REQUEST', ERRORS.BAD_REQUEST.message, issues(5)),
+    )) as sdk.APIError;
+    expect(error).toBeInstanceOf(sdk.BadRequestError);
+    expect(error.message).toBe(
+      'Invalid input data: body.field0: Number must be greater than or equal to 0; body.field1: Number must be greater than or equal to 0; body.field2: Number must be greater than or equal to 0 (and 2 more)',
+    );
+    expect(error.apiMessage).toBe(ERRORS.BAD_REQUEST.message);
+    expect(error.issues).toEqual(issues(5));
+    expect(error.hint).toBeUndefined();
+  });
+
+  it('a 400 with three issues or fewer quotes them all, without a count', async () => {
+    const one = await errorFor(
+      400,
+      errorBody('BAD_REQUEST', ERRORS.BAD_REQUEST.message, [{ message: 'query.limit: x' }]),
+    );
+    expect((one as sdk.APIError).message).toBe('Invalid input data: query.limit: x');
+    const three = (await errorFor(
+      400,
+      errorBody('BAD_REQUEST', ERRORS.BAD_REQUEST.message, issues(3)),
+    )) as sdk.APIError;
+    expect(three.message).not.toContain('more)');
+    expect(three.message.split('; ')).toHaveLength(3);
+  });
+
+  it('a 404 names the object, read from the route, and the request', async () => {
+    const id = randomUUID();
+    const notFound = () => HttpResponse.json(errorBody('NOT_FOUND', ERRORS.NOT_FOUND.message), { status: 404 });
+    server.use(
+      http.get(url('/items/:id'), notFound),
+      http.delete(url('/items/:id'), notFound),
+      http.get(url('/items/:id/valuations'), notFound),
+      http.get(url('/webhook-endpoints/:id/deliveries'), notFound),
+      http.get(url('/categories/:id'), notFound),
+    );
+    const client = makeClient({ maxRetries: 0 });
+    const item = (await thrown(client.items.get(id))) as sdk.NotFoundError;
+    expect(item).toBeInstanceOf(sdk.NotFoundError);
+    expect(item.message).toBe(`Not found: item ${id} (GET /v1/items/${id})`);
+    expect(item).toMatchObject({
+      apiMessage: ERRORS.NOT_FOUND.message,
+      resource: { type: 'item', id },
+      request: { method: 'GET', url: url(`/items/${id}`), baseUrl: BASE_URL },
+      hint: undefined,
+    });
+    expect((await thrown(client.items.delete(id))) as Error).toHaveProperty(
+      'message',
+      `Not found: item ${id} (DELETE /v1/items/${id})`,
+    );
+    expect((await thrown(client.items.valuations(id))) as Error).toHaveProperty(
+      'message',
+      `Not found: item ${id} (GET /v1/items/${id}/valuations)`,
+    );
+    const deliveries = (await thrown(client.webhookEndpoints.deliveries(id))) as sdk.NotFoundError;
+    expect(deliveries.message).toMatch(new RegExp(`^Not found: webhook endpoint ${id} \\(GET /v1/webhook-endpoints/`));
+    expect(deliveries.resource).toEqual({ type: 'webhook endpoint', id });
+    expect((await thrown(client.categories.get(id))) as sdk.NotFoundError).toHaveProperty('resource', {
+      type: 'category',
+      id,
+    });
+  });
+
+  it('names the object on other statuses too, without changing their message', async () => {
+    const id = randomUUID();
+    server.use(
+      http.patch(url('/items/:id'), () =>
+        HttpResponse.json(errorBody('PRECONDITION_FAILED', ERRORS.PRECONDITION_FAILED.message), { status: 412 }),
+      ),
+    );
+    const error = (await thrown(makeClient({ maxRetries: 0 }).items.update(id, { quantity: 1 }))) as sdk.APIError;
+    expect(error).toBeInstanceOf(sdk.PreconditionFailedError);
+    expect(error.message).toBe(ERRORS.PRECONDITION_FAILED.message);
+    expect(error.resource).toEqual({ type: 'item', id });
+  });
+
+  it('an error built without a request says what the body says', () => {
+    const error = sdk.APIError.from(404, errorBody('NOT_FOUND', 'Not found'), new Headers());
+    expect(error).toMatchObject({ message: 'Not found', apiMessage: 'Not found', request: undefined, hint: undefined });
+    const mine = new sdk.BadRequestError({
+      status: 400,
+      code: 'BAD_REQUEST',
+      message: 'Invalid input data',
+      issues: [{ message: 'body.title: Required' }],
+      headers: new Headers(),
+      body: undefined,
+    });
+    expect(mine).toMatchObject({
+      message: 'Invalid input data: body.title: Required',
+      apiMessage: 'Invalid input data',
+    });
+  });
+});
+
+describe('404 hints', () => {
+  const notFound = () => HttpResponse.json(errorBody('NOT_FOUND', ERRORS.NOT_FOUND.message), { status: 404 });
+
+  it('a route every Coinventory API answers, or an answer that is not a Coinventory error: check the base URL', async () => {
+    server.use(
+      http.get(url('/items'), notFound),
+      http.get(url('/items/:id'), () => new HttpResponse('<h1>404</h1>', { status: 404 })),
+    );
+    const client = makeClient({ maxRetries: 0 });
+    const hint = `Check the base URL: ${BASE_URL} does not answer like a Coinventory API.`;
+    const list = (await thrown(client.items.list())) as sdk.NotFoundError;
+    expect(list).toMatchObject({ hint, message: `Not found (GET /v1/items). ${hint}` });
+    const id = randomUUID();
+    const html = (await thrown(client.items.get(id))) as sdk.NotFoundError;
+    expect(html).toMatchObject({ code: undefined, apiMessage: '<h1>404</h1>', hint });
+    // With the base URL in doubt, the item is not said to be missing.
+    expect(html.message).toBe(`<h1>404</h1> (GET /v1/items/${id}). ${hint}`);
+  });
+
+  it('a path that is no route of the API', () => {
+    const request = { method: 'GET', url: url('/no-such-route?x=1'), baseUrl: BASE_URL };
+    const error = sdk.APIError.from(404, errorBody('NOT_FOUND', 'Not found'), new Headers(), request);
+    expect(error.hint).toBe(`GET /no-such-route is not an API route this SDK knows; see ${BASE_URL}/openapi.json.`);
+    expect(error.message).toBe(`Not found (GET /v1/no-such-route). ${error.hint}`);
+    expect(error.request).toBe(request);
+  });
+});
+
+describe('reading the route from the path', () => {
+  it('a literal segment is not taken for an id: /items/batch is not item "batch"', () => {
+    const request = { method: 'GET', url: url('/items/batch'), baseUrl: BASE_URL };
+    const error = sdk.APIError.from(404, errorBody('NOT_FOUND', 'Not found'), new Headers(), request);
+    expect(error.resource).toBeUndefined();
+    expect(error.message).toBe(
+      `Not found (GET /v1/items/batch). Check the base URL: ${BASE_URL} does not answer like a Coinventory API.`,
+    );
+  });
+
+  it('an id is shown decoded, as the caller gave it', () => {
+    const request = { method: 'GET', url: url('/items/a%20b%2Fc'), baseUrl: BASE_URL };
+    const error = sdk.APIError.from(404, errorBody('NOT_FOUND', 'Not found'), new Headers(), request);
+    expect(error.resource).toEqual({ type: 'item', id: 'a b/c' });
+  });
+});
+
+describe('against the real server', () => {
+  let running: RunningServer | undefined;
+
+  beforeAll(async () => {
+    running = await startServer();
+  });
+  afterAll(async () => {
+    await stopServer(running);
+  });
+  // msw refuses requests it has no handler for: these go through to the server.
+  beforeEach(() => {
+    server.use(http.all(`${new URL(running?.baseUrl ?? BASE_URL).origin}/*`, () => passthrough()));
+  });
+
+  const client = (baseUrl = running?.baseUrl) =>
+    new sdk.Coinventory({ apiKey: running?.apiKey ?? '', baseUrl, maxRetries: 0 });
+
+  it('a base URL without /v1: the server answers 404 to everything, and the message says what to change', async () => {
+    const origin = new URL(running?.baseUrl ?? '').origin;
+    const hint = `The base URL ${origin} does not end in /v1; did you mean ${origin}/v1?`;
+    const list = await thrown(client(origin).items.list());
+    expect(list).toBeInstanceOf(sdk.NotFoundError);
+    expect(list).toMatchObject({
+      status: 404,
+      code: 'NOT_FOUND',
+      apiMessage: ERRORS.NOT_FOUND.message,
+      hint,
+      message: `Not found (GET /items). ${hint}`,
+    });
+    const id = randomUUID();
+    const item = (await thrown(client(`${origin}/`).items.get(id))) as sdk.NotFoundError;
+    expect(item.message).toBe(`Not found (GET /items/${id}). ${hint}`);
+    expect(item.resource).toEqual({ type: 'item', id });
+  });
+
+  it("an unknown id: the object and the request, with the API's exact message in apiMessage", async () => {
+    const id = randomUUID();
+    const error = await thrown(client().items.get(id));
+    expect(error).toBeInstanceOf(sdk.NotFoundError);
+    expect(error).toBeInstanceOf(sdk.APIError);
+    expect(error).toMatchObject({
+      apiMessage: 'Not found',
+      message: `Not found: item ${id} (GET /v1/items/${id})`,
+      hint: undefined,
+    });
+  });
+
+  it("a 400 quotes the server's issues", async () => {
+    const error = (await thrown(
+      client().items.create({ sku: '', title: '', quantity: -1, valueInCents: -1, acquisitionPriceInCents: -1 }),
+    )) as sdk.BadRequestError;
+    expect(error).toBeInstanceOf(sdk.BadRequestError);
+    expect(error.apiMessage).toBe('Invalid input data');
+    expect(error.issues).toHaveLength(5);
+    expect(error.message).toBe(
+      'Invalid input data: body.sku: must be at least 1 character; body.title: must be at least 1 character; body.quantity: Number must be greater than or equal to 0 (and 2 more)',
+    );
   });
 });
 

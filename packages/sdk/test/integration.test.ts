@@ -141,7 +141,7 @@ describe('items', () => {
   it('bad input throws BadRequestError with the issues', async () => {
     const error = await thrown(client.items.create({ sku: `${sku}-2`, title: '' }));
     expect(error).toBeInstanceOf(BadRequestError);
-    expect(error).toMatchObject({ status: 400, code: 'BAD_REQUEST', message: ERRORS.BAD_REQUEST.message });
+    expect(error).toMatchObject({ status: 400, code: 'BAD_REQUEST', apiMessage: ERRORS.BAD_REQUEST.message });
     expect((error as BadRequestError).issues?.[0]?.message).toMatch(/title/);
     const notUuid = await thrown(client.items.get('not-a-uuid'));
     expect(notUuid).toBeInstanceOf(BadRequestError);

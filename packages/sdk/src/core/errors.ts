@@ -1,5 +1,13 @@
 import type { ErrorIssue } from '@coinventory/contract';
 import type { ErrorCode } from '@coinventory/contract/constants';
+import {
+  type AddressedResource,
+  addressedResource,
+  type FailedRequest,
+  failureSummary,
+  notFoundHint,
+  withHint,
+} from './failed-request.js';
 
 /**
  * Errors thrown by the SDK.
@@ -47,13 +55,22 @@ export type APIErrorCode = ErrorCode | (string & {});
 interface APIErrorInit {
   status: number;
   code: APIErrorCode | undefined;
+  /** The API's message, as the body gave it. */
   message: string;
   issues: ErrorIssue[] | undefined;
   headers: Headers;
   body: unknown;
+  /** The request answered; without it the message says only what the body says. */
+  request?: FailedRequest | undefined;
 }
 
-/** The API answered with a non-2xx status. Subclasses name the common statuses. */
+/**
+ * The API answered with a non-2xx status. Subclasses name the common statuses.
+ *
+ * `message` is written for people: the API's message, then what the answer and the request add to it (the first
+ * issues of a 400, the object a 404 did not find, a hint when the base URL looks wrong). The API's own message, fixed
+ * per code, is `apiMessage`.
+ */
 export class APIError extends CoinventoryError {
   static {
     brand(APIError, 'APIError');
@@ -67,24 +84,54 @@ export class APIError extends CoinventoryError {
   readonly issues: ErrorIssue[] | undefined;
   /** The `X-Request-Id` response header: quote it when asking for support. */
   readonly requestId: string | undefined;
+  /**
+   * The error body's `message`, exactly as the API sent it (`Not found`, `Invalid input data`…: fixed per code); the
+   * body's text when it was not a Coinventory error, or `<status> status code` when it was empty.
+   */
+  readonly apiMessage: string;
   /** The response headers. */
   declare readonly headers: Headers;
   /** The parsed response body (or its text when it was not JSON). */
   declare readonly body: unknown;
+  /** The request that failed: its method, its URL as sent, and the client's base URL. Undefined when not given. */
+  declare readonly request: FailedRequest | undefined;
+  /**
+   * The API object the request named by its path, read from the route: `{ type: 'item', id }` for `/items/{id}` and
+   * `/items/{id}/valuations`; undefined for routes without an id.
+   */
+  declare readonly resource: AddressedResource | undefined;
+  /**
+   * What to check when a 404 looks like a setup mistake rather than a missing object (a base URL that does not end
+   * in `/v1`, a path that is no route of the API); also the last sentence of `message`. Otherwise undefined.
+   */
+  declare readonly hint: string | undefined;
 
   constructor(init: APIErrorInit) {
-    super(init.message);
+    const { request } = init;
+    const resource = request ? addressedResource(request) : undefined;
+    const hint = request && init.status === 404 ? notFoundHint(request, init.code) : undefined;
+    // With a hint the base URL is in doubt, so the object is not said to be missing.
+    const notFound = request && init.status === 404 ? { request, resource: hint ? undefined : resource } : undefined;
+    super(withHint(failureSummary(init.message, init.issues, notFound), hint));
     this.status = init.status;
     this.code = init.code;
     this.issues = init.issues;
     this.requestId = init.headers.get('x-request-id') ?? undefined;
-    // Not enumerable, so a logged error shows status, code, issues and request id without a wall of headers.
+    this.apiMessage = init.message;
+    // Not enumerable, so a logged error shows what the API answered (status, code, issues, request id, its message)
+    // without a wall of headers, or the parts of `message` again.
     Object.defineProperty(this, 'headers', { value: init.headers, enumerable: false });
     Object.defineProperty(this, 'body', { value: init.body, enumerable: false });
+    Object.defineProperty(this, 'request', { value: request, enumerable: false });
+    Object.defineProperty(this, 'resource', { value: resource, enumerable: false });
+    Object.defineProperty(this, 'hint', { value: hint, enumerable: false });
   }
 
-  /** Builds the error for a response, choosing the subclass by its code where one has its own, else by status. */
-  static from(status: number, body: unknown, headers: Headers): APIError {
+  /**
+   * Builds the error for a response, choosing the subclass by its code where one has its own, else by status.
+   * `request`, when given, lets the message name what failed.
+   */
+  static from(status: number, body: unknown, headers: Headers, request?: FailedRequest): APIError {
     const parsed = readErrorBody(body);
     const init: APIErrorInit = {
       status,
@@ -93,6 +140,7 @@ export class APIError extends CoinventoryError {
       issues: parsed.issues,
       headers,
       body,
+      request,
     };
     const ErrorClass =
       CLASS_BY_CODE.get(parsed.code ?? '') ??

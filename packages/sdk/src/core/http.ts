@@ -123,6 +123,12 @@ export class HttpTransport implements Transport {
     }
   }
 
+  /** The error for a non-2xx answer, told what was asked so that its message can say what failed. */
+  #apiError(response: Response, text: string, url: string, init: RequestInit): APIError {
+    const request = { method: init.method ?? 'GET', url, baseUrl: this.#settings.baseUrl };
+    return APIError.from(response.status, parseBody(text), response.headers, request);
+  }
+
   /** One attempt of a streamed route: the response once its headers are in (2xx), or the error that ended it. */
   async #open(url: string, init: RequestInit, timeoutMs: number, signal: AbortSignal | undefined): Promise<Response> {
     if (signal?.aborted) throw new APIUserAbortError({ cause: signal.reason });
@@ -144,7 +150,7 @@ export class HttpTransport implements Transport {
     }
     if (!response.ok) {
       signal?.removeEventListener('abort', onAbort);
-      throw APIError.from(response.status, parseBody(text), response.headers);
+      throw this.#apiError(response, text, url, init);
     }
     return response;
   }
@@ -253,7 +259,7 @@ export class HttpTransport implements Transport {
       const etag = response.headers.get(CONDITIONAL.etagHeader) ?? undefined;
       const requestId = response.headers.get('x-request-id') ?? undefined;
       if (response.status === 304) return { data: NOT_MODIFIED, response, etag, requestId };
-      if (!response.ok) throw APIError.from(response.status, parseBody(text), response.headers);
+      if (!response.ok) throw this.#apiError(response, text, url, init);
       if (expect === 'json-or-text' && !isJson(response.headers.get('content-type'))) {
         return { data: text as T, response, etag, requestId };
       }
