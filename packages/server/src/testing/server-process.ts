@@ -3,7 +3,18 @@
 // Exported as `@coinventory/server/testing`; not part of the server itself.
 import { type ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import {
+  cpSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -44,11 +55,33 @@ const KEY = /\bcvk_live_[0-9A-Za-z]{38}\b/;
 
 /**
  * Starts `coinventory-server start` on a fresh embedded database in a temporary directory, with `extra` environment
- * (a tighter rate limit, say). Resolves once it logs "listening" (its base URL) and has printed the demo key.
+ * (a tighter rate limit, say). Resolves once it logs "listening" (its base URL) and knows the demo key.
+ *
+ * The database is a copy of one the same server build made on its first start (its demo workspace and key), not a
+ * new one each time: a first start (initdb, migrations, the demo data) costs about ten times a start on an existing
+ * directory, and a test run starts a dozen servers. The copy is the same data as a first start would make; tests of
+ * the first start itself spawn the binary on an empty directory. With `DATABASE_URL` in `extra`, nothing is copied.
  */
 export async function startServer(extra: Record<string, string> = {}): Promise<RunningServer> {
   if (!existsSync(SERVER_BIN)) throw new Error(`${SERVER_BIN} is missing: build @coinventory/server first`);
+  const template = extra.DATABASE_URL === undefined ? await firstStartTemplate() : undefined;
   const dataDir = mkdtempSync(join(tmpdir(), 'coinventory-server-'));
+  try {
+    if (template) cpSync(template.dataDir, dataDir, { recursive: true });
+    const started = await spawnServer(dataDir, extra, template?.apiKey);
+    return { ...started, dataDir };
+  } catch (error) {
+    rmSync(dataDir, { recursive: true, force: true });
+    throw error;
+  }
+}
+
+/** The binary started on `dataDir`, once it listens and the demo key is known (printed on a first start). */
+async function spawnServer(
+  dataDir: string,
+  extra: Record<string, string>,
+  knownKey: string | undefined,
+): Promise<Omit<RunningServer, 'dataDir'>> {
   const child = spawn(process.execPath, [SERVER_BIN, 'start'], {
     env: serverEnv(dataDir, extra),
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -57,7 +90,7 @@ export async function startServer(extra: Record<string, string> = {}): Promise<R
   let stderr = '';
   const started = new Promise<{ baseUrl: string; apiKey: string }>((resolve, reject) => {
     let baseUrl: string | undefined;
-    let apiKey: string | undefined;
+    let apiKey = knownKey;
     const check = () => {
       if (baseUrl && apiKey) resolve({ baseUrl, apiKey });
     };
@@ -70,17 +103,61 @@ export async function startServer(extra: Record<string, string> = {}): Promise<R
     });
     child.stderr?.on('data', (chunk: Buffer) => {
       stderr += chunk.toString();
-      apiKey = KEY.exec(stderr)?.[0];
+      apiKey ??= KEY.exec(stderr)?.[0];
       check();
     });
     child.once('exit', (code) => reject(new Error(`server exited with ${code}:\n${stdout}\n${stderr}`)));
   });
   try {
     const { baseUrl, apiKey } = await started;
-    return { baseUrl, apiKey, dataDir, child, output: () => ({ stdout, stderr }) };
+    return { baseUrl, apiKey, child, output: () => ({ stdout, stderr }) };
   } catch (error) {
-    rmSync(dataDir, { recursive: true, force: true });
+    if (child.exitCode === null) child.kill('SIGKILL');
     throw error;
+  }
+}
+
+/** Where first-start databases are kept, one per server build. */
+const TEMPLATES = join(tmpdir(), 'coinventory-server-templates');
+
+interface Template {
+  dataDir: string;
+  apiKey: string;
+}
+
+/**
+ * The database and demo key of a first start of this server build, made once (by whichever test process asks first;
+ * a process that loses the race to publish its copy drops it) and kept in the temporary directory. A build is told
+ * apart by its binary's size and time; templates of other builds are removed when a new one is made.
+ */
+async function firstStartTemplate(): Promise<Template> {
+  const { size, mtimeMs } = statSync(SERVER_BIN);
+  const dir = join(TEMPLATES, `build-${size}-${Math.trunc(mtimeMs)}`);
+  const read = (): Template => ({ dataDir: join(dir, 'data'), apiKey: readFileSync(join(dir, 'key'), 'utf8') });
+  if (existsSync(join(dir, 'key'))) return read();
+  mkdirSync(TEMPLATES, { recursive: true });
+  const building = mkdtempSync(join(TEMPLATES, 'making-'));
+  try {
+    const server = await spawnServer(join(building, 'data'), {}, undefined);
+    const exited = once(server.child, 'exit');
+    server.child.kill('SIGTERM');
+    const [code] = (await exited) as [number | null];
+    if (code !== 0) throw new Error(`the first start exited with ${code} on SIGTERM:\n${server.output().stderr}`);
+    writeFileSync(join(building, 'key'), server.apiKey);
+    for (const other of readdirSync(TEMPLATES)) {
+      if (other.startsWith('build-') && other !== `build-${size}-${Math.trunc(mtimeMs)}`) {
+        rmSync(join(TEMPLATES, other), { recursive: true, force: true });
+      }
+    }
+    try {
+      renameSync(building, dir);
+    } catch (error) {
+      // Another process published the same build's template first: use that one.
+      if (!existsSync(join(dir, 'key'))) throw error;
+    }
+    return read();
+  } finally {
+    rmSync(building, { recursive: true, force: true });
   }
 }
 
