@@ -2,6 +2,7 @@
 // the generator, the site's config (its sidebar) and the tests.
 
 import { ERRORS } from '@coinventory/contract/constants';
+import { CURSOR_ENV, requestEnv, requestSamples, sampleRequest } from './samples.mjs';
 
 const METHOD_ORDER = ['get', 'post', 'put', 'patch', 'delete'];
 
@@ -103,56 +104,77 @@ function fieldRows(document, schema, prefix = '') {
   return rows;
 }
 
+/**
+ * A two-column table of named things (parameters, fields, headers), so that it fits a page without scrolling sideways:
+ * the first cell holds the name, its type and a flag (`required`, `optional`, `always sent`…) on lines of their own;
+ * the second the description and the example. Wrapped in `<div class="api-fields">` for the theme's layout.
+ */
+function namedTable(heading, rows) {
+  const lines = rows.map(({ name, type, flag, description, example }) => {
+    const meta = [];
+    if (type) meta.push(`<span class="api-type">${cell(type)}</span>`);
+    if (flag) meta.push(`<span class="api-flag api-flag-${flag.replace(/ /g, '-')}">${flag}</span>`);
+    const shown = example === undefined ? '' : `<span class="api-example">Example: \`${cell(example)}\`</span>`;
+    return `| \`${name}\`${meta.map((text) => ` ${text}`).join('')} | ${cell(description)}${shown} |`;
+  });
+  return `<div class="api-fields">\n\n| ${heading} | Description |\n|---|---|\n${lines.join('\n')}\n\n</div>\n`;
+}
+
+/** The first cell of a named table's row, as the page writes it: what the reference test looks for. */
+export function namedCell(name, flag) {
+  return flag ? `<span class="api-flag api-flag-${flag.replace(/ /g, '-')}">${flag}</span>` : `| \`${name}\` `;
+}
+
 function fieldTable(document, schema, { showRequired }) {
   const rows = fieldRows(document, schema);
   if (rows.length === 0) return '_No fields._\n';
-  const header = showRequired
-    ? '| Field | Type | Required | Description |\n|---|---|---|---|'
-    : '| Field | Type | Description |\n|---|---|---|';
-  const lines = rows.map((row) =>
-    showRequired
-      ? `| \`${row.field}\` | ${cell(row.type)} | ${row.required ? 'yes' : 'no'} | ${cell(row.description)} |`
-      : `| \`${row.field}\` | ${cell(row.type)} | ${cell(row.description)} |`,
+  return namedTable(
+    'Field',
+    rows.map((row) => ({
+      name: row.field,
+      type: row.type,
+      flag: showRequired ? (row.required ? 'required' : 'optional') : undefined,
+      description: row.description,
+    })),
   );
-  return `${header}\n${lines.join('\n')}\n`;
 }
 
-function parameterTable(document, parameters) {
-  const lines = parameters.map(
-    (parameter) =>
-      `| \`${parameter.name}\` | ${cell(typeOf(document, parameter.schema))} | ${parameter.required ? 'yes' : 'no'} | ${cell(parameter.description)} | ${parameter.example === undefined ? '' : `\`${parameter.example}\``} |`,
+function parameterTable(document, parameters, heading = 'Parameter') {
+  return namedTable(
+    heading,
+    parameters.map((parameter) => ({
+      name: parameter.name,
+      type: typeOf(document, parameter.schema),
+      flag: parameter.required ? 'required' : 'optional',
+      description: parameter.description,
+      example: parameter.example,
+    })),
   );
-  return `| Name | Type | Required | Description | Example |\n|---|---|---|---|---|\n${lines.join('\n')}\n`;
 }
 
-/** The example request, as curl, with the parameters' own examples. */
-function curlExample(document, operation) {
-  const base = document.servers[0]?.url ?? '';
-  let path = operation.path;
-  const query = [];
-  for (const parameter of operation.parameters) {
-    if (parameter.in === 'path') path = path.replace(`{${parameter.name}}`, String(parameter.example));
-    else if (parameter.required || ['q', 'status', 'sort', 'limit'].includes(parameter.name))
-      query.push(`${parameter.name}=${encodeURIComponent(String(parameter.example))}`);
-  }
-  const url = `${base}${path}${query.length ? `?${query.join('&')}` : ''}`;
-  const lines = [`curl -sS${operation.method === 'GET' ? '' : ` -X ${operation.method}`} '${url}' \\`];
-  const body = operation.requestBody?.content['application/json']?.example;
-  if (body !== undefined) {
-    lines.push(`  -H "Authorization: Bearer $COINVENTORY_API_KEY" \\`);
-    lines.push(`  -H 'Content-Type: application/json' \\`);
-    lines.push(`  -d '${JSON.stringify(body)}'`);
-  } else lines.push(`  -H "Authorization: Bearer $COINVENTORY_API_KEY"`);
-  return lines.join('\n');
+/**
+ * The request samples: curl, the SDK and the CLI, each in a labelled pane, all shown at once (no tabs), one above the
+ * other. Each is a fenced block the samples test runs (see samples.mjs for how they are made).
+ */
+function samplesBlock(samples) {
+  const panes = samples.map(
+    ({ client, label, lang, code }) =>
+      `<div class="request-sample" data-client="${client}">\n<div class="request-sample-label">${label}</div>\n\n\`\`\`${lang}\n${code}\n\`\`\`\n\n</div>`,
+  );
+  return `<div class="request-samples">\n${panes.join('\n')}\n</div>\n`;
 }
 
 /** A response's headers table: name, whether it is always sent, what it says, an example. */
 function headerTable(headers) {
-  const lines = Object.entries(headers).map(
-    ([name, header]) =>
-      `| \`${name}\` | ${header.required ? 'always' : 'sometimes'} | ${cell(header.description)} | ${header.example === undefined ? '' : `\`${cell(header.example)}\``} |`,
+  return namedTable(
+    'Header',
+    Object.entries(headers).map(([name, header]) => ({
+      name,
+      flag: header.required ? 'always sent' : 'sometimes sent',
+      description: header.description,
+      example: header.example,
+    })),
   );
-  return `| Header | Sent | Description | Example |\n|---|---|---|---|\n${lines.join('\n')}\n`;
 }
 
 /** One row per error status; its When cell names the headers that status adds to those of a success. */
@@ -168,11 +190,41 @@ function errorRows(document, operation, successHeaders) {
     });
 }
 
-/** One operation's page. */
-export function renderOperation(document, operation) {
+/** What the samples' other environment variables hold: `; \`ITEM_ID\` is the id of an item`. */
+function sampleEnv(operation) {
+  const names = requestEnv(sampleRequest(operation));
+  const said = names.map((name) =>
+    name === CURSOR_ENV
+      ? `\`${name}\` a cursor of the [changes feed](/guide/keeping-in-sync)`
+      : `\`${name}\` the id of ${article(name.replace(/_ID$/, '').replace(/_/g, ' ').toLowerCase())}`,
+  );
+  return said.length ? `; ${said.join(', ')}` : '';
+}
+
+const article = (noun) => `${/^[aeiou]/.test(noun) ? 'an' : 'a'} ${noun}`;
+
+/** The name of the SDK's answer to an operation: its response schema's (`ItemList` is `itemList`). */
+function responseName(operation) {
+  const ref = operation.responses['200']?.content?.['application/json']?.schema?.$ref;
+  const name = ref ? refName(ref) : 'result';
+  return `${name[0]?.toLowerCase()}${name.slice(1)}`;
+}
+
+/** Each operation's contract route key (`listItems` is `items.list`), from the contract's routes. */
+export function routeKeys(contractRoutes) {
+  return Object.fromEntries(contractRoutes.map(({ key, route }) => [route.metadata.operationId, key]));
+}
+
+/**
+ * One operation's page. `context` gives what its request samples are made from: each operation's contract route key
+ * (`routeKeys`; `items.list` is the SDK's `client.items.list`) and the CLI's commands (`commandTree` of
+ * `coinventory`).
+ */
+export function renderOperation(document, operation, context) {
   const scope = operation['x-required-scope'];
   const out = [];
-  out.push(`---\noutline: [2, 3]\n---\n`);
+  // No outline column: the width goes to the samples and tables, and the sidebar lists the operations.
+  out.push(`---\naside: false\npageClass: api-operation\n---\n`);
   out.push(`# ${operation.summary}\n`);
   out.push(
     `<div class="operation-line"><span class="method method-${operation.method.toLowerCase()}">${operation.method}</span> <code>${operation.path}</code></div>\n`,
@@ -182,7 +234,19 @@ export function renderOperation(document, operation) {
     `| Operation id | Scope | Tag |\n|---|---|---|\n| \`${operation.operationId}\` | \`${scope}\` | ${operation.tags.join(', ')} |\n`,
   );
 
+  const routeKey = context.routeKeys[operation.operationId];
+  if (!routeKey) throw new Error(`${operation.operationId}: no route of the contract has this operation id`);
+  const samples = requestSamples(operation, {
+    routeKey,
+    commands: context.commands,
+    responseName: responseName(operation),
+    streamed: !operation.responses['200']?.content?.['application/json'],
+  });
   out.push('## Request\n');
+  out.push(
+    `### Request samples\n\nThe same request with curl, the [SDK](/guide/sdk) and the [CLI](/guide/cli). \`COINVENTORY_API_KEY\` holds your API key and \`COINVENTORY_BASE_URL\` the API's base URL (curl spells it out)${sampleEnv(operation)}.\n`,
+  );
+  out.push(samplesBlock(samples));
   const pathParameters = operation.parameters.filter((parameter) => parameter.in === 'path');
   const queryParameters = operation.parameters.filter((parameter) => parameter.in === 'query');
   const headerParameters = operation.parameters.filter((parameter) => parameter.in === 'header');
@@ -192,14 +256,13 @@ export function renderOperation(document, operation) {
     out.push('This operation takes no path or query parameters and no body.\n');
   if (headerParameters.length)
     out.push(
-      `### Headers\n\nBesides \`Authorization: Bearer <API key>\`:\n\n${parameterTable(document, headerParameters)}`,
+      `### Headers\n\nBesides \`Authorization: Bearer <API key>\`:\n\n${parameterTable(document, headerParameters, 'Header')}`,
     );
   if (operation.requestBody) {
     const media = operation.requestBody.content['application/json'];
     out.push(`### Body\n\n${prose(operation.requestBody.description)}\n`);
     out.push(fieldTable(document, media.schema, { showRequired: true }));
   }
-  out.push(`### Example request\n\n\`\`\`bash\n${curlExample(document, operation)}\n\`\`\`\n`);
 
   out.push('## Responses\n');
   const success = operation.responses['200'];

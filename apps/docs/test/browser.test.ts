@@ -37,6 +37,58 @@ const webhooks = Object.values(openApiDocument.webhooks ?? {}).flatMap((pathItem
   ),
 );
 
+/** The window every page is seen in: the width the API reference must fit without scrolling sideways. */
+const VIEWPORT = { width: 1280, height: 900 };
+
+/** What an operation page measures: its own width, each table's, and each request sample's pane and code. */
+interface PageWidths {
+  document: number;
+  tables: Array<{ heading: string; scrollWidth: number; clientWidth: number }>;
+  samples: Array<{
+    label: string;
+    height: number;
+    /** The widest line of its code, the width its code box needs, and the width the box has. */
+    lineWidth: number;
+    codeScrollWidth: number;
+    codeClientWidth: number;
+  }>;
+}
+
+async function pageWidths(page: Page): Promise<PageWidths> {
+  return {
+    document: await page.locator('html').evaluate((html) => html.scrollWidth),
+    tables: await page.locator('.vp-doc table').evaluateAll((tables) =>
+      tables.map((table) => {
+        // The heading the table is under (the tables of named things sit in a div of their own).
+        let node = table.closest('.api-fields') ?? table;
+        while (node && !/^H[1-4]$/.test(node.tagName)) node = node.previousElementSibling;
+        return {
+          heading: node?.textContent?.trim() ?? '',
+          scrollWidth: table.scrollWidth,
+          clientWidth: table.clientWidth,
+        };
+      }),
+    ),
+    samples: await page.locator('.request-samples .request-sample').evaluateAll((panes) =>
+      panes.map((pane) => {
+        // VitePress scrolls a code block in its language-* box or in its pre: neither may need to.
+        const box = pane.querySelector('div[class*="language-"]');
+        const pre = box?.querySelector('pre');
+        return {
+          label: pane.querySelector('.request-sample-label')?.textContent?.trim() ?? '',
+          height: pane.getBoundingClientRect().height,
+          lineWidth: Math.max(
+            0,
+            ...[...pane.querySelectorAll('code .line')].map((line) => line.getBoundingClientRect().width),
+          ),
+          codeScrollWidth: Math.max(box?.scrollWidth ?? 0, pre?.scrollWidth ?? 0),
+          codeClientWidth: Math.min(box?.clientWidth ?? 0, pre?.clientWidth ?? 0),
+        };
+      }),
+    ),
+  };
+}
+
 let browser: Browser;
 let context: BrowserContext;
 let site: { origin: string; server: Server };
@@ -120,7 +172,7 @@ describe.skipIf(!hasChromium)('the documentation site in Chromium', () => {
         '--disable-domain-reliability',
       ],
     });
-    context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+    context = await browser.newContext({ viewport: VIEWPORT });
   });
 
   afterAll(async () => {
@@ -166,15 +218,50 @@ describe.skipIf(!hasChromium)('the documentation site in Chromium', () => {
       expect(await sidebar.count(), `sidebar: ${operation.operationId}`).toBeGreaterThan(0);
     }
     await page.close();
-    for (const operation of operations) {
-      const { page: opPage, seen: opSeen } = await open(`/reference/api/${operation.operationId}.html`);
-      await expect(opPage.locator('h1').textContent()).resolves.toContain(operation.summary);
-      await expect(opPage.locator('.operation-line').textContent()).resolves.toContain(operation.path);
-      expect(opSeen.problems).toEqual([]);
-      await opPage.close();
-    }
     expect(seen.problems).toEqual([]);
   });
+
+  it('fits every operation page in a 1280-pixel window: its three request samples in view, no table scrolling sideways', async () => {
+    const problems: string[] = [];
+    const measured: Array<{ operationId: string } & PageWidths> = [];
+    for (const operation of operations) {
+      const { page, seen } = await open(`/reference/api/${operation.operationId}.html`);
+      await expect(page.locator('h1').textContent()).resolves.toContain(operation.summary);
+      await expect(page.locator('.operation-line').textContent()).resolves.toContain(operation.path);
+      problems.push(...seen.problems.map((problem) => `${operation.operationId}: ${problem}`));
+      const widths = await pageWidths(page);
+      measured.push({ operationId: operation.operationId, ...widths });
+      if (widths.document > VIEWPORT.width)
+        problems.push(`${operation.operationId}: the page is ${widths.document} px wide, wider than the window`);
+      for (const table of widths.tables)
+        if (table.scrollWidth > table.clientWidth)
+          problems.push(
+            `${operation.operationId}: a table under "${table.heading}" scrolls (${table.scrollWidth} > ${table.clientWidth} px)`,
+          );
+      // The three samples, all shown at once (not behind tabs), each fully in its pane.
+      expect(
+        widths.samples.map((sample) => sample.label),
+        operation.operationId,
+      ).toEqual(['curl', 'SDK (TypeScript)', 'CLI']);
+      for (const [i, sample] of widths.samples.entries()) {
+        if (!(await page.locator('.request-samples .request-sample').nth(i).isVisible()) || sample.height < 40)
+          problems.push(`${operation.operationId}: the ${sample.label} sample is not visible`);
+        if (sample.codeScrollWidth > sample.codeClientWidth)
+          problems.push(
+            `${operation.operationId}: the ${sample.label} sample scrolls (${sample.codeScrollWidth} > ${sample.codeClientWidth} px)`,
+          );
+      }
+      await page.close();
+    }
+    const tables = measured.flatMap((page) => page.tables);
+    const samples = measured.flatMap((page) => page.samples);
+    console.info(
+      `At ${VIEWPORT.width} px, over ${measured.length} operation pages: pages ${Math.max(...measured.map((page) => page.document))} px wide at most; ` +
+        `${tables.length} tables, ${Math.min(...tables.map((t) => t.clientWidth))}–${Math.max(...tables.map((t) => t.clientWidth))} px wide, widest content ${Math.max(...tables.map((t) => t.scrollWidth))} px; ` +
+        `${samples.length} samples in code boxes ${Math.min(...samples.map((p) => p.codeClientWidth))} px wide, the widest line ${Math.ceil(Math.max(...samples.map((p) => p.lineWidth)))} px.`,
+    );
+    expect(problems).toEqual([]);
+  }, 180_000);
 
   it('searches the site locally', async () => {
     const { page, seen } = await open('/');
@@ -190,13 +277,29 @@ describe.skipIf(!hasChromium)('the documentation site in Chromium', () => {
     for (const [name, path] of [
       ['home', '/'],
       ['quickstart', '/guide/quickstart.html'],
-      ['operation-listItems', '/reference/api/listItems.html'],
     ] as const) {
       const { page, seen } = await open(path);
-      await page.screenshot({ path: join(ARTIFACTS, `${name}.png`), fullPage: name !== 'operation-listItems' });
+      await page.screenshot({ path: join(ARTIFACTS, `${name}.png`), fullPage: true });
       expect(seen.problems).toEqual([]);
       await page.close();
     }
+    // An operation as a reader first sees it, at 1280 px: from the title down to the end of the query parameters,
+    // so the picture holds the three request samples and the whole parameter table.
+    const { page, seen } = await open('/reference/api/listItems.html');
+    const table = page.locator('h3:has-text("Query parameters") + .api-fields table');
+    const box = await table.boundingBox(); // the page is at its top: the same as page coordinates
+    expect(box).not.toBeNull();
+    const clip = { x: 0, y: 0, width: VIEWPORT.width, height: Math.ceil((box?.y ?? 0) + (box?.height ?? 0)) + 24 };
+    for (const pane of await page.locator('.request-samples .request-sample').all()) {
+      const box = await pane.boundingBox();
+      expect(box && box.y >= 0 && box.y + box.height <= clip.height, 'a sample outside the screenshot').toBe(true);
+    }
+    // A window as tall as the picture, so that the sidebar runs down it too; as wide, so the layout is the measured one.
+    await page.setViewportSize({ width: VIEWPORT.width, height: clip.height });
+    await page.screenshot({ path: join(ARTIFACTS, 'operation-listItems.png'), clip });
+    console.info(`operation-listItems.png: ${clip.width}x${clip.height} px, the samples and the query parameters`);
+    expect(seen.problems).toEqual([]);
+    await page.close();
     for (const name of ['home', 'quickstart', 'operation-listItems'])
       expect(existsSync(join(ARTIFACTS, `${name}.png`))).toBe(true);
   });

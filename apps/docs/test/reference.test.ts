@@ -13,18 +13,27 @@ import { describe, expect, it } from 'vitest';
 import { helpReader } from '../scripts/help.mjs';
 import {
   commandTree,
+  namedCell,
   operationsByTag,
   operatorCommands,
   renderApiIndex,
   renderCliReference,
   renderOperation,
   renderOperatorReference,
+  routeKeys,
 } from '../scripts/render.mjs';
+import { cliCommandOf, SAMPLE_WIDTH } from '../scripts/samples.mjs';
+import { codeBlocks } from './support/markdown.js';
 
 const SITE = fileURLToPath(new URL('../site/', import.meta.url));
 const require = createRequire(import.meta.url);
 const read = (path: string) => readFileSync(join(SITE, path), 'utf8');
+/** `text` as a regular expression matching it literally. */
+const literally = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 const CLI_BIN = join(dirname(require.resolve('@coinventory/cli/package.json')), 'dist/coinventory.js');
+/** The CLI's commands, from its own help: the CLI reference, and the API reference's CLI samples. */
+const cliCommands = commandTree(helpReader(CLI_BIN), ['coinventory']);
+const context = { routeKeys: routeKeys(contractRoutes), commands: cliCommands };
 
 describe('the API reference', () => {
   it('has a page for every operation of the contract, as the current document renders it', () => {
@@ -34,15 +43,24 @@ describe('the API reference', () => {
     );
     for (const operation of documented) {
       const page = read(`reference/api/${operation.operationId}.md`);
-      expect(page).toBe(renderOperation(openApiDocument, operation));
+      expect(page).toBe(renderOperation(openApiDocument, operation, context));
       expect(page).toContain(`# ${operation.summary}`);
-      for (const parameter of operation.parameters) expect(page, parameter.name).toContain(`| \`${parameter.name}\` |`);
+      // Parameters: the name, its type and whether it is required in the first cell, then the description.
+      for (const parameter of operation.parameters) {
+        const flag = namedCell(parameter.name, parameter.required ? 'required' : 'optional');
+        expect(page, parameter.name).toMatch(
+          new RegExp(
+            `^${literally(namedCell(parameter.name))}<span class="api-type">[^|]*</span> ${literally(flag)} \\| `,
+            'm',
+          ),
+        );
+      }
       const success = operation.responses['200'];
       const successHeaders = success && !('$ref' in success) ? (success.headers ?? {}) : {};
       expect(Object.keys(successHeaders)).toContain('X-Request-Id');
       for (const [header, spec] of Object.entries(successHeaders)) {
-        const sent = '$ref' in spec || spec.required ? 'always' : 'sometimes';
-        expect(page, `response header ${header}`).toContain(`| \`${header}\` | ${sent} |`);
+        const sent = '$ref' in spec || spec.required ? 'always sent' : 'sometimes sent';
+        expect(page, `response header ${header}`).toContain(`${namedCell(header)}${namedCell(header, sent)} | `);
       }
       for (const status of Object.keys(operation.responses))
         expect(page, status).toContain(status === '200' ? '### 200 ' : `| ${status} |`);
@@ -55,7 +73,14 @@ describe('the API reference', () => {
       const page = read(`reference/api/${operation.operationId}.md`);
       const body = operation.requestBody?.content['application/json']?.schema;
       const bodyFields = Object.keys((body?.properties as Record<string, unknown> | undefined) ?? {});
-      for (const field of bodyFields) expect(page, `${operation.operationId} body ${field}`).toContain(`\`${field}\``);
+      const required = new Set((body?.required as string[] | undefined) ?? []);
+      for (const field of bodyFields)
+        expect(page, `${operation.operationId} body ${field}`).toMatch(
+          new RegExp(
+            `^${literally(namedCell(field))}<span class="api-type">[^|]*</span> ${literally(namedCell(field, required.has(field) ? 'required' : 'optional'))} \\| `,
+            'm',
+          ),
+        );
       for (const [status, response] of Object.entries(operation.responses)) {
         if (status === '200' || !('$ref' in response)) continue;
         const shared = openApiDocument.components.responses[String(response.$ref).split('/').pop() ?? ''];
@@ -65,13 +90,59 @@ describe('the API reference', () => {
     }
   });
 
+  it("shows each request with curl, the SDK (the route's method) and the CLI (its command, else `coinventory api`)", () => {
+    const client = new Coinventory({
+      apiKey: 'cvk_live_documentation0000000000000000000000',
+      baseUrl: 'http://127.0.0.1:9/v1',
+    });
+    const api = cliCommands.find((command) => command.path.join(' ') === 'coinventory api');
+    const usedApi: string[] = [];
+    for (const operation of operationsByTag(openApiDocument).flatMap(({ operations }) => operations)) {
+      const page = read(`reference/api/${operation.operationId}.md`);
+      const blocks = codeBlocks(operation.operationId, page).filter((block) => ['bash', 'ts'].includes(block.lang));
+      const [curl, sdk, cli] = blocks;
+      expect(
+        blocks.map((block) => block.lang),
+        operation.operationId,
+      ).toEqual(['bash', 'ts', 'bash']);
+      // Each pane is labelled, and all three are in one block: shown together, not behind tabs.
+      expect(page).toMatch(/<div class="request-samples">\n<div class="request-sample" data-client="curl">/);
+      expect(curl?.code).toMatch(
+        new RegExp(`^curl -sS${operation.method === 'GET' ? '' : ` -X ${operation.method}`} `),
+      );
+      // The SDK's method is the contract route's, and the SDK has it.
+      const key = context.routeKeys[operation.operationId] ?? '';
+      expect(sdk?.code, operation.operationId).toContain(`client.${key}(`);
+      const method = key
+        .split('.')
+        .reduce<unknown>((target, name) => (target as Record<string, unknown>)[name], client);
+      expect(typeof method, `client.${key}`).toBe('function');
+      // The CLI: the route's own command when the CLI has one, else the raw request.
+      const command = cliCommandOf(key, cliCommands);
+      if (command) expect(cli?.code, operation.operationId).toMatch(new RegExp(`^${command.path.join(' ')}( |$)`));
+      else {
+        expect(cli?.code, operation.operationId).toMatch(new RegExp(`^coinventory api ${operation.method} `));
+        usedApi.push(operation.operationId);
+      }
+      // Lines short enough for their pane at 1280 pixels (the browser test measures it); only a URL, alone on its
+      // line, may be longer, as it cannot be split.
+      for (const block of blocks)
+        for (const line of block.code.split('\n'))
+          if (!/^ {2}"http:\/\/[^"\s]+" \\$/.test(line))
+            expect(line.length, `${operation.operationId}: ${line}`).toBeLessThanOrEqual(SAMPLE_WIDTH);
+    }
+    // `coinventory api` is the CLI's raw request, for the few operations without a command of their own.
+    if (usedApi.length) expect(api, `coinventory api, for ${usedApi.join(', ')}`).toBeDefined();
+    expect(usedApi.length).toBeLessThan(5);
+  });
+
   it('publishes the OpenAPI document itself for download', () => {
     expect(JSON.parse(read('public/openapi.json'))).toEqual(openApiDocument);
   });
 });
 
 describe('the CLI reference', () => {
-  const commands = commandTree(helpReader(CLI_BIN), ['coinventory']);
+  const commands = cliCommands;
 
   it("is the CLI's own help, current", () => {
     expect(read('reference/cli.md')).toBe(renderCliReference(commands));

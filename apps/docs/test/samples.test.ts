@@ -11,10 +11,12 @@ import {
   rmSync,
   writeFileSync,
 } from 'node:fs';
+import { createServer as createHttpServer, type Server } from 'node:http';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import openApiDocument from '@coinventory/contract/openapi';
 import {
   createKey,
   findPostgresBin,
@@ -28,6 +30,8 @@ import {
 } from '@coinventory/server/testing';
 import ts from 'typescript';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type DocumentOperation, operationsByTag } from '../scripts/render.mjs';
+import { CURSOR_ENV, pathEnvName, requestEnv, sampleRequest } from '../scripts/samples.mjs';
 import { guideSections } from '../site/.vitepress/guides.js';
 import { type CodeBlock, codeBlocks, isPlainRun, NOT_RUN, RUNNABLE } from './support/markdown.js';
 import { apiClient, exerciseReceiver, listening, RECEIVER_PATH } from './support/receiver-sample.js';
@@ -45,6 +49,10 @@ const pages = [
     section.items.map((item) => ({ file: `${item.link.slice(1)}.md`, link: item.link })),
   ),
 ];
+/** The API reference's operation pages: each has a curl, an SDK and a CLI sample of its request (scripts/samples.mjs). */
+const referencePages = operationsByTag(openApiDocument).flatMap(({ tag, operations }) =>
+  operations.map((operation) => ({ file: `reference/api/${operation.operationId}.md`, tag, operation })),
+);
 const blocksOf = (file: string) => codeBlocks(file, readFileSync(join(DOCS, 'site', file), 'utf8'));
 const samplesOf = (file: string) => blocksOf(file).filter((block) => RUNNABLE.has(block.lang));
 
@@ -109,7 +117,8 @@ function collect(child: ChildProcess): { output: () => string; done: Promise<Fin
 }
 
 async function runBash(block: CodeBlock, env: NodeJS.ProcessEnv): Promise<Finished> {
-  const code = block.code.replaceAll(WRITTEN_ORIGIN, origin);
+  // The live server's address, as the sample's environment names it (the recording proxy it goes through).
+  const code = block.code.replaceAll(WRITTEN_ORIGIN, new URL(env.COINVENTORY_BASE_URL ?? baseUrl).origin);
   const child = spawn('bash', ['-euo', 'pipefail', '-c', code], { cwd: REPO, env, stdio: ['ignore', 'pipe', 'pipe'] });
   const timer = setTimeout(() => child.kill('SIGKILL'), 60_000);
   const result = await collect(child).done;
@@ -193,9 +202,9 @@ function transpiled(block: CodeBlock): string {
   return file;
 }
 
-async function runTs(block: CodeBlock): Promise<Finished> {
+async function runTs(block: CodeBlock, env: NodeJS.ProcessEnv = sampleEnv()): Promise<Finished> {
   const file = transpiled(block);
-  const child = spawn(process.execPath, [file], { cwd: REPO, env: sampleEnv(), stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [file], { cwd: REPO, env, stdio: ['ignore', 'pipe', 'pipe'] });
   const timer = setTimeout(() => child.kill('SIGKILL'), 60_000);
   const result = await collect(child).done;
   clearTimeout(timer);
@@ -234,6 +243,31 @@ async function runReceiverSample(block: CodeBlock): Promise<void> {
     if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
     await api('DELETE', `/webhook-endpoints/${endpoint.id}`);
   }
+}
+
+/**
+ * Runs a sample and checks it as the README says: its exit status, and every HTTP answer it received (through
+ * `recorder`, a recording proxy only it uses while it runs) below 400 unless declared with `http …`.
+ */
+async function runChecked(
+  block: CodeBlock,
+  directive: { exit: number; http: number[] },
+  env: NodeJS.ProcessEnv,
+  recorder: RecordingProxy,
+): Promise<void> {
+  recorder.take();
+  const result = block.lang === 'ts' ? await runTs(block, env) : await runBash(block, env);
+  const exchanges = recorder.take();
+  const shown = `\n${block.code}\n--- output ---\n${result.output}\n--- HTTP ---\n${exchanges
+    .map(({ method, path, status }) => `${status} ${method} ${path}`)
+    .join('\n')}`;
+  expect(result.code, `exit status of${shown}`).toBe(directive.exit);
+  // Exit 0 is not enough: `curl -sS` exits 0 on a 401 or a 500. Every error answer must be one the page shows.
+  const errors = exchanges.filter(({ status }) => status >= 400);
+  const unexpected = errors.filter(({ status }) => !directive.http.includes(status));
+  expect(unexpected, `error answers not declared with <!-- sample: http … -->:${shown}`).toEqual([]);
+  const missing = directive.http.filter((status) => !errors.some((exchange) => exchange.status === status));
+  expect(missing, `declared error answers never received:${shown}`).toEqual([]);
 }
 
 /** The npx on the PATH the test was started with. */
@@ -308,7 +342,9 @@ beforeAll(async () => {
   // Every ts sample of every page, written out and type-checked in one program.
   rmSync(SAMPLES_DIR, { recursive: true, force: true });
   mkdirSync(SAMPLES_DIR, { recursive: true });
-  const tsSamples = pages.flatMap(({ file }) => samplesOf(file)).filter((block) => block.lang === 'ts');
+  const tsSamples = [...pages, ...referencePages]
+    .flatMap(({ file }) => samplesOf(file))
+    .filter((block) => block.lang === 'ts');
   for (const block of tsSamples) writeFileSync(sampleFile(block), block.code);
   typeErrors = tsSamples.length ? typeCheck(tsSamples.map(sampleFile)) : [];
 }, 120_000);
@@ -330,9 +366,9 @@ describe('the guides', () => {
     expect(written).toEqual([...listed].sort());
   });
 
-  it('write code blocks in known languages, with valid directives', () => {
+  it('write code blocks in known languages, with valid directives (the API reference too)', () => {
     const problems: string[] = [];
-    for (const { file } of pages) {
+    for (const { file } of [...pages, ...referencePages]) {
       for (const block of blocksOf(file)) {
         const where = `${block.file}:${block.line}`;
         if (!RUNNABLE.has(block.lang) && !NOT_RUN.has(block.lang))
@@ -388,19 +424,152 @@ for (const { file } of pages) {
         if (directive.kind !== 'run')
           throw new Error(`${block.file}:${block.line}: cannot run a ${directive.kind} sample`);
         proxy.take();
-        const result = block.lang === 'ts' ? await runTs(block) : await runBash(block, sampleEnv());
-        const exchanges = proxy.take();
-        const shown = `\n${block.code}\n--- output ---\n${result.output}\n--- HTTP ---\n${exchanges
-          .map(({ method, path, status }) => `${status} ${method} ${path}`)
-          .join('\n')}`;
-        expect(result.code, `exit status of${shown}`).toBe(directive.exit);
-        // Exit 0 is not enough: `curl -sS` exits 0 on a 401 or a 500. Every error answer must be one the page shows.
-        const errors = exchanges.filter(({ status }) => status >= 400);
-        const unexpected = errors.filter(({ status }) => !directive.http.includes(status));
-        expect(unexpected, `error answers not declared with <!-- sample: http … -->:${shown}`).toEqual([]);
-        const missing = directive.http.filter((status) => !errors.some((exchange) => exchange.status === status));
-        expect(missing, `declared error answers never received:${shown}`).toEqual([]);
+        await runChecked(block, directive, sampleEnv(), proxy);
       }, 90_000);
     }
   });
 }
+
+/**
+ * The API reference's request samples: on each operation's page, curl, the SDK and the CLI send the same request, and
+ * each must succeed against the live server (exit 0, every answer below 400). What they name must exist:
+ * - an id in the path (`ITEM_ID`, `WEBHOOK_ENDPOINT_ID`…) is an object of the workspace: for a read, a demo one (the
+ *   item with valuations the guides use, the first of its list) or one made once; for a write, a fresh one made for
+ *   that sample alone, so that three deletes delete three objects;
+ * - `CHANGES_CURSOR` is the changes feed's end, taken just before the sample.
+ * What a sample creates (a `POST` to a collection) is deleted after it, so the next sample can create it again.
+ * The three samples of a page run at once, each through its own recording proxy; pages one after the other.
+ */
+describe('the API reference', () => {
+  /** Objects the test makes for samples, by collection: what it POSTs there. */
+  const MAKE: Record<string, (n: number) => Record<string, unknown>> = {
+    '/items': (n) => ({ sku: `DOCS-REFERENCE-${n}`, title: 'A reference sample item', valueInCents: 100 }),
+    '/webhook-endpoints': () => ({ url: `${sink.url}/webhooks`, events: ['*'], description: 'docs reference sample' }),
+  };
+  let made = 0;
+  const make = async (collection: string, body: (n: number) => Record<string, unknown>) => {
+    made += 1;
+    return (await api<{ id: string }>('POST', collection, body(made))).id;
+  };
+  /** A receiver every endpoint the test makes delivers to: it answers 204, so `coinventory webhooks test` exits 0. */
+  const sink = { url: '', server: undefined as Server | undefined };
+  /** The test's own requests (fixtures and clean-up), with a key of their own, straight to the server. */
+  let api: ReturnType<typeof apiClient>;
+  /** The id each read's path variable names (`CONSIGNMENT_ID`: the first consignment). */
+  const shared = new Map<string, string>();
+  /** The key of each tag's pages: one per tag keeps every key far from the rate limit without a key per page. */
+  const tagKeys = new Map<string, Promise<string>>();
+  /** One recording proxy for each sample of a page, so the three can run at once and their answers stay apart. */
+  let lanes: RecordingProxy[] = [];
+
+  const collectionOf = (path: string) => `/${path.split('/')[1]}`;
+
+  beforeAll(async () => {
+    sink.server = createHttpServer((request, response) => {
+      request.resume();
+      request.on('end', () => response.writeHead(204).end());
+    });
+    sink.server.listen(0, '127.0.0.1');
+    await once(sink.server, 'listening');
+    const address = sink.server.address();
+    if (address === null || typeof address === 'string') throw new Error('no port');
+    sink.url = `http://127.0.0.1:${address.port}`;
+    api = apiClient(server.baseUrl, await createKey(server, 'docs samples: the API reference fixtures', 'read,write'));
+    lanes = await Promise.all([1, 2, 3].map(() => startRecordingProxy(new URL(server.baseUrl).origin)));
+  });
+
+  afterAll(async () => {
+    await Promise.all(lanes.map((lane) => lane.close()));
+    await new Promise((resolve) => sink.server?.close(resolve));
+  });
+
+  /** The object a path variable names: shared for reads, fresh (and listed for deletion) for writes. */
+  async function pathObject(operation: DocumentOperation, parameter: string, fresh: string[]): Promise<string> {
+    const name = pathEnvName(operation.path, parameter);
+    const collection = collectionOf(operation.path);
+    const body = MAKE[collection];
+    if (operation.method !== 'GET') {
+      if (!body) throw new Error(`${operation.operationId}: no way to make an object of ${collection} for it`);
+      const id = await make(collection, body);
+      fresh.push(`${collection}/${id}`);
+      return id;
+    }
+    if (name === 'ITEM_ID') return itemId;
+    const known = shared.get(name);
+    if (known) return known;
+    const { items } = await api<{ items: Array<{ id: string }> }>('GET', `${collection}?limit=1`);
+    let id = items[0]?.id;
+    if (!id && body) id = await make(collection, body);
+    if (!id) throw new Error(`${operation.operationId}: ${collection} is empty in the demo workspace`);
+    shared.set(name, id);
+    return id;
+  }
+
+  const listIds = async (collection: string) =>
+    (await api<{ items: Array<{ id: string }> }>('GET', `${collection}?limit=100`)).items.map(({ id }) => id);
+
+  for (const { file, tag, operation } of referencePages) {
+    describe(file, () => {
+      const samples = samplesOf(file);
+
+      it('shows the request three ways: curl, the SDK and the CLI', () => {
+        expect(samples.map((block) => block.lang)).toEqual(['bash', 'ts', 'bash']);
+        expect(samples[0]?.code).toMatch(/^curl /);
+        expect(samples[1]?.code).toContain("from '@coinventory/sdk'");
+        expect(samples[2]?.code).toMatch(/^coinventory /);
+        expect(samples.map((block) => block.directive)).toEqual(
+          samples.map(() => ({ kind: 'run', exit: 0, http: [] })),
+        );
+      });
+
+      it('runs each of them against the live server', async () => {
+        if (!tagKeys.has(tag))
+          tagKeys.set(tag, createKey(server, `docs samples: the API reference, ${tag}`, 'read,write'));
+        const key = await tagKeys.get(tag);
+        const names = requestEnv(sampleRequest(operation));
+        const pathParameters = operation.parameters.filter((parameter) => parameter.in === 'path');
+        // A create (a POST to a collection) is run one sample at a time, each cleaned up before the next, so the
+        // three can create the same thing; the others at once.
+        const creates = operation.method === 'POST' && pathParameters.length === 0;
+        const run = async (block: CodeBlock, lane: RecordingProxy) => {
+          const fresh: string[] = [];
+          const extra: Record<string, string> = {};
+          for (const parameter of pathParameters)
+            extra[pathEnvName(operation.path, parameter.name)] = await pathObject(operation, parameter.name, fresh);
+          if (names.includes(CURSOR_ENV))
+            extra[CURSOR_ENV] = (await api<{ cursor: string }>('GET', '/changes/cursor')).cursor;
+          const before = creates ? await listIds(collectionOf(operation.path)) : [];
+          const laneUrl = `${lane.origin}${new URL(server.baseUrl).pathname}`;
+          try {
+            const env = sampleEnv({
+              COINVENTORY_API_KEY: key ?? '',
+              COINVENTORY_BASE_URL: laneUrl,
+              ...extra,
+            });
+            await runChecked(block, { exit: 0, http: [] }, env, lane);
+          } finally {
+            if (creates) {
+              const collection = collectionOf(operation.path);
+              for (const id of await listIds(collection)) if (!before.includes(id)) fresh.push(`${collection}/${id}`);
+            }
+            for (const path of fresh) await api('DELETE', path).catch(() => undefined); // gone if the sample deleted it
+          }
+        };
+        const outcomes: PromiseSettledResult<void>[] = [];
+        if (creates)
+          for (const [i, block] of samples.entries())
+            outcomes.push(...(await Promise.allSettled([run(block, lanes[i] as RecordingProxy)])));
+        else
+          outcomes.push(
+            ...(await Promise.allSettled(samples.map((block, i) => run(block, lanes[i] as RecordingProxy)))),
+          );
+        const failed = outcomes.flatMap((outcome, i) =>
+          outcome.status === 'rejected'
+            ? [`${samples[i]?.lang} sample at line ${samples[i]?.line}: ${outcome.reason}`]
+            : [],
+        );
+        if (failed.length) throw new Error(`${file}:\n\n${failed.join('\n\n')}`);
+      }, 120_000);
+    });
+  }
+});
