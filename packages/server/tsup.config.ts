@@ -7,8 +7,9 @@ import { defineConfig } from 'tsup';
 // The binary: one ESM entry with a shebang. Dependencies stay in node_modules (PGlite loads its WebAssembly from
 // there), except postgres.js: the build carries the patched copy (patches/README.md), which an install from the
 // registry would not get. Beside it, `testing` (with types): what other packages' tests and the benchmark start the
-// real binary and a throwaway PostgreSQL cluster with; and `demo-data`: what the benchmark's seeding (JavaScript)
-// shares with the demo, without types, which would need postgres.js's and it is not installed with the server.
+// real binary and a throwaway PostgreSQL cluster with; and `demo-data` (with types, for the repository's benchmark
+// only: they name postgres.js's, which an install from the registry does not have): what its seeding shares with the
+// demo.
 //
 // Swagger UI's files (for /docs) are copied into dist/swagger-ui with their licence, so swagger-ui-dist is not a
 // dependency: installing it runs @scarf/scarf's install script, which reports the install to a third party.
@@ -37,6 +38,6 @@ export default defineConfig({
   splitting: false,
   noExternal: ['postgres'],
   sourcemap: true,
-  dts: { entry: { testing: 'src/testing/index.ts' } },
+  dts: { entry: { testing: 'src/testing/index.ts', 'demo-data': 'src/demo/shared.ts' } },
   onSuccess: async () => copySwaggerUi(),
 });
