@@ -37,7 +37,8 @@ describe('publish shape', () => {
     ]);
     expect(publint.stdout).toContain('All good!');
     expect(attw.stdout).toContain('No problems found');
-  });
+    // Two packs and a type analysis of every entry: 10-20 s alone, several times that on a loaded CI machine.
+  }, 120_000);
 
   it('has no runtime dependency and ships only dist (and its changelog), publicly, under the MIT license', () => {
     const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as Record<string, unknown>;
