@@ -6,7 +6,7 @@ import { EXIT, isAdminCommand, runAdmin } from '../operator/index.js';
 import { ListenError } from './server.js';
 import { start } from './start.js';
 import { syncWorker } from './sync-worker.js';
-import { START_USAGE, SYNC_WORKER_USAGE, USAGE, UsageError } from './usage.js';
+import { nounUsage, START_USAGE, SYNC_WORKER_USAGE, USAGE, UsageError } from './usage.js';
 
 /** The binary: routes its first argument to a command, and turns expected failures into one line and an exit code. */
 async function main(argv: string[]): Promise<number | undefined> {
@@ -36,7 +36,17 @@ async function main(argv: string[]): Promise<number | undefined> {
     await syncWorker(env, createLogger(env.LOG_LEVEL, env.LOG_FORMAT));
     return undefined;
   }
-  if (!isAdminCommand(argv)) throw new UsageError(`Unknown command "${argv.join(' ')}".`);
+  if (!isAdminCommand(argv)) {
+    // A noun alone, with --help, or with a command it does not have: its own commands rather than all of them.
+    const noun = nounUsage(first);
+    const [second] = rest;
+    if (noun !== undefined && (second === '-h' || second === '--help' || second === 'help')) {
+      process.stdout.write(`${noun}\n`);
+      return EXIT.ok;
+    }
+    if (noun !== undefined && second === undefined) throw new UsageError(`"${first}" needs a command.`, noun);
+    throw new UsageError(`Unknown command "${argv.join(' ')}".`, noun);
+  }
   const output = await runAdmin(argv, loadEnv());
   process.stdout.write(output.stdout);
   process.stderr.write(output.stderr);

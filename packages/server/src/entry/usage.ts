@@ -27,6 +27,11 @@ function wrap(text: string, indent: number, width: number): string {
   return lines.map((l) => `${' '.repeat(indent)}${l}`).join('\n');
 }
 
+/** The first words of the two-word admin commands (`org`, `key`, `listing`…), in the order the commands come. */
+const NOUNS: readonly string[] = [
+  ...new Set(COMMANDS.filter((c) => c.name.includes(' ')).map((c) => c.name.split(' ')[0] ?? c.name)),
+];
+
 export const USAGE = `Usage: coinventory-server [command] [options]
 
 Commands:
@@ -35,7 +40,8 @@ Commands:
   sync-worker        Run only the marketplace sync and webhook workers (for servers started with SYNC_WORKER=off).
 ${COMMANDS.map((c) => `  ${c.name.padEnd(17)}  ${c.summary}`).join('\n')}
 
-Run "coinventory-server <command> --help" for a command's options. The admin commands take --json.
+Run "coinventory-server <command> --help" for a command's options, "coinventory-server <group> --help" for a
+group's commands (${NOUNS.join(', ')}). The admin commands take --json.
 
 Admin commands work against DATABASE_URL, or the embedded database in COINVENTORY_DATA_DIR, also while a
 server is running on it (they go through the server's admin socket).
@@ -44,6 +50,20 @@ Exit codes: 0 ok, 1 failure, 2 usage or invalid input, 3 not found, 4 already ex
 
 Configuration (environment variables, with their defaults):
 ${configurationHelp()}`;
+
+/** The usage of a noun (`coinventory-server listing --help`): its commands, or undefined for a word that is none. */
+export function nounUsage(noun: string): string | undefined {
+  const commands = COMMANDS.filter((c) => c.name.startsWith(`${noun} `));
+  if (commands.length === 0) return undefined;
+  const width = Math.max(...commands.map((c) => c.name.length - noun.length - 1));
+  return `Usage: coinventory-server ${noun} <command> [options]
+
+Commands:
+${commands.map((c) => `  ${c.name.slice(noun.length + 1).padEnd(width)}  ${c.summary}`).join('\n')}
+
+Run "coinventory-server ${noun} <command> --help" for a command's options and an example; "coinventory-server
+--help" for every command and the configuration.`;
+}
 
 export const START_USAGE = `Usage: coinventory-server start
 

@@ -15,6 +15,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { migrations } from '../../src/db/migrations/index.js';
 import { describeSettings } from '../../src/env.js';
 import { KEY_PATTERN } from '../../src/modules/access/index.js';
+import { COMMANDS } from '../../src/operator/index.js';
 import { fromStderr, removeTempDirs, runToEnd, start, stop, tempDir } from '../support/binary.js';
 import { client } from '../support/http.js';
 
@@ -166,5 +167,25 @@ describe('coinventory-server on the embedded database', () => {
     const unknown = await runToEnd(['launch'], {});
     expect(unknown.code).toBe(2);
     expect(unknown.stderr).toContain('Unknown command "launch"');
+  });
+
+  it('a group of commands (listing, sync, key…) lists its own commands for --help, alone, or with one it lacks', async () => {
+    for (const noun of new Set(COMMANDS.filter((c) => c.name.includes(' ')).map((c) => c.name.split(' ')[0]))) {
+      const own = COMMANDS.filter((c) => c.name.startsWith(`${noun} `));
+      const help = await runToEnd([String(noun), '--help'], {});
+      expect(help.code, `${noun} --help`).toBe(0);
+      expect(help.stdout).toMatch(new RegExp(`^Usage: coinventory-server ${noun} <command>`));
+      for (const command of own) expect(help.stdout).toContain(`  ${command.name.slice(String(noun).length + 1)} `);
+      expect(help.stdout.match(/^ {2}\S/gm)).toHaveLength(own.length);
+    }
+    const bare = await runToEnd(['sync'], {});
+    expect(bare.code).toBe(2);
+    expect(bare.stderr).toContain('"sync" needs a command.');
+    expect(bare.stderr).toContain('  retry ');
+    const lacking = await runToEnd(['listing', 'sync'], {});
+    expect(lacking.code).toBe(2);
+    expect(lacking.stderr).toContain('Unknown command "listing sync".');
+    expect(lacking.stderr).toContain('  link ');
+    expect(lacking.stderr).not.toContain('Configuration');
   });
 });
