@@ -1,10 +1,12 @@
-import { vitestConfig } from '../../packages/contract/vitest.shared.js';
+import { CI_SLOWDOWN, vitestConfig, yieldToServerSuiteInCi } from '../../packages/contract/vitest.shared.js';
+
+yieldToServerSuiteInCi();
 
 export default vitestConfig({
   test: {
     // Samples start servers and CLIs; the browser test drives Chromium.
-    testTimeout: 90_000,
-    hookTimeout: 180_000,
+    testTimeout: 90_000 * CI_SLOWDOWN,
+    hookTimeout: 180_000 * CI_SLOWDOWN,
     // One file at a time: each starts its own server, and the browser wants a core to itself.
     fileParallelism: false,
   },

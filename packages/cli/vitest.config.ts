@@ -1,4 +1,6 @@
-import { vitestConfig } from '../contract/vitest.shared.js';
+import { vitestConfig, yieldToServerSuiteInCi } from '../contract/vitest.shared.js';
+
+yieldToServerSuiteInCi();
 
 export default vitestConfig({
   test: {
