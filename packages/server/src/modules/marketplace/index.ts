@@ -3,6 +3,6 @@ export { DeliveryError, type MarketplaceAdapter, type MarketplaceRequest } from 
 export { httpMarketplaceAdapter } from './adapters/http.js';
 export { localMarketplaceAdapter } from './adapters/local.js';
 export { marketplaceAdapterFromEnv, syncWorkerFromEnv } from './from-env.js';
-export { linkListing, listJobs, listListings, retryJob, unlinkListing } from './operator.js';
+export { linkListing, listJobs, listListings, retryJob, syncStatus, unlinkListing } from './operator.js';
 export { enqueueForItem, SYNC_STATES, type SyncJob, type SyncKind, type SyncState } from './store.js';
 export { backoffMs, type SyncWorker, type SyncWorkerOptions, startSyncWorker } from './worker.js';

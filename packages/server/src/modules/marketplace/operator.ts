@@ -58,3 +58,16 @@ export async function retryJob(sql: Queryable, input: { org: string; job: string
   if (!existing) throw new ProvisioningError('not_found', `No sync job "${input.job}" in ${org.slug}.`);
   throw new ProvisioningError('refused', `Sync job ${input.job} is ${existing}, not dead; only dead jobs are retried.`);
 }
+
+/** The workspace's sync jobs at a glance: counts by state, the longest wait, and the listings a dead job left stale. */
+export async function syncStatus(sql: Queryable, input: { org: string }) {
+  const org = await requireOrganization(sql, input.org);
+  const summary = await data.syncSummary(sql, org.id);
+  const waiting = summary.oldestPending;
+  return {
+    organization: org.slug,
+    ...summary,
+    // Measured here, so the JSON says how long rather than only since when.
+    oldestPendingSeconds: waiting ? Math.max(0, Math.round((Date.now() - waiting.createdAt.getTime()) / 1000)) : null,
+  };
+}

@@ -188,6 +188,45 @@ export async function retryDeadJob(sql: Queryable, organizationId: string, jobId
   return job ?? null;
 }
 
+/** What `sync status` reports of a workspace's sync jobs. */
+export interface SyncSummary {
+  /** Jobs in each state (done and superseded ones are kept as history). */
+  counts: Record<SyncState, number>;
+  /** The pending job waiting longest, or null when none is pending. */
+  oldestPending: SyncJob | null;
+  /**
+   * The newest job of each listing whose newest job is dead, most recent death first: those listings stay as they
+   * were on the marketplace until the job is retried (or a newer change queues another).
+   */
+  stale: SyncJob[];
+}
+
+export async function syncSummary(sql: Queryable, organizationId: string): Promise<SyncSummary> {
+  const counted = await sql<{ state: SyncState; count: number }[]>`
+    SELECT state, count(*)::int AS count FROM marketplace_sync_jobs
+    WHERE organization_id = ${organizationId}
+    GROUP BY state
+  `;
+  const counts = Object.fromEntries(SYNC_STATES.map((state) => [state, 0])) as Record<SyncState, number>;
+  for (const { state, count } of counted) counts[state] = count;
+  const [oldestPending] = await sql<SyncJob[]>`
+    SELECT ${JOB_COLUMNS(sql)} FROM marketplace_sync_jobs
+    WHERE organization_id = ${organizationId} AND state = 'pending'
+    ORDER BY created_at, sequence
+    LIMIT 1
+  `;
+  const stale = await sql<SyncJob[]>`
+    SELECT * FROM (
+      SELECT DISTINCT ON (listing_id) ${JOB_COLUMNS(sql)} FROM marketplace_sync_jobs
+      WHERE organization_id = ${organizationId}
+      ORDER BY listing_id, sequence DESC
+    ) newest
+    WHERE state = 'dead'
+    ORDER BY "completedAt" DESC, id
+  `;
+  return { counts, oldestPending: oldestPending ?? null, stale };
+}
+
 /** A job's state, or null when the workspace has no such job. */
 export async function findJobState(sql: Queryable, organizationId: string, jobId: string): Promise<string | null> {
   const [job] = await sql<{ state: string }[]>`

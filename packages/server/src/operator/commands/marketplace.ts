@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import * as marketplace from '../../modules/marketplace/index.js';
-import { date, table } from '../format.js';
+import { date, duration, table } from '../format.js';
 import { name, ORG_ONLY, oneOf, org, ref, string } from '../options.js';
 import { spec } from '../spec.js';
 
@@ -93,6 +93,41 @@ export const MARKETPLACE_COMMANDS = [
               j.lastError ?? '',
             ]),
           ]),
+  }),
+  spec({
+    name: 'sync status',
+    summary:
+      "Summarize an organization's sync jobs: how many in each state, the longest wait, and the listings a dead job left stale.",
+    synopsis: '--org <id|slug>',
+    example: 'coinventory-server sync status --org liberty-coin',
+    ...ORG_ONLY,
+    run: (sql, input) => marketplace.syncStatus(sql, input),
+    text: (status) => {
+      const { counts, oldestPending: oldest, stale } = status;
+      const lines = [
+        `Sync jobs in ${status.organization}: ${marketplace.SYNC_STATES.map((state) => `${counts[state]} ${state}`).join(', ')}.`,
+        oldest
+          ? `Oldest pending: job ${oldest.id} for ${oldest.marketplaceListingId}, waiting ${duration(status.oldestPendingSeconds ?? 0)} (attempt ${oldest.attempts + 1} due ${date(oldest.nextAttemptAt)}).`
+          : 'Nothing pending.',
+      ];
+      if (stale.length === 0) return [...lines, 'No stale listings.'].join('\n');
+      return [
+        ...lines,
+        `Stale listings (${stale.length}): their newest job is dead, so the marketplace still shows an older quantity. Fix the cause, then run 'sync retry' for each job.`,
+        table([
+          ['LISTING', 'JOB', 'KIND', 'QTY', 'DIED AT', 'ATTEMPTS', 'LAST ERROR'],
+          ...stale.map((j) => [
+            j.marketplaceListingId,
+            j.id,
+            j.kind,
+            j.quantity === null ? '—' : String(j.quantity),
+            date(j.completedAt),
+            String(j.attempts),
+            j.lastError ?? '',
+          ]),
+        ]),
+      ].join('\n');
+    },
   }),
   spec({
     name: 'sync retry',

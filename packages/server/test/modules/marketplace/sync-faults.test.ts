@@ -306,6 +306,33 @@ describe('a permanently failing listing', () => {
     expect(text.stdout).toContain(dead.id);
     expect(text.stdout).toContain(error);
 
+    // `sync status` counts it and names the listing it left stale, with the reason.
+    const statusOf = async () => {
+      const answer = await executeAdminCommand(['sync', 'status', '--org', fx.ws.slug, '--json'], fx.sql());
+      expect(answer.exitCode).toBe(EXIT.ok);
+      return JSON.parse(answer.stdout) as {
+        counts: Record<string, number>;
+        oldestPending: { id: string } | null;
+        stale: { id: string; marketplaceListingId: string; state: string; lastError: string }[];
+      };
+    };
+    const everyJob = await listJobs(fx.sql(), { org: fx.ws.slug, limit: 1000 });
+    const status = await statusOf();
+    for (const state of ['pending', 'done', 'dead', 'superseded']) {
+      expect(status.counts[state], state).toBe(everyJob.filter((job) => job.state === state).length);
+    }
+    expect(status.stale.find((job) => job.marketplaceListingId === listingId)).toMatchObject({
+      id: dead.id,
+      state: 'dead',
+      lastError: error,
+    });
+    const summary = await executeAdminCommand(['sync', 'status', '--org', fx.ws.slug], fx.sql());
+    expect(summary.stdout).toMatch(/^Sync jobs in \S+: \d+ pending, \d+ done, [1-9]\d* dead, \d+ superseded\.\n/);
+    expect(summary.stdout).toContain("Fix the cause, then run 'sync retry' for each job.");
+    expect(summary.stdout).toMatch(
+      new RegExp(`^${listingId} +${dead.id} +set_quantity +1 .*${error.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')}$`, 'm'),
+    );
+
     // Dead stays dead, even once the marketplace is back.
     fx.marketplace.behaviour = () => ok();
     expect(await w.drain()).toBe(0);
@@ -324,6 +351,7 @@ describe('a permanently failing listing', () => {
     expect(fx.marketplace.calls[4]?.body).toEqual({ quantity: 1, sequence: 1 });
     expect(fx.marketplace.calls[4]?.headers['idempotency-key']).toBe(dead.id);
     expect((await fx.listing(listingId))?.lastSyncedQuantity).toBe(1);
+    expect((await statusOf()).stale.map((job) => job.marketplaceListingId)).not.toContain(listingId);
 
     // Only dead jobs are retried.
     const again = await executeAdminCommand(['sync', 'retry', '--org', fx.ws.slug, '--job', dead.id], fx.sql());
