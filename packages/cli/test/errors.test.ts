@@ -29,14 +29,13 @@ let closedUrl: string;
 
 beforeAll(async () => {
   [limited, blocked, paced] = await Promise.all([
-    // 3 requests per 10 s: a walk of 6 pages must wait, and gets through; a window spent just before a command is
-    // still spent when it starts, however slow the machine (in CI this suite runs at a lower priority).
-    startServer({ RATE_LIMIT_MAX_REQUESTS: '3', RATE_LIMIT_WINDOW_SECONDS: '10' }),
+    // 3 requests per 2 s: a walk of 6 pages must wait, and gets through.
+    startServer({ RATE_LIMIT_MAX_REQUESTS: '3', RATE_LIMIT_WINDOW_SECONDS: '2' }),
     // 1 request per 10 minutes: the second request's Retry-After is too long to wait for.
     startServer({ RATE_LIMIT_MAX_REQUESTS: '1', RATE_LIMIT_WINDOW_SECONDS: '600' }),
-    // 3 requests per 60 s: an import's first two batches fall in one window however slow the machine (a loaded CI
-    // machine took 12 s a batch), so the import must pause before its third.
-    startServer({ RATE_LIMIT_MAX_REQUESTS: '3', RATE_LIMIT_WINDOW_SECONDS: '60' }),
+    // 3 requests per 10 s: an import's first two batches fall in one window however slow the machine, so the
+    // import must pause before its third.
+    startServer({ RATE_LIMIT_MAX_REQUESTS: '3', RATE_LIMIT_WINDOW_SECONDS: '10' }),
   ]);
   failing = createServer((request, response) => {
     failingHits += 1;
@@ -174,7 +173,7 @@ describe('rate limited', () => {
       return found.sort();
     }
 
-    it('3 batches under 3 requests per 60 s: it pauses instead of getting a 429', async () => {
+    it('3 batches under 3 requests per 10 s: it pauses instead of getting a 429', async () => {
       const server = paced as RunningServer;
       // A key of its own, whose window nothing else has spent.
       const key = await createKey(server, 'cli import pacing', 'read,write');
@@ -183,7 +182,7 @@ describe('rate limited', () => {
         env: { COINVENTORY_BASE_URL: server.baseUrl, COINVENTORY_API_KEY: key },
       });
       expect(result.stderr).not.toContain('Rate limited');
-      expect(result.stderr).toMatch(/^Waiting (?:1 min )?\d+ s for the rate limit \(3 requests per 60 s\)…$/m);
+      expect(result.stderr).toMatch(/^Waiting \d+ s for the rate limit \(3 requests per 10 s\)…$/m);
       expect(result.code).toBe(0);
       const summary = JSON.parse(result.stdout);
       expect(summary).toMatchObject({ created: 300, refused: 0, rateLimited: 0 });
