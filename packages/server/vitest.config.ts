@@ -20,12 +20,6 @@ export default vitestConfig({
     // over some 130 file runs: a third of the suite's CPU). Every file builds its own database and app, and the
     // server keeps no state in modules, so a file cannot see another's.
     isolate: false,
-    // Two files at a time (vitest's default on two cores is one): a file spends much of its time waiting (a binary
-    // starting, a cluster, a rate-limit window), and in CI this suite is the longest, ending alone on one core.
-    // Alone: 412 s instead of 581 s. In CI the other suites yield the CPU to this one (yieldToServerSuiteInCi) and
-    // timeouts are four times longer, so its process-starting tests are not cut off on the loaded machine.
-    maxWorkers: 2,
-    minWorkers: 1,
     projects: [
       {
         extends: true,
