@@ -138,13 +138,15 @@ const EnvShape = z.object({
     .max(64)
     .default(4)
     .describe('Listings one sync worker delivers at once.'),
-  SYNC_MAX_ATTEMPTS: z.coerce
+  SYNC_GIVE_UP_SECONDS: z.coerce
     .number()
     .int()
     .min(1)
-    .max(100)
-    .default(10)
-    .describe('Deliveries of a job before it is given up (failed).'),
+    .max(30 * 86_400)
+    .default(86_400)
+    .describe(
+      'How long a job may keep failing transiently (network, timeout, 429, 5xx) before it is given up as dead: 24 hours by default. A 4xx refusal fails it at once.',
+    ),
   SYNC_BASE_DELAY_MS: z.coerce
     .number()
     .int()
@@ -163,6 +165,23 @@ const EnvShape = z.object({
     .min(1_000)
     .default(60_000)
     .describe('How long a worker holds a listing while delivering; must exceed MARKETPLACE_TIMEOUT_MS.'),
+  SYNC_CIRCUIT_FAILURES: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(1_000)
+    .default(5)
+    .describe(
+      'Transient failures in a row, across all listings, that open the circuit: deliveries stop and one probe is sent after SYNC_CIRCUIT_OPEN_MS.',
+    ),
+  SYNC_CIRCUIT_OPEN_MS: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .default(30_000)
+    .describe(
+      'How long the circuit stays open before its probe; it doubles with each failed probe, up to SYNC_MAX_DELAY_MS.',
+    ),
   CHANGES_RETENTION_DAYS: z.coerce
     .number()
     .int()
@@ -235,6 +254,12 @@ const EnvSchema = EnvShape.refine((env) => env.SYNC_LEASE_MS > env.MARKETPLACE_T
 
 export type Env = z.infer<typeof EnvSchema>;
 
+/** Settings earlier versions read, and what replaced them. */
+const RETIRED_SETTINGS: Readonly<Record<string, string>> = {
+  SYNC_MAX_ATTEMPTS:
+    'a job failing transiently is now retried until SYNC_GIVE_UP_SECONDS (default 86400, 24 hours) has passed. Remove it, or set SYNC_GIVE_UP_SECONDS.',
+};
+
 export interface Setting {
   name: keyof Env;
   /** As it would be written in the environment; undefined when the variable has no default. */
@@ -259,7 +284,14 @@ export class ConfigError extends Error {
 export function loadEnv(source: NodeJS.ProcessEnv = process.env): Env {
   const values = Object.fromEntries(Object.entries(source).filter(([, value]) => value !== ''));
   const result = EnvSchema.safeParse(values);
-  if (result.success) return result.data;
-  const lines = result.error.issues.map((issue) => `  ${issue.path.join('.')}: ${issue.message}`);
+  // A setting that no longer means anything is refused rather than ignored: its operator expects it to act.
+  const retired = Object.entries(RETIRED_SETTINGS)
+    .filter(([name]) => values[name] !== undefined)
+    .map(([name, instead]) => `  ${name}: no longer read; ${instead}`);
+  if (result.success && retired.length === 0) return result.data;
+  const lines = [
+    ...retired,
+    ...(result.success ? [] : result.error.issues.map((issue) => `  ${issue.path.join('.')}: ${issue.message}`)),
+  ];
   throw new ConfigError(`Invalid configuration:\n${lines.join('\n')}`);
 }

@@ -72,6 +72,8 @@ export function syncFixture() {
       SELECT count(*)::int AS n FROM marketplace_sync_jobs WHERE state = 'pending'
     `;
     expect(left?.n, 'pending jobs left behind by the test').toBe(0);
+    // A pause or an open circuit is the marketplace's, not the test's: the next test starts with it closed.
+    await sql()`DELETE FROM marketplace_gates`;
   });
 
   const worker = (...args: Parameters<typeof startWorker>): SyncWorker => {
@@ -79,6 +81,12 @@ export function syncFixture() {
     workers.push(one);
     return one;
   };
+  const keyFor = (name: string) => ({
+    organizationId: current().ws.organizationId,
+    createdBy: current().ws.ownerId,
+    name,
+    scopes: ['read', 'write'] as ('read' | 'write')[],
+  });
   const jobs = (listingId: string) => jobsOf(sql(), current().ws.organizationId, listingId);
   const onlyJob = (rows: JobRow[]): JobRow => {
     expect(rows).toHaveLength(1);
@@ -148,12 +156,10 @@ export function syncFixture() {
     onlyJob,
     /** The one job of a listing as the database has it now, while a marketplace handler runs. */
     jobDuringCall: async (listingId: string): Promise<JobRow> => onlyJob(await jobs(listingId)),
+    /** A client on a new read/write key of the workspace: more rate-limit budget for a busy test. */
+    client: async (name: string): Promise<Api> =>
+      client(current().app.baseUrl, (await issueApiKey(sql(), keyFor(name))).key),
     /** What issueApiKey takes for a read/write key of the workspace. */
-    keyFor: (name: string) => ({
-      organizationId: current().ws.organizationId,
-      createdBy: current().ws.ownerId,
-      name,
-      scopes: ['read', 'write'] as ('read' | 'write')[],
-    }),
+    keyFor,
   };
 }

@@ -105,13 +105,29 @@ export class FakeMarketplace {
 export const FAST_WORKER = {
   pollMs: 20,
   concurrency: 4,
-  maxAttempts: 4,
+  giveUpMs: 24 * 3600_000,
   baseDelayMs: 10,
   maxDelayMs: 100,
   leaseMs: 2000,
+  circuitFailures: 5,
+  circuitOpenMs: 100,
 } as const satisfies Partial<SyncWorkerOptions>;
 
-export type WorkerSettings = Partial<Omit<SyncWorkerOptions, 'sql' | 'adapter' | 'logger'>>;
+export type WorkerSettings = Partial<Omit<SyncWorkerOptions, 'sql' | 'adapter'>>;
+
+/** A logger that keeps what it writes: each line parsed, for tests that check what an operator would see. */
+export function capturingLogger(): { logger: Logger; lines: Array<Record<string, unknown>> } {
+  const lines: Array<Record<string, unknown>> = [];
+  const logger = pino(
+    { level: 'info' },
+    {
+      write(line: string) {
+        lines.push(JSON.parse(line) as Record<string, unknown>);
+      },
+    },
+  );
+  return { logger, lines };
+}
 
 /**
  * A real sync worker with the real HTTP adapter, pointed at the fake marketplace. Create it after the msw

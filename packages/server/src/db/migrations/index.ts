@@ -6,6 +6,7 @@ import * as itemsSearchByWorkspace from './0005_items_search_by_workspace.js';
 import * as rateLimitMixedPolicies from './0006_rate_limit_mixed_policies.js';
 import * as changesAndIdempotency from './0007_changes_and_idempotency.js';
 import * as webhooks from './0008_webhooks.js';
+import * as marketplaceBackPressure from './0009_marketplace_back_pressure.js';
 
 export interface Migration {
   version: number;
@@ -23,4 +24,5 @@ export const migrations: readonly Migration[] = [
   { version: 6, ...rateLimitMixedPolicies },
   { version: 7, ...changesAndIdempotency },
   { version: 8, ...webhooks },
+  { version: 9, ...marketplaceBackPressure },
 ];

@@ -26,9 +26,11 @@ export function syncWorkerFromEnv(env: Env, sql: Sql, logger: Logger): SyncWorke
     logger,
     pollMs: env.SYNC_POLL_MS,
     concurrency: env.SYNC_CONCURRENCY,
-    maxAttempts: env.SYNC_MAX_ATTEMPTS,
+    giveUpMs: env.SYNC_GIVE_UP_SECONDS * 1000,
     baseDelayMs: env.SYNC_BASE_DELAY_MS,
     maxDelayMs: env.SYNC_MAX_DELAY_MS,
     leaseMs: env.SYNC_LEASE_MS,
+    circuitFailures: env.SYNC_CIRCUIT_FAILURES,
+    circuitOpenMs: env.SYNC_CIRCUIT_OPEN_MS,
   });
 }

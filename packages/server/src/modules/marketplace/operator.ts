@@ -2,6 +2,7 @@ import { violatedUniqueConstraint } from '../../db/errors.js';
 import type { Queryable } from '../../db/types.js';
 import { ProvisioningError } from '../../errors.js';
 import { requireOrganization } from '../workspaces/index.js';
+import { listGates } from './gate.js';
 import * as data from './store.js';
 
 /** Links an item (by id or SKU) to a listing on the marketplace; its current quantity is taken as in sync. */
@@ -64,9 +65,16 @@ export async function syncStatus(sql: Queryable, input: { org: string }) {
   const org = await requireOrganization(sql, input.org);
   const summary = await data.syncSummary(sql, org.id);
   const waiting = summary.oldestPending;
+  // The marketplace's pause and circuit are the deployment's, shared by every workspace.
+  const now = Date.now();
+  const marketplaces = (await listGates(sql)).map((gate) => ({
+    ...gate,
+    paused: gate.pausedUntil.getTime() > now,
+  }));
   return {
     organization: org.slug,
     ...summary,
+    marketplaces,
     // Measured here, so the JSON says how long rather than only since when.
     oldestPendingSeconds: waiting ? Math.max(0, Math.round((Date.now() - waiting.createdAt.getTime()) / 1000)) : null,
   };

@@ -22,13 +22,15 @@ export interface SyncJob {
   lastError: string | null;
   createdAt: Date;
   completedAt: Date | null;
+  /** When the current run of failed attempts began; null when the last attempt (if any) did not fail. */
+  failingSince: Date | null;
 }
 
 const JOB_COLUMNS = (sql: Queryable) => sql`
   organization_id AS "organizationId", id, listing_id AS "listingId",
   marketplace_listing_id AS "marketplaceListingId", kind, quantity, sequence, state, attempts,
   next_attempt_at AS "nextAttemptAt", last_error AS "lastError", created_at AS "createdAt",
-  completed_at AS "completedAt"
+  completed_at AS "completedAt", failing_since AS "failingSince"
 `;
 
 /**
@@ -142,18 +144,45 @@ export async function completeJob(sql: Queryable, job: SyncJob, owner: string): 
   `;
 }
 
-/** Records a failed attempt: retried after `retryInMs`, or dead when `retryInMs` is null. */
-export async function failJob(sql: Queryable, job: SyncJob, error: string, retryInMs: number | null): Promise<void> {
-  await sql`
-    UPDATE marketplace_sync_jobs SET
-      attempts = attempts + 1,
+/** What a failed attempt leads to: another attempt after a delay, unless the failure is permanent. */
+export type FailedAttempt = { permanent: true } | { permanent: false; retryInMs: number; giveUpMs: number };
+
+/**
+ * Records a failed attempt. A permanent refusal makes the job dead at once; a transient failure only once
+ * `giveUpMs` has passed since the first failure of its current run (`failing_since`), however many attempts that
+ * took; otherwise it is due again after `retryInMs`. Answers whether the job is now dead.
+ */
+export async function failJob(
+  sql: Queryable,
+  job: SyncJob,
+  error: string,
+  attempt: FailedAttempt,
+): Promise<{ dead: boolean; failingSince: Date }> {
+  const permanent = attempt.permanent;
+  const retryInMs = attempt.permanent ? 0 : attempt.retryInMs;
+  const giveUpMs = attempt.permanent ? 0 : attempt.giveUpMs;
+  const [row] = await sql<{ dead: boolean; failingSince: Date }[]>`
+    WITH verdict AS (
+      SELECT organization_id, id,
+        ${permanent}::boolean OR coalesce(failing_since, now()) <= now() - make_interval(secs => ${giveUpMs / 1000})
+          AS dead
+      FROM marketplace_sync_jobs
+      WHERE organization_id = ${job.organizationId} AND id = ${job.id}
+    )
+    UPDATE marketplace_sync_jobs j SET
+      attempts = j.attempts + 1,
       last_error = ${error.slice(0, 2000)},
-      state = ${retryInMs === null ? 'dead' : 'pending'},
-      next_attempt_at = ${retryInMs === null ? sql`next_attempt_at` : sql`now() + make_interval(secs => ${retryInMs / 1000})`},
-      completed_at = ${retryInMs === null ? sql`now()` : null},
+      failing_since = coalesce(j.failing_since, now()),
+      state = CASE WHEN verdict.dead THEN 'dead' ELSE 'pending' END,
+      next_attempt_at = CASE WHEN verdict.dead THEN j.next_attempt_at
+        ELSE now() + make_interval(secs => ${retryInMs / 1000}) END,
+      completed_at = CASE WHEN verdict.dead THEN now() END,
       updated_at = now()
-    WHERE organization_id = ${job.organizationId} AND id = ${job.id}
+    FROM verdict
+    WHERE j.organization_id = verdict.organization_id AND j.id = verdict.id
+    RETURNING verdict.dead, j.failing_since AS "failingSince"
   `;
+  return row ?? { dead: false, failingSince: new Date() };
 }
 
 /** Ends a lease this worker holds. */
@@ -181,7 +210,8 @@ export async function listJobs(
 export async function retryDeadJob(sql: Queryable, organizationId: string, jobId: string): Promise<SyncJob | null> {
   const [job] = await sql<SyncJob[]>`
     UPDATE marketplace_sync_jobs
-    SET state = 'pending', attempts = 0, next_attempt_at = now(), completed_at = NULL, updated_at = now()
+    SET state = 'pending', attempts = 0, failing_since = NULL, next_attempt_at = now(), completed_at = NULL,
+        updated_at = now()
     WHERE organization_id = ${organizationId} AND id = ${jobId} AND state = 'dead'
     RETURNING ${JOB_COLUMNS(sql)}
   `;

@@ -109,6 +109,14 @@ export const MARKETPLACE_COMMANDS = [
         oldest
           ? `Oldest pending: job ${oldest.id} for ${oldest.marketplaceListingId}, waiting ${duration(status.oldestPendingSeconds ?? 0)} (attempt ${oldest.attempts + 1} due ${date(oldest.nextAttemptAt)}).`
           : 'Nothing pending.',
+        ...status.marketplaces.map((gate) => {
+          const failures = `${gate.consecutiveFailures} failure${gate.consecutiveFailures === 1 ? '' : 's'} in a row`;
+          if (gate.circuit === 'open')
+            return `Marketplace ${gate.marketplace}: circuit open since ${date(gate.openedAt)} (${failures}); ${gate.paused ? `next probe after ${date(gate.pausedUntil)}` : 'probing'}. Last: ${gate.pauseReason ?? 'failures'}.`;
+          if (gate.paused)
+            return `Marketplace ${gate.marketplace}: paused until ${date(gate.pausedUntil)} (${gate.pauseReason ?? 'asked to wait'}).`;
+          return `Marketplace ${gate.marketplace}: delivering${gate.consecutiveFailures > 0 ? `; ${failures}` : ''}.`;
+        }),
       ];
       if (stale.length === 0) return [...lines, 'No stale listings.'].join('\n');
       return [

@@ -1,5 +1,6 @@
 import { HttpResponse } from 'msw';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { loadEnv } from '../../../src/env.js';
 import {
   DeliveryError,
   type MarketplaceAdapter,
@@ -82,7 +83,7 @@ describe('httpMarketplaceAdapter', () => {
     });
 
   /** The DeliveryError a call rejects with (fails the test if it resolves, or rejects with anything else). */
-  async function refusal(promise: Promise<void>): Promise<DeliveryError> {
+  async function refusal(promise: Promise<unknown>): Promise<DeliveryError> {
     const error: unknown = await promise.then(
       () => new Error('expected a DeliveryError, but the call succeeded'),
       (reason: unknown) => reason,
@@ -130,14 +131,14 @@ describe('httpMarketplaceAdapter', () => {
 
   it.each([200, 201, 202, 204])('accepts %i for PUT and DELETE', async (status) => {
     marketplace.behaviour = () => new HttpResponse(null, { status });
-    await expect(adapter().setQuantity({ ...meta, quantity: 2 })).resolves.toBeUndefined();
-    await expect(adapter().deleteListing(meta)).resolves.toBeUndefined();
+    await expect(adapter().setQuantity({ ...meta, quantity: 2 })).resolves.toEqual({ status });
+    await expect(adapter().deleteListing(meta)).resolves.toEqual({ status });
     expect(marketplace.calls).toHaveLength(2);
   });
 
   it.each([404, 410])('counts %i on DELETE as success (already gone)', async (status) => {
     marketplace.behaviour = () => HttpResponse.text('gone', { status });
-    await expect(adapter().deleteListing(meta)).resolves.toBeUndefined();
+    await expect(adapter().deleteListing(meta)).resolves.toEqual({ status });
   });
 
   it.each([404, 410, 400, 401, 403, 409, 422])('treats %i on PUT as a permanent failure', async (status) => {
@@ -238,6 +239,22 @@ describe('httpMarketplaceAdapter', () => {
       await wait(50);
       return new HttpResponse(null, { status: 204 });
     };
-    await expect(adapter({ timeoutMs: 1000 }).deleteListing(meta)).resolves.toBeUndefined();
+    await expect(adapter({ timeoutMs: 1000 }).deleteListing(meta)).resolves.toEqual({ status: 204 });
+  });
+});
+
+describe('the sync settings', () => {
+  it('give a transiently failing job 24 hours and open the circuit after 5 failures, by default', () => {
+    expect(loadEnv({})).toMatchObject({
+      SYNC_GIVE_UP_SECONDS: 86_400,
+      SYNC_CIRCUIT_FAILURES: 5,
+      SYNC_CIRCUIT_OPEN_MS: 30_000,
+    });
+  });
+
+  it('refuse SYNC_MAX_ATTEMPTS, which no longer means anything, naming what replaced it', () => {
+    expect(() => loadEnv({ SYNC_MAX_ATTEMPTS: '3' })).toThrow(
+      /^Invalid configuration:\n {2}SYNC_MAX_ATTEMPTS: no longer read; a job failing transiently is now retried until SYNC_GIVE_UP_SECONDS/,
+    );
   });
 });

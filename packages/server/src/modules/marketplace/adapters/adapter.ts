@@ -10,11 +10,17 @@ export interface MarketplaceRequest {
   organizationId: string;
 }
 
+/** A delivery the marketplace accepted: its HTTP status, when it answered over HTTP. */
+export interface DeliveryReceipt {
+  status?: number | undefined;
+}
+
 export interface MarketplaceAdapter {
+  /** Names the marketplace: its deliveries share one gate (pause and circuit) across every worker. */
   readonly name: string;
-  setQuantity(request: MarketplaceRequest & { quantity: number }): Promise<void>;
+  setQuantity(request: MarketplaceRequest & { quantity: number }): Promise<DeliveryReceipt>;
   /** Succeeds when the listing is gone, including when it was already gone. */
-  deleteListing(request: MarketplaceRequest): Promise<void>;
+  deleteListing(request: MarketplaceRequest): Promise<DeliveryReceipt>;
 }
 
 /** A failed delivery: retried (network errors, timeouts, 429, 5xx) or not (any other refusal). */
@@ -25,6 +31,10 @@ export class DeliveryError extends Error {
     readonly retryable: boolean,
     /** The marketplace's Retry-After, when it sent one. */
     readonly retryAfterMs?: number,
+    /** The HTTP status it answered with; undefined for a network error or a timeout. */
+    readonly status?: number,
+    /** Why no answer came, when none did. */
+    readonly noAnswer?: 'network' | 'timeout',
   ) {
     super(message);
   }

@@ -53,6 +53,9 @@ export function httpMarketplaceAdapter(options: HttpAdapterOptions): Marketplace
           ? `timed out after ${options.timeoutMs} ms`
           : `network error: ${error instanceof Error ? error.message : String(error)}`,
         true,
+        undefined,
+        undefined,
+        timedOut ? 'timeout' : 'network',
       );
     }
     // The body is not needed; read it so the connection can be reused.
@@ -62,9 +65,9 @@ export function httpMarketplaceAdapter(options: HttpAdapterOptions): Marketplace
 
   function verdict(what: string, result: { status: number; retryAfter: number | undefined; text: string }): never {
     const detail = `${what}: HTTP ${result.status}${result.text ? ` ${result.text.slice(0, 200)}` : ''}`;
-    if (result.status === 429) throw new DeliveryError(detail, true, result.retryAfter);
-    if (result.status >= 500) throw new DeliveryError(detail, true, result.retryAfter);
-    throw new DeliveryError(detail, false);
+    if (result.status === 429 || result.status >= 500)
+      throw new DeliveryError(detail, true, result.retryAfter, result.status);
+    throw new DeliveryError(detail, false, undefined, result.status);
   }
 
   return {
@@ -72,13 +75,14 @@ export function httpMarketplaceAdapter(options: HttpAdapterOptions): Marketplace
     async setQuantity(meta) {
       const path = `/listings/${encodeURIComponent(meta.marketplaceListingId)}/quantity`;
       const result = await request('PUT', path, meta, { quantity: meta.quantity, sequence: meta.sequence });
-      if (result.status >= 200 && result.status < 300) return;
+      if (result.status >= 200 && result.status < 300) return { status: result.status };
       verdict(`PUT ${path}`, result);
     },
     async deleteListing(meta) {
       const path = `/listings/${encodeURIComponent(meta.marketplaceListingId)}`;
       const result = await request('DELETE', path, meta);
-      if ((result.status >= 200 && result.status < 300) || result.status === 404 || result.status === 410) return;
+      if ((result.status >= 200 && result.status < 300) || result.status === 404 || result.status === 410)
+        return { status: result.status };
       verdict(`DELETE ${path}`, result);
     },
   };

@@ -23,6 +23,7 @@ export function localMarketplaceAdapter(sql: Queryable, logger: Logger): Marketp
         { listing: request.marketplaceListingId, quantity: request.quantity },
         'marketplace (local): quantity set',
       );
+      return {};
     },
     async deleteListing(request) {
       await recordLocalDelivery(sql, {
@@ -34,6 +35,7 @@ export function localMarketplaceAdapter(sql: Queryable, logger: Logger): Marketp
         sequence: request.sequence,
       });
       logger.info({ listing: request.marketplaceListingId }, 'marketplace (local): listing removed');
+      return {};
     },
   };
 }
