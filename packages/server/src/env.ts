@@ -105,6 +105,26 @@ const EnvShape = z.object({
     .describe(
       'The base URL clients use, ending in /v1, when a proxy stands in front. Unset: the address requests arrive on.',
     ),
+  METRICS: z
+    .enum(['on', 'off'])
+    .default('on')
+    .describe('on: GET /metrics answers in the Prometheus text format (outside /v1, not rate-limited); off: 404.'),
+  METRICS_TOKEN: z
+    .string()
+    .min(16)
+    .optional()
+    .describe(
+      'A bearer token /metrics requires (Authorization: Bearer …). Unset: /metrics answers anyone who reaches it.',
+    ),
+  METRICS_PORT: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(65_535)
+    .optional()
+    .describe(
+      'The port "coinventory-server sync-worker" serves its own /metrics on (its deliveries are counted there). Unset: none.',
+    ),
   MARKETPLACE_API_URL: z
     .string()
     .url()

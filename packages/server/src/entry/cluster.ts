@@ -3,6 +3,7 @@ import { connectDatabase } from '../db/connect.js';
 import { migrate } from '../db/migrate.js';
 import type { Env } from '../env.js';
 import type { Logger } from '../logger.js';
+import { serveClusterMetrics } from '../modules/metrics/index.js';
 import { ensurePortFree } from './server.js';
 
 /**
@@ -46,6 +47,7 @@ export async function startPrimary(env: Env, logger: Logger): Promise<ClusterPri
   const listened = new WeakSet<Worker>();
   cluster.on('listening', (worker) => listened.add(worker));
   const fork = () => cluster.fork();
+  if (env.METRICS === 'on') serveClusterMetrics();
 
   const shutdown = (reason: string, exitCode = 0) => {
     if (stopping) return;

@@ -11,6 +11,7 @@ import { InFlightRequests } from '../http/middleware/lifecycle.js';
 import type { Logger } from '../logger.js';
 import { FailedAuthLimiter } from '../modules/access/index.js';
 import { syncWorkerFromEnv } from '../modules/marketplace/index.js';
+import { createMetrics, shareWithPrimary } from '../modules/metrics/index.js';
 import { addressPolicyFromEnv, webhookWorkerFromEnv } from '../modules/webhooks/index.js';
 import { startHousekeeping } from './housekeeping.js';
 
@@ -117,7 +118,12 @@ export async function startServer({ env, logger, beforeServing }: StartOptions):
   }
   const database = opened;
 
-  const worker = env.SYNC_WORKER === 'on' ? syncWorkerFromEnv(env, database.sql, logger) : undefined;
+  const metrics =
+    env.METRICS === 'on'
+      ? createMetrics({ sql: database.sql, poolMax: database.kind === 'postgres' ? env.DATABASE_POOL_SIZE : 1 })
+      : undefined;
+  if (metrics && cluster.isWorker) shareWithPrimary(metrics.registry);
+  const worker = env.SYNC_WORKER === 'on' ? syncWorkerFromEnv(env, database.sql, logger, metrics?.sync) : undefined;
   const webhookWorker =
     env.SYNC_WORKER === 'on' ? webhookWorkerFromEnv(env, database.sql, logger, webhookPolicy) : undefined;
   const housekeeping = startHousekeeping({
@@ -127,7 +133,7 @@ export async function startServer({ env, logger, beforeServing }: StartOptions):
   });
   const inFlight = new InFlightRequests(logger, env.REQUEST_QUEUE_LIMIT);
   const app = createApp({
-    sql: database.sql,
+    sql: metrics ? metrics.instrumentPool(database.sql) : database.sql,
     logger,
     onSyncQueued: () => worker?.kick(),
     webhooks: { policy: webhookPolicy, timeoutMs: env.WEBHOOK_TIMEOUT_MS, queued: () => webhookWorker?.kick() },
@@ -138,6 +144,7 @@ export async function startServer({ env, logger, beforeServing }: StartOptions):
     policy: { maxRequests: env.RATE_LIMIT_MAX_REQUESTS, windowSeconds: env.RATE_LIMIT_WINDOW_SECONDS },
     publicBaseUrl: env.PUBLIC_BASE_URL,
     failedAuth: env.AUTH_FAILURE_LIMIT > 0 ? new FailedAuthLimiter({ limit: env.AUTH_FAILURE_LIMIT }) : undefined,
+    metrics: metrics && { metrics, token: env.METRICS_TOKEN },
   });
   serve(app);
   if (!listenFirst) await listen(server, env);

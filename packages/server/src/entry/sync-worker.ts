@@ -1,9 +1,13 @@
+import { once } from 'node:events';
+import type { Server } from 'node:http';
+import express from 'express';
 import { connectDatabase } from '../db/connect.js';
 import { lockEmbeddedDataDir } from '../db/data-dir-lock.js';
 import { migrate } from '../db/migrate.js';
 import type { Env } from '../env.js';
 import type { Logger } from '../logger.js';
 import { syncWorkerFromEnv } from '../modules/marketplace/index.js';
+import { createMetrics, METRICS_PATH, metricsRoute } from '../modules/metrics/index.js';
 import { addressPolicyFromEnv, webhookWorkerFromEnv } from '../modules/webhooks/index.js';
 
 /** The marketplace sync and webhook workers on their own, for operators who run them apart from the HTTP servers. */
@@ -17,11 +21,27 @@ export async function syncWorker(env: Env, logger: Logger) {
     statementTimeoutMs: env.STATEMENT_TIMEOUT_MS,
   });
   await migrate(database.sql);
-  const worker = syncWorkerFromEnv(env, database.sql, logger);
+  // Its deliveries are counted here, not in the HTTP servers: with METRICS_PORT it serves its own /metrics.
+  const metrics =
+    env.METRICS === 'on' && env.METRICS_PORT ? createMetrics({ sql: database.sql, poolMax: 2 }) : undefined;
+  let metricsServer: Server | undefined;
+  if (metrics && env.METRICS_PORT) {
+    const app = express();
+    app.disable('x-powered-by');
+    app.get(METRICS_PATH, metricsRoute(metrics, { token: env.METRICS_TOKEN }));
+    app.use((_req, res) => {
+      res.status(404).json({ code: 'NOT_FOUND', message: 'Resource not found' });
+    });
+    metricsServer = app.listen(env.METRICS_PORT, env.HOST);
+    await once(metricsServer, 'listening');
+    logger.info({ port: env.METRICS_PORT }, 'sync worker metrics listening');
+  }
+  const worker = syncWorkerFromEnv(env, database.sql, logger, metrics?.sync);
   const webhookWorker = webhookWorkerFromEnv(env, database.sql, logger, webhookPolicy);
   const shutdown = (signal: string) => {
     logger.info({ signal }, 'sync worker stopping');
     (async () => {
+      metricsServer?.close();
       await Promise.all([worker.stop(), webhookWorker.stop()]);
       await database.close();
       lock?.release();

@@ -13,6 +13,7 @@ import {
   rateLimitPolicyHeader,
 } from '../modules/access/index.js';
 import { idempotentWrites } from '../modules/idempotency/index.js';
+import { METRICS_PATH, type Metrics, metricsRoute } from '../modules/metrics/index.js';
 import { addressPolicy, type WebhookSettings } from '../modules/webhooks/index.js';
 import { requestContext } from '../request/context.js';
 import { METADATA_PATH, publicUrls } from '../request/public-urls.js';
@@ -48,6 +49,8 @@ export interface AppDependencies {
   cancelStatements?: boolean;
   /** Refuses addresses that keep failing to authenticate before their keys are looked up; absent, none is. */
   failedAuth?: FailedAuthLimiter | undefined;
+  /** The process's metrics, served at /metrics (behind `token` when given); absent, none are kept. */
+  metrics?: { metrics: Metrics; token?: string | undefined } | undefined;
 }
 
 /**
@@ -109,6 +112,7 @@ export function createApp({
   inFlight = new InFlightRequests(logger, queueLimit),
   cancelStatements = true,
   failedAuth,
+  metrics,
 }: AppDependencies): express.Express {
   const urls = publicUrls(publicBaseUrl);
   const app = express();
@@ -116,6 +120,8 @@ export function createApp({
   // Repeated parameters become arrays (and fail validation); no nested objects from `a[b]=`.
   app.set('query parser', 'simple');
   app.set('etag', false);
+  // First, so every answer is counted, the ones refused before any route too.
+  if (metrics) app.use(metrics.metrics.http);
   app.use(requestContext(logger));
   app.use(
     requestLifecycle({
@@ -141,6 +147,9 @@ export function createApp({
       res.status(503).json({ status: 'unavailable', database: 'unreachable' });
     }
   });
+
+  // Off the API's base path: no key, no rate limit (a scraper is not a client of the API).
+  if (metrics) app.get(METRICS_PATH, metricsRoute(metrics.metrics, { token: metrics.token }));
 
   app.get(METADATA_PATH, (req, res) => {
     res.setHeader('Cache-Control', 'public, max-age=3600');

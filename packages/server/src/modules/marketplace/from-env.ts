@@ -4,7 +4,7 @@ import type { Logger } from '../../logger.js';
 import type { MarketplaceAdapter } from './adapters/adapter.js';
 import { httpMarketplaceAdapter } from './adapters/http.js';
 import { localMarketplaceAdapter } from './adapters/local.js';
-import { type SyncWorker, startSyncWorker } from './worker.js';
+import { type SyncObserver, type SyncWorker, startSyncWorker } from './worker.js';
 
 /** The configured marketplace: its HTTP API, or the local recorder when none is configured. */
 export function marketplaceAdapterFromEnv(env: Env, sql: Sql, logger: Logger): MarketplaceAdapter {
@@ -17,7 +17,7 @@ export function marketplaceAdapterFromEnv(env: Env, sql: Sql, logger: Logger): M
     : localMarketplaceAdapter(sql, logger);
 }
 
-export function syncWorkerFromEnv(env: Env, sql: Sql, logger: Logger): SyncWorker {
+export function syncWorkerFromEnv(env: Env, sql: Sql, logger: Logger, observer?: SyncObserver): SyncWorker {
   const adapter = marketplaceAdapterFromEnv(env, sql, logger);
   logger.info({ marketplace: adapter.name }, 'sync worker started');
   return startSyncWorker({
@@ -32,5 +32,6 @@ export function syncWorkerFromEnv(env: Env, sql: Sql, logger: Logger): SyncWorke
     leaseMs: env.SYNC_LEASE_MS,
     circuitFailures: env.SYNC_CIRCUIT_FAILURES,
     circuitOpenMs: env.SYNC_CIRCUIT_OPEN_MS,
+    ...(observer && { observer }),
   });
 }

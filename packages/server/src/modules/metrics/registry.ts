@@ -1,0 +1,239 @@
+import { API_VERSION } from '@coinventory/contract';
+import type { NextFunction, Request, Response } from 'express';
+import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
+import type { Queryable, Sql } from '../../db/types.js';
+import { listGates } from '../marketplace/gate.js';
+import { SYNC_STATES, type SyncJob } from '../marketplace/store.js';
+import type { SyncObserver } from '../marketplace/worker.js';
+
+/**
+ * One process's metrics, in a registry of its own (never prom-client's global one: tests run many apps in one
+ * process). What a scrape reads from the database (sync jobs by state, the marketplace's gate) is the deployment's,
+ * the same from every process: those gauges aggregate across a cluster's workers with `max`, the rest sum.
+ */
+export interface Metrics {
+  registry: Registry;
+  /** Counts every request when its response is finished: route, status, time; refusals and failed authentications. */
+  http: (req: Request, res: Response, next: NextFunction) => void;
+  /** The pool, instrumented: transactions in progress and how long each waited for a connection. */
+  instrumentPool<T extends Sql>(sql: T): T;
+  /** What the sync worker reports. */
+  sync: SyncObserver;
+}
+
+const LATENCY_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
+const DELIVERY_BUCKETS = [0.1, 0.5, 1, 5, 15, 60, 300, 900, 3600, 21_600, 86_400];
+
+/** The API's routes are mounted here; Express has reset `req.baseUrl` by the time a response finishes. */
+const API_BASE = `/${API_VERSION}`;
+
+/** The route a request matched, as a template (`/v1/items/:id`), so that ids do not become label values. */
+function routeOf(req: Request): string {
+  const path = (req.route as { path?: unknown } | undefined)?.path;
+  if (typeof path !== 'string') return 'unmatched';
+  const underApi = req.originalUrl === API_BASE || req.originalUrl.startsWith(`${API_BASE}/`);
+  return underApi ? `${API_BASE}${path}` : path;
+}
+
+/** Why a 401 or 403 was answered, from the challenge the access module sent. */
+function authFailureReason(res: Response): string {
+  const challenge = String(res.getHeader('WWW-Authenticate') ?? '');
+  const error = /error="([a-z_]+)"/.exec(challenge)?.[1];
+  if (error === 'insufficient_scope') return 'insufficient_scope';
+  if (error === 'invalid_token') return res.statusCode === 403 ? 'access_revoked' : 'invalid_token';
+  return res.statusCode === 403 ? 'access_revoked' : 'missing';
+}
+
+export function createMetrics({ sql, poolMax }: { sql: Queryable; poolMax: number }): Metrics {
+  const registry = new Registry();
+  collectDefaultMetrics({ register: registry, prefix: 'coinventory_' });
+
+  const requests = new Counter({
+    name: 'coinventory_http_requests_total',
+    help: 'HTTP requests answered, by method, route template and status.',
+    labelNames: ['method', 'route', 'status'],
+    registers: [registry],
+  });
+  const duration = new Histogram({
+    name: 'coinventory_http_request_duration_seconds',
+    help: 'Time from a request arriving to its response being finished, by method and route template.',
+    labelNames: ['method', 'route'],
+    buckets: LATENCY_BUCKETS,
+    registers: [registry],
+  });
+  const refusals = new Counter({
+    name: 'coinventory_rate_limit_refusals_total',
+    help: "Requests answered 429: over a key's rate limit (key), or from an address that kept failing to authenticate (failed_auth).",
+    labelNames: ['limit'],
+    registers: [registry],
+  });
+  const authFailures = new Counter({
+    name: 'coinventory_authentication_failures_total',
+    help: 'Requests answered 401 or 403 by the access check, by reason (missing, invalid_token, access_revoked, insufficient_scope).',
+    labelNames: ['reason'],
+    registers: [registry],
+  });
+  const poolSize = new Gauge({
+    name: 'coinventory_db_pool_max_connections',
+    help: 'Connections this process may open to the database (DATABASE_POOL_SIZE; 1 on the embedded database).',
+    registers: [registry],
+  });
+  poolSize.set(poolMax);
+  const transactions = new Gauge({
+    name: 'coinventory_db_transactions_in_progress',
+    help: 'Transactions holding (or waiting for) a pool connection now. Near the pool size means requests queue for one.',
+    labelNames: ['phase'],
+    registers: [registry],
+  });
+  const poolWait = new Histogram({
+    name: 'coinventory_db_transaction_wait_seconds',
+    help: 'Time from asking the pool for a transaction to its first statement: waiting for a free connection, plus BEGIN.',
+    buckets: LATENCY_BUCKETS,
+    registers: [registry],
+  });
+  const responses = new Counter({
+    name: 'coinventory_marketplace_responses_total',
+    help: 'Marketplace calls by outcome: the HTTP status, or network / timeout when none came (local: no marketplace configured).',
+    labelNames: ['status'],
+    registers: [registry],
+  });
+  const callDuration = new Histogram({
+    name: 'coinventory_marketplace_request_duration_seconds',
+    help: 'Time one marketplace call took, answered or not.',
+    buckets: LATENCY_BUCKETS,
+    registers: [registry],
+  });
+  const deliveryLatency = new Histogram({
+    name: 'coinventory_sync_delivery_latency_seconds',
+    help: 'Time from a quantity change being committed to the marketplace accepting it.',
+    buckets: DELIVERY_BUCKETS,
+    registers: [registry],
+  });
+  const deaths = new Counter({
+    name: 'coinventory_sync_jobs_dead_total',
+    help: 'Sync jobs this process gave up (a permanent refusal, or failing past SYNC_GIVE_UP_SECONDS).',
+    registers: [registry],
+  });
+
+  // Read from the database at each scrape: the deployment's state, whichever process delivers.
+  const jobs = new Gauge({
+    name: 'coinventory_sync_jobs',
+    help: 'Sync jobs in the database, by state (done and superseded are kept as history).',
+    labelNames: ['state'],
+    aggregator: 'max',
+    registers: [registry],
+    async collect() {
+      const rows = await sql<{ state: string; count: number }[]>`
+        SELECT state, count(*)::int AS count FROM marketplace_sync_jobs GROUP BY state
+      `;
+      for (const state of SYNC_STATES) this.set({ state }, rows.find((row) => row.state === state)?.count ?? 0);
+    },
+  });
+  const oldestPending = new Gauge({
+    name: 'coinventory_sync_oldest_pending_age_seconds',
+    help: 'Age of the oldest pending sync job (0 when none is pending): how far the marketplace is behind.',
+    aggregator: 'max',
+    registers: [registry],
+    async collect() {
+      const [row] = await sql<{ age: number | null }[]>`
+        SELECT extract(epoch FROM now() - min(created_at))::float8 AS age FROM marketplace_sync_jobs
+        WHERE state = 'pending'
+      `;
+      this.set(Math.max(0, row?.age ?? 0));
+    },
+  });
+  const gate = new Gauge({
+    name: 'coinventory_marketplace_gate',
+    help: "The marketplace's gate: paused (1 while a Retry-After or an open circuit holds deliveries), circuit_open (1 while open), consecutive_failures.",
+    labelNames: ['marketplace', 'state'],
+    aggregator: 'max',
+    registers: [registry],
+    async collect() {
+      this.reset();
+      const now = Date.now();
+      for (const row of await listGates(sql)) {
+        this.set({ marketplace: row.marketplace, state: 'paused' }, row.pausedUntil.getTime() > now ? 1 : 0);
+        this.set({ marketplace: row.marketplace, state: 'circuit_open' }, row.circuit === 'open' ? 1 : 0);
+        this.set({ marketplace: row.marketplace, state: 'consecutive_failures' }, row.consecutiveFailures);
+      }
+    },
+  });
+  const connections = new Gauge({
+    name: 'coinventory_db_connections',
+    help: "The deployment's connections to the database as PostgreSQL sees them (application_name coinventory-server), by state: active, idle, idle in transaction.",
+    labelNames: ['state'],
+    aggregator: 'max',
+    registers: [registry],
+    async collect() {
+      this.reset();
+      const rows = await sql<{ state: string | null; count: number }[]>`
+        SELECT state, count(*)::int AS count FROM pg_stat_activity
+        WHERE application_name = 'coinventory-server' AND datname = current_database()
+        GROUP BY state
+      `;
+      for (const row of rows) this.set({ state: row.state ?? 'unknown' }, row.count);
+    },
+  });
+  void [jobs, oldestPending, gate, connections];
+
+  const http = (req: Request, res: Response, next: NextFunction) => {
+    const started = performance.now();
+    res.once('finish', () => {
+      const route = routeOf(req);
+      const status = res.statusCode;
+      requests.inc({ method: req.method, route, status: String(status) });
+      duration.observe({ method: req.method, route }, (performance.now() - started) / 1000);
+      if (status === 429) refusals.inc({ limit: res.getHeader('RateLimit') === undefined ? 'failed_auth' : 'key' });
+      // The API's access check, not the metrics token's (whose refusals are counted under /metrics).
+      if (
+        (status === 401 || status === 403) &&
+        route !== '/metrics' &&
+        res.getHeader('WWW-Authenticate') !== undefined
+      ) {
+        authFailures.inc({ reason: authFailureReason(res) });
+      }
+    });
+    next();
+  };
+
+  function instrumentPool<T extends Sql>(pool: T): T {
+    return new Proxy(pool, {
+      get(target, property, receiver) {
+        if (property !== 'begin') return Reflect.get(target, property, receiver);
+        return (...args: unknown[]) => {
+          const index = args.findIndex((arg) => typeof arg === 'function');
+          const work = args[index] as (tx: unknown) => unknown;
+          const asked = performance.now();
+          let phase: 'waiting' | 'running' = 'waiting';
+          transactions.inc({ phase });
+          const instrumented = async (tx: unknown) => {
+            poolWait.observe((performance.now() - asked) / 1000);
+            transactions.dec({ phase: 'waiting' });
+            phase = 'running';
+            transactions.inc({ phase });
+            return work(tx);
+          };
+          const call = [...args];
+          call[index] = instrumented;
+          const result = (target.begin as (...a: unknown[]) => Promise<unknown>).apply(target, call);
+          return result.finally(() => transactions.dec({ phase }));
+        };
+      },
+    });
+  }
+
+  const sync: SyncObserver = {
+    response(outcome, seconds) {
+      responses.inc({ status: outcome });
+      callDuration.observe(seconds);
+    },
+    delivered(_job: SyncJob, ageSeconds: number) {
+      deliveryLatency.observe(ageSeconds);
+    },
+    dead() {
+      deaths.inc();
+    },
+  };
+
+  return { registry, http, instrumentPool, sync };
+}
