@@ -40,16 +40,17 @@ export interface Pgbouncer {
 }
 
 /**
- * The watchdog PgBouncer runs under: it prints PgBouncer's pid, then waits for its stdin to close and stops it. The
- * test process holds the other end, so PgBouncer goes whenever the test process goes, even killed outright (SIGKILL
- * runs no handler); stop() closes it on purpose.
+ * The watchdog PgBouncer runs under: it prints PgBouncer's pid, then waits for its stdin to close, stops it and
+ * removes its directory. The test process holds the other end, so PgBouncer goes whenever the test process goes, even
+ * killed outright (SIGKILL runs no handler); stop() closes it on purpose.
  */
-const WATCHDOG = `"$1" "$2" </dev/null &
+const WATCHDOG = `"$1" "$2/pgbouncer.ini" </dev/null &
 pid=$!
 echo "$pid"
 read -r _ || true
 kill -TERM "$pid" 2>/dev/null
-wait "$pid"`;
+wait "$pid"
+rm -rf "$2"`;
 
 export async function startPgbouncer(bin: string, options: PgbouncerOptions): Promise<Pgbouncer> {
   const dir = mkdtempSync(join(tmpdir(), 'coinventory-pgbouncer-'));
@@ -82,8 +83,11 @@ export async function startPgbouncer(bin: string, options: PgbouncerOptions): Pr
     chownSync(dir, ids.uid, ids.gid);
     for (const file of ['pgbouncer.ini', 'userlist.txt']) chownSync(join(dir, file), ids.uid, ids.gid);
   }
-  const child = spawn('/bin/sh', ['-c', WATCHDOG, 'pgbouncer-watchdog', bin, join(dir, 'pgbouncer.ini')], {
+  const child = spawn('/bin/sh', ['-c', WATCHDOG, 'pgbouncer-watchdog', bin, dir], {
     stdio: ['pipe', 'pipe', 'pipe'],
+    // A process group of its own: Ctrl-C reaches the test run's group, and would end the watchdog's shell (leaving
+    // PgBouncer behind) before the test process has gone. The test process ending is what stops it.
+    detached: true,
     ...(ids ?? {}),
   });
   let log = '';
