@@ -30,8 +30,8 @@ export interface Database {
   /** The embedded database's files as one image (undefined on PostgreSQL). */
   image?: () => Promise<Blob>;
   /**
-   * Runs `work` where a whole session is had (migrations): on a one-connection pool to the direct URL, opened for it
-   * and closed after, when there is one; otherwise on `sql`.
+   * Runs `work` past the pooler (the migrations): on a one-connection pool to the direct URL, opened for it and closed
+   * after, when there is one; otherwise on `sql`.
    */
   direct<T>(work: (sql: Sql) => Promise<T>): Promise<T>;
   /** Closes the pool, then the embedded database if there is one. */
