@@ -14,6 +14,20 @@ const EnvShape = z.object({
     .refine((url) => /^postgres(ql)?:\/\//.test(url), 'must start with postgres:// or postgresql://')
     .optional()
     .describe('PostgreSQL URL (postgres:// or postgresql://). Unset: the embedded database.'),
+  DATABASE_POOLER: z
+    .enum(['none', 'transaction'])
+    .default('none')
+    .describe(
+      'What DATABASE_URL goes through. none: PostgreSQL itself. transaction: a transaction-pooling pooler (PgBouncer with pool_mode = transaction), so no prepared statements, one statement at a time per connection, and STATEMENT_TIMEOUT_MS is not sent when connecting: set statement_timeout in the pooler (connect_query) or on the role; the server warns at start when it differs.',
+    ),
+  DATABASE_DIRECT_URL: z
+    .string()
+    .url()
+    .refine((url) => /^postgres(ql)?:\/\//.test(url), 'must start with postgres:// or postgresql://')
+    .optional()
+    .describe(
+      'The same database as DATABASE_URL, reached directly rather than through a pooler: migrations (at start, by migrate and by sync-worker) run over it. Needs DATABASE_URL. Unset: they run over DATABASE_URL.',
+    ),
   COINVENTORY_DATA_DIR: z
     .string()
     .min(1)
@@ -32,7 +46,9 @@ const EnvShape = z.object({
     .int()
     .min(0)
     .default(10_000)
-    .describe('Longest one SQL statement may run before PostgreSQL cancels it (0: no limit).'),
+    .describe(
+      'Longest one SQL statement may run before PostgreSQL cancels it (0: no limit). Sent when connecting, except with DATABASE_POOLER=transaction: then the pooler or the role sets it, and the server warns at start when it differs.',
+    ),
   REQUEST_TIMEOUT_MS: z.coerce
     .number()
     .int()
@@ -267,10 +283,21 @@ const EnvShape = z.object({
 const EnvSchema = EnvShape.refine((env) => env.SYNC_LEASE_MS > env.MARKETPLACE_TIMEOUT_MS, {
   message: 'must be longer than MARKETPLACE_TIMEOUT_MS, or a slow delivery could be sent twice at once',
   path: ['SYNC_LEASE_MS'],
-}).refine((env) => env.WEB_CONCURRENCY === 1 || env.DATABASE_URL !== undefined, {
-  message: 'must be 1 on the embedded database, whose files one process owns; set DATABASE_URL to run several workers',
-  path: ['WEB_CONCURRENCY'],
-});
+})
+  .refine((env) => env.WEB_CONCURRENCY === 1 || env.DATABASE_URL !== undefined, {
+    message:
+      'must be 1 on the embedded database, whose files one process owns; set DATABASE_URL to run several workers',
+    path: ['WEB_CONCURRENCY'],
+  })
+  .refine((env) => env.DATABASE_DIRECT_URL === undefined || env.DATABASE_URL !== undefined, {
+    message:
+      'needs DATABASE_URL: it is the direct way to the database DATABASE_URL reaches through a pooler, not a database of its own',
+    path: ['DATABASE_DIRECT_URL'],
+  })
+  .refine((env) => env.DATABASE_POOLER === 'none' || env.DATABASE_URL !== undefined, {
+    message: 'needs DATABASE_URL: the embedded database is reached without a pooler (set it to none, or unset it)',
+    path: ['DATABASE_POOLER'],
+  });
 
 export type Env = z.infer<typeof EnvSchema>;
 

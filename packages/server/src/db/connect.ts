@@ -2,9 +2,20 @@ import postgres from 'postgres';
 import { startEmbeddedPostgres } from './embedded.js';
 import type { Sql } from './types.js';
 
+/**
+ * What stands between the server and PostgreSQL on the pool's URL. `transaction`: a transaction-pooling pooler
+ * (PgBouncer with pool_mode = transaction), which lends a server connection for one transaction, or one statement
+ * outside a transaction, so nothing may rely on a session (prepared statements, session settings, LISTEN).
+ */
+export type Pooler = 'none' | 'transaction';
+
 export interface DatabaseOptions {
   /** A PostgreSQL URL; without it, the embedded database in `dataDir` is started. */
   url?: string | undefined;
+  /** What `url` goes through (default `none`). */
+  pooler?: Pooler | undefined;
+  /** The same database reached directly, past the pooler: what `Database.direct` runs on. */
+  directUrl?: string | undefined;
   /** Embedded database directory; `memory://` keeps it in memory (tests). */
   dataDir: string;
   poolSize: number;
@@ -18,6 +29,11 @@ export interface Database {
   kind: 'embedded' | 'postgres';
   /** The embedded database's files as one image (undefined on PostgreSQL). */
   image?: () => Promise<Blob>;
+  /**
+   * Runs `work` past the pooler (the migrations): on a one-connection pool to the direct URL, opened for it and closed
+   * after, when there is one; otherwise on `sql`.
+   */
+  direct<T>(work: (sql: Sql) => Promise<T>): Promise<T>;
   /** Closes the pool, then the embedded database if there is one. */
   close(): Promise<void>;
 }
@@ -44,21 +60,40 @@ export function reconnectDelaySeconds(retries: number): number {
   return (0.5 + Math.random() / 2) * Math.min(3 ** retries / 100, MAX_RECONNECT_DELAY_S);
 }
 
+export interface PoolOptions {
+  max: number;
+  /** Sent as the session's statement_timeout when connecting (0: not sent), unless `pooler` is `transaction`. */
+  statementTimeoutMs: number;
+  pooler?: Pooler | undefined;
+}
+
 /** What every pool shares, wherever it connects. */
-function poolOptions(options: { max: number; statementTimeoutMs: number }) {
+function poolOptions({ max, statementTimeoutMs, pooler = 'none' }: PoolOptions) {
+  const pooled = pooler === 'transaction';
   return {
-    max: options.max,
+    max,
     backoff: reconnectDelaySeconds,
     onnotice: () => {},
     types: { bigint: BIGINT_AS_NUMBER },
+    // Through a transaction pooler, consecutive statements may run on different server connections:
+    // - a named prepared statement exists only on the connection that prepared it, so none are made;
+    // - no pipelining. PgBouncer 1.18 gives the server connection back to its pool at the ReadyForQuery of the last
+    //   Sync it forwarded; a query with parameters sent behind another (without prepared statements postgres.js sends
+    //   its Parse and Describe with Flush, not Sync) then loses its answers ("got packet '1' from server when not
+    //   linked") and hangs for good. Measured with `SELECT 1` (what /readyz runs) and a query with a parameter on one
+    //   connection. One statement at a time per connection avoids it.
+    ...(pooled ? { prepare: false, max_pipeline: 0 } : {}),
     connection: {
       application_name: 'coinventory-server',
-      ...(options.statementTimeoutMs > 0 ? { statement_timeout: options.statementTimeoutMs } : {}),
+      // PgBouncer refuses a startup parameter it does not know ("unsupported startup parameter"), or silently drops
+      // it when told to ignore it: through it, statement_timeout is set by the pooler or the role (see
+      // checkStatementTimeout in entry/database.ts).
+      ...(statementTimeoutMs > 0 && !pooled ? { statement_timeout: statementTimeoutMs } : {}),
     },
   };
 }
 
-export function createSql(url: string, options: { max: number; statementTimeoutMs: number }): Sql {
+export function createSql(url: string, options: PoolOptions): Sql {
   return postgres(url, poolOptions(options)) as unknown as Sql;
 }
 
@@ -79,10 +114,43 @@ export function createEmbeddedSql(socketPath: string): Sql {
   }) as unknown as Sql;
 }
 
+/** The settings (env.ts) that say where the database is and how it is reached. */
+export interface DatabaseSettings {
+  DATABASE_URL?: string | undefined;
+  DATABASE_DIRECT_URL?: string | undefined;
+  DATABASE_POOLER: Pooler;
+  COINVENTORY_DATA_DIR: string;
+}
+
+/** The options of a process's pool on the configured database. */
+export function databaseOptions(
+  settings: DatabaseSettings,
+  pool: { poolSize: number; statementTimeoutMs: number },
+): DatabaseOptions {
+  return {
+    url: settings.DATABASE_URL,
+    directUrl: settings.DATABASE_DIRECT_URL,
+    pooler: settings.DATABASE_POOLER,
+    dataDir: settings.COINVENTORY_DATA_DIR,
+    ...pool,
+  };
+}
+
 export async function connectDatabase(options: DatabaseOptions): Promise<Database> {
   if (options.url) {
-    const sql = createSql(options.url, { max: options.poolSize, statementTimeoutMs: options.statementTimeoutMs });
-    return { sql, kind: 'postgres', close: () => sql.end({ timeout: 5 }) };
+    const { directUrl, statementTimeoutMs } = options;
+    const sql = createSql(options.url, { max: options.poolSize, statementTimeoutMs, pooler: options.pooler });
+    const direct = async <T>(work: (sql: Sql) => Promise<T>): Promise<T> => {
+      if (!directUrl) return work(sql);
+      // postgres.js connects lazily: this pool costs a connection only while the work runs.
+      const session = createSql(directUrl, { max: 1, statementTimeoutMs });
+      try {
+        return await work(session);
+      } finally {
+        await session.end({ timeout: 5 });
+      }
+    };
+    return { sql, kind: 'postgres', direct, close: () => sql.end({ timeout: 5 }) };
   }
   const embedded = await startEmbeddedPostgres(options.dataDir, { image: options.embeddedImage });
   const sql = createEmbeddedSql(embedded.socketPath);
@@ -90,6 +158,7 @@ export async function connectDatabase(options: DatabaseOptions): Promise<Databas
     sql,
     kind: 'embedded',
     image: () => embedded.image(),
+    direct: (work) => work(sql),
     close: async () => {
       await sql.end({ timeout: 5 });
       await embedded.stop();

@@ -1,5 +1,5 @@
 import cluster, { type Worker } from 'node:cluster';
-import { connectDatabase } from '../db/connect.js';
+import { connectDatabase, databaseOptions } from '../db/connect.js';
 import { migrate } from '../db/migrate.js';
 import type { Env } from '../env.js';
 import type { Logger } from '../logger.js';
@@ -82,9 +82,9 @@ export async function startPrimary(env: Env, logger: Logger): Promise<ClusterPri
   // A taken port fails the start in one line, before the migration, as a single process does.
   await ensurePortFree(env);
   // Once, here, rather than in every worker at the same moment (they would queue on the migration lock).
-  const database = await connectDatabase({ url: env.DATABASE_URL, dataDir: '', poolSize: 1, statementTimeoutMs: 0 });
+  const database = await connectDatabase(databaseOptions(env, { poolSize: 1, statementTimeoutMs: 0 }));
   try {
-    const migrations = await migrate(database.sql);
+    const migrations = await database.direct(migrate);
     for (const { version, name } of migrations.applied) logger.info({ version, name }, 'migration applied');
   } finally {
     await database.close();

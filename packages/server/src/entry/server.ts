@@ -2,7 +2,7 @@ import cluster from 'node:cluster';
 import { once } from 'node:events';
 import { createServer, type IncomingMessage, type RequestListener, type Server, type ServerResponse } from 'node:http';
 import { type AddressInfo, createServer as createNetServer, type Server as NetServer } from 'node:net';
-import { connectDatabase, type Database } from '../db/connect.js';
+import { connectDatabase, type Database, databaseOptions } from '../db/connect.js';
 import { migrate } from '../db/migrate.js';
 import type { Env } from '../env.js';
 import { createApp } from '../http/app.js';
@@ -13,6 +13,7 @@ import { FailedAuthLimiter } from '../modules/access/index.js';
 import { syncWorkerFromEnv } from '../modules/marketplace/index.js';
 import { createMetrics, shareWithPrimary } from '../modules/metrics/index.js';
 import { addressPolicyFromEnv, webhookWorkerFromEnv } from '../modules/webhooks/index.js';
+import { checkStatementTimeout } from './database.js';
 import { startHousekeeping } from './housekeeping.js';
 
 export interface RunningServer {
@@ -101,13 +102,11 @@ export async function startServer({ env, logger, beforeServing }: StartOptions):
   if (listenFirst) await listen(server, env);
   let opened: Database | undefined;
   try {
-    opened = await connectDatabase({
-      url: env.DATABASE_URL,
-      dataDir: env.COINVENTORY_DATA_DIR,
-      poolSize: env.DATABASE_POOL_SIZE,
-      statementTimeoutMs: env.STATEMENT_TIMEOUT_MS,
-    });
-    const migrations = await migrate(opened.sql);
+    opened = await connectDatabase(
+      databaseOptions(env, { poolSize: env.DATABASE_POOL_SIZE, statementTimeoutMs: env.STATEMENT_TIMEOUT_MS }),
+    );
+    await checkStatementTimeout(opened, env, logger);
+    const migrations = await opened.direct(migrate);
     for (const { version, name } of migrations.applied) logger.info({ version, name }, 'migration applied');
     await beforeServing?.(opened);
   } catch (error) {

@@ -1,7 +1,7 @@
 import { once } from 'node:events';
 import type { Server } from 'node:http';
 import express from 'express';
-import { connectDatabase } from '../db/connect.js';
+import { connectDatabase, databaseOptions } from '../db/connect.js';
 import { lockEmbeddedDataDir } from '../db/data-dir-lock.js';
 import { migrate } from '../db/migrate.js';
 import type { Env } from '../env.js';
@@ -9,18 +9,17 @@ import type { Logger } from '../logger.js';
 import { syncWorkerFromEnv } from '../modules/marketplace/index.js';
 import { createMetrics, METRICS_PATH, metricsRoute } from '../modules/metrics/index.js';
 import { addressPolicyFromEnv, webhookWorkerFromEnv } from '../modules/webhooks/index.js';
+import { checkStatementTimeout } from './database.js';
 
 /** The marketplace sync and webhook workers on their own, for operators who run them apart from the HTTP servers. */
 export async function syncWorker(env: Env, logger: Logger) {
   const webhookPolicy = addressPolicyFromEnv(env);
   const lock = lockEmbeddedDataDir(env.DATABASE_URL, env.COINVENTORY_DATA_DIR);
-  const database = await connectDatabase({
-    url: env.DATABASE_URL,
-    dataDir: env.COINVENTORY_DATA_DIR,
-    poolSize: 2,
-    statementTimeoutMs: env.STATEMENT_TIMEOUT_MS,
-  });
-  await migrate(database.sql);
+  const database = await connectDatabase(
+    databaseOptions(env, { poolSize: 2, statementTimeoutMs: env.STATEMENT_TIMEOUT_MS }),
+  );
+  await checkStatementTimeout(database, env, logger);
+  await database.direct(migrate);
   // Its deliveries are counted here, not in the HTTP servers: with METRICS_PORT it serves its own /metrics.
   const metrics =
     env.METRICS === 'on' && env.METRICS_PORT ? createMetrics({ sql: database.sql, poolMax: 2 }) : undefined;

@@ -1,6 +1,6 @@
 import { mkdirSync } from 'node:fs';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { connectDatabase } from '../db/connect.js';
+import { connectDatabase, databaseOptions } from '../db/connect.js';
 import { DataDirBusyError, type DataDirLock, lockDataDir } from '../db/data-dir-lock.js';
 import { migrate } from '../db/migrate.js';
 import type { Env } from '../env.js';
@@ -19,9 +19,10 @@ export async function runAdmin(argv: string[], env: Env): Promise<CommandOutput>
   const prepared = prepareAdminCommand(argv);
   if (prepared.kind === 'done') return prepared.output;
   if (env.DATABASE_URL) {
-    const database = await connectDatabase({ url: env.DATABASE_URL, dataDir: '', poolSize: 1, statementTimeoutMs: 0 });
+    const database = await connectDatabase(databaseOptions(env, { poolSize: 1, statementTimeoutMs: 0 }));
     try {
-      return await prepared.run(database.sql);
+      // `migrate` over DATABASE_DIRECT_URL when set, as every migration; the others need no session of their own.
+      return await (prepared.name === 'migrate' ? database.direct(prepared.run) : prepared.run(database.sql));
     } finally {
       await database.close();
     }
