@@ -209,6 +209,21 @@ describe('rate limited', () => {
       expect(await skusIn(sdk, skus)).toEqual([...skus].sort());
     });
   });
+
+  it('exit 6 when the limit cannot be waited out within the retries', async () => {
+    const server = blocked as RunningServer;
+    const run = () =>
+      cli(['me'], { env: { COINVENTORY_BASE_URL: server.baseUrl, COINVENTORY_API_KEY: server.apiKey } });
+    expect((await run()).code).toBe(0);
+    const started = Date.now();
+    const result = await run();
+    expect(result.code).toBe(6);
+    expect(result.stderr).toMatch(
+      /^Error: Too many requests \(TOO_MANY_REQUESTS, HTTP 429\)\nRetry after \d+ s\.\nRequest ID: req_\S+\n/,
+    );
+    expect(result.stderr).not.toContain('retrying');
+    expect(Date.now() - started).toBeLessThan(10_000);
+  });
 });
 
 describe('server busy (503 SERVICE_UNAVAILABLE)', () => {
