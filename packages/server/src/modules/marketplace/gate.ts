@@ -106,6 +106,14 @@ export async function passGate(
   return { open: false, until: held?.probeUntil ?? gate.now, reason: 'circuit open: another worker is probing' };
 }
 
+/** Gives back a probe taken but not sent (this process learned of a pause meanwhile), for another worker to take. */
+export async function releaseProbe(sql: Queryable, marketplace: string, owner: string): Promise<void> {
+  await sql`
+    UPDATE marketplace_gates SET probe_owner = NULL, probe_until = NULL, updated_at = now()
+    WHERE marketplace = ${marketplace} AND probe_owner = ${owner}
+  `;
+}
+
 /**
  * Counts a delivery's outcome at the gate; returns the gate afterwards when it changed. A success or a refusal
  * writes only when there is something to reset, so a healthy marketplace costs no write per delivery.

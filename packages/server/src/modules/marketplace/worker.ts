@@ -4,7 +4,7 @@ import type { Logger } from 'pino';
 import type { Queryable } from '../../db/types.js';
 import { startPollingLoop } from '../../polling-loop.js';
 import { DeliveryError, type DeliveryReceipt, type MarketplaceAdapter } from './adapters/adapter.js';
-import { type DeliveryOutcome, ensureGate, type GateSettings, passGate, recordOutcome } from './gate.js';
+import { type DeliveryOutcome, ensureGate, type GateSettings, passGate, recordOutcome, releaseProbe } from './gate.js';
 import {
   type ClaimedListing,
   claimListing,
@@ -128,7 +128,9 @@ export function startSyncWorker(options: SyncWorkerOptions, { autostart = true }
     // The gate is asked as late as possible, right before the request: a pause another worker recorded a moment
     // ago still stops this one.
     const verdict = await passGate(sql, marketplace, lane, gateSettings.probeLeaseMs);
+    // This process's own pause may have begun while the gate was asked (another lane's 429).
     if (!verdict.open || pausedUntilMs > Date.now()) {
+      if (verdict.open && verdict.probe) await releaseProbe(sql, marketplace, lane);
       await releaseListing(sql, listing, owner);
       if (!verdict.open) pauseUntil(verdict.until.getTime());
       return 'gated';
