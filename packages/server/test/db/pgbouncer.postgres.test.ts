@@ -8,6 +8,7 @@ import { createSql } from '../../src/db/connect.js';
 import { migrations } from '../../src/db/migrations/index.js';
 import type { Sql } from '../../src/db/types.js';
 import { issueApiKey } from '../../src/modules/access/index.js';
+import { freePort } from '../../src/testing/postgres-cluster.js';
 import { type Running, run, runToEnd, start, stop } from '../support/binary.js';
 import { parseNdjson, requestExport } from '../support/exports.js';
 import { type ApiResponse, call, client, expectStatus } from '../support/http.js';
@@ -204,7 +205,12 @@ describe.skipIf(!PGBOUNCER)('through PgBouncer in transaction pooling mode', () 
           SYNC_POLL_MS: '20',
           SYNC_CONCURRENCY: '4',
         };
-        await Promise.all([startedWorker(workerEnv), startedWorker({ ...workerEnv, DATABASE_DIRECT_URL: directUrl })]);
+        // Each serves its own metrics, where its deliveries are counted.
+        const metricsPorts = [await freePort(), await freePort()];
+        await Promise.all([
+          startedWorker({ ...workerEnv, METRICS_PORT: String(metricsPorts[0]) }),
+          startedWorker({ ...workerEnv, DATABASE_DIRECT_URL: directUrl, METRICS_PORT: String(metricsPorts[1]) }),
+        ]);
 
         // Each item's quantity changed over and over, the items at once, every change through either server.
         const finals = await Promise.all(
@@ -256,6 +262,21 @@ describe.skipIf(!PGBOUNCER)('through PgBouncer in transaction pooling mode', () 
           `;
           expect(listing?.quantity).toBe(finals[n]);
         }
+
+        // The two workers' metrics add up to what the marketplace saw and what the database recorded.
+        const scraped = await Promise.all(
+          metricsPorts.map(async (port) => (await fetch(`http://127.0.0.1:${port}/metrics`)).text()),
+        );
+        const sum = (name: string) =>
+          scraped
+            .flatMap((text) => text.split('\n'))
+            .filter((line) => line.startsWith(name))
+            .reduce((total, line) => total + Number(line.slice(line.lastIndexOf(' ') + 1)), 0);
+        const [done] = await sql<{ n: number }[]>`
+          SELECT count(*)::int AS n FROM marketplace_sync_jobs WHERE state = 'done'
+        `;
+        expect(sum('coinventory_marketplace_responses_total{status="200"}')).toBe(marketplace.calls.length);
+        expect(sum('coinventory_sync_delivery_latency_seconds_count')).toBe(done?.n);
 
         // The export's server-side cursor lives in its transaction, so it works through the pooler too.
         const exported = await requestExport(servers[0].baseUrl, issued.key);

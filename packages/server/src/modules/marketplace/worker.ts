@@ -139,6 +139,8 @@ export function startSyncWorker(options: SyncWorkerOptions, { autostart = true }
     try {
       const receipt = await deliver(job);
       observer?.response?.(receipt.status === undefined ? 'local' : String(receipt.status), elapsed(started));
+      // Counted as the marketplace accepts it, before the database records it.
+      observer?.delivered?.(job, Math.max(0, (Date.now() - job.createdAt.getTime()) / 1000));
       await completeJob(sql, job, owner);
       const changed = await recordOutcome(
         sql,
@@ -151,7 +153,6 @@ export function startSyncWorker(options: SyncWorkerOptions, { autostart = true }
         },
       );
       if (changed && verdict.probe) logger.info({ marketplace }, 'marketplace circuit closed: the probe succeeded');
-      observer?.delivered?.(job, Math.max(0, (Date.now() - job.createdAt.getTime()) / 1000));
       logger.info(
         { jobId: job.id, listing: job.marketplaceListingId, kind: job.kind, sequence: job.sequence },
         'sync delivered',
