@@ -180,7 +180,9 @@ export function startSyncWorker(options: SyncWorkerOptions, { autostart = true }
         settings: gateSettings,
       });
       if (gate && gate.pausedUntil.getTime() > Date.now()) pauseUntil(gate.pausedUntil.getTime());
-      if (gate?.circuit === 'open' && outcome.kind === 'failed' && (verdict.probe || gate.openCount === 1)) {
+      // Logged once per opening: by the failure that reached the threshold, or by a failed probe.
+      const opened = gate?.circuit === 'open' && gate.consecutiveFailures === gateSettings.circuitFailures;
+      if (gate?.circuit === 'open' && outcome.kind === 'failed' && (verdict.probe || opened)) {
         logger.warn(
           { marketplace, failures: gate.consecutiveFailures, until: gate.pausedUntil.toISOString(), error: message },
           verdict.probe ? 'marketplace circuit stays open: the probe failed' : 'marketplace circuit opened',
