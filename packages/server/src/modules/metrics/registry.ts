@@ -115,8 +115,9 @@ export function createMetrics({ sql, poolMax }: { sql: Queryable; poolMax: numbe
     registers: [registry],
   });
 
-  // Read from the database at each scrape: the deployment's state, whichever process delivers.
-  const jobs = new Gauge({
+  // Read from the database at each scrape: the deployment's state, whichever process delivers. Each registers itself
+  // in `registry` (its `collect` runs at scrape), so nothing holds on to them here.
+  new Gauge({
     name: 'coinventory_sync_jobs',
     help: 'Sync jobs in the database, by state (done and superseded are kept as history).',
     labelNames: ['state'],
@@ -129,7 +130,7 @@ export function createMetrics({ sql, poolMax }: { sql: Queryable; poolMax: numbe
       for (const state of SYNC_STATES) this.set({ state }, rows.find((row) => row.state === state)?.count ?? 0);
     },
   });
-  const oldestPending = new Gauge({
+  new Gauge({
     name: 'coinventory_sync_oldest_pending_age_seconds',
     help: 'Age of the oldest pending sync job (0 when none is pending): how far the marketplace is behind.',
     aggregator: 'max',
@@ -142,7 +143,7 @@ export function createMetrics({ sql, poolMax }: { sql: Queryable; poolMax: numbe
       this.set(Math.max(0, row?.age ?? 0));
     },
   });
-  const gate = new Gauge({
+  new Gauge({
     name: 'coinventory_marketplace_gate',
     help: "The marketplace's gate: paused (1 while a Retry-After or an open circuit holds deliveries), circuit_open (1 while open), consecutive_failures.",
     labelNames: ['marketplace', 'state'],
@@ -158,7 +159,7 @@ export function createMetrics({ sql, poolMax }: { sql: Queryable; poolMax: numbe
       }
     },
   });
-  const connections = new Gauge({
+  new Gauge({
     name: 'coinventory_db_connections',
     help: "The deployment's connections to the database as PostgreSQL sees them (application_name coinventory-server), by state: active, idle, idle in transaction.",
     labelNames: ['state'],
@@ -174,7 +175,6 @@ export function createMetrics({ sql, poolMax }: { sql: Queryable; poolMax: numbe
       for (const row of rows) this.set({ state: row.state ?? 'unknown' }, row.count);
     },
   });
-  void [jobs, oldestPending, gate, connections];
 
   const http = (req: Request, res: Response, next: NextFunction) => {
     const started = performance.now();
