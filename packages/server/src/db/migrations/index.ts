@@ -7,6 +7,7 @@ import * as rateLimitMixedPolicies from './0006_rate_limit_mixed_policies.js';
 import * as changesAndIdempotency from './0007_changes_and_idempotency.js';
 import * as webhooks from './0008_webhooks.js';
 import * as marketplaceBackPressure from './0009_marketplace_back_pressure.js';
+import * as rateLimitUnlogged from './0010_rate_limit_unlogged.js';
 
 export interface Migration {
   version: number;
@@ -25,4 +26,5 @@ export const migrations: readonly Migration[] = [
   { version: 7, ...changesAndIdempotency },
   { version: 8, ...webhooks },
   { version: 9, ...marketplaceBackPressure },
+  { version: 10, ...rateLimitUnlogged },
 ];

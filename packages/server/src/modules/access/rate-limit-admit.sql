@@ -3,7 +3,7 @@
 -- Counts one request of a key against its limit and answers whether it is admitted, how many requests remain in the
 -- window, and when the count next goes down. Called by modules/access/store.ts (findKeyGrantAndCount), once per
 -- request of a permitted key. The design is in the README's "Rate limit: design note"; the history of each change
--- is in the migrations that made it (0002, 0004, 0006).
+-- is in the migrations that made it (0002, 0004, 0006, 0010).
 --
 -- This file is the function's current definition, whole. A migration that changes the function creates it with
 -- this file's new text in the same commit; test/modules/access/rate-limit-admit.test.ts checks that a migrated
@@ -74,20 +74,36 @@ BEGIN
 
   -- This caller's p_max-th most recent admission, if there have been that many: admitted when it is outside the
   -- window. Absent from the ring (older than the ring was) counts as outside.
-  IF v_admitted >= p_max THEN
-    SELECT r.admitted_at INTO v_oldest FROM rate_limit_slots r
-    WHERE r.key_id = p_key AND r.slot = (v_admitted - p_max + 1) % v_size;
-  END IF;
-
-  admitted := v_oldest IS NULL OR v_oldest <= v_cutoff;
   retry_after_ms := 0;
-  IF admitted THEN
-    v_admitted := v_admitted + 1;
-    INSERT INTO rate_limit_slots (key_id, slot, admitted_at) VALUES (p_key, v_admitted % v_size, v_now)
-    ON CONFLICT (key_id, slot) DO UPDATE SET admitted_at = excluded.admitted_at;
-    IF p_max = v_size THEN v_used_at := v_now; END IF;
+  IF p_max = v_size THEN
+    -- The usual case, a ring of this caller's own size: the slot the next admission takes holds exactly that
+    -- admission (or nothing), so one statement decides and writes. The key's lock is held until commit, so every
+    -- statement less here is time less that the key's other requests wait.
+    INSERT INTO rate_limit_slots AS r (key_id, slot, admitted_at) VALUES (p_key, (v_admitted + 1) % v_size, v_now)
+    ON CONFLICT (key_id, slot) DO UPDATE SET admitted_at = excluded.admitted_at WHERE r.admitted_at <= v_cutoff;
+    admitted := FOUND;
+    IF admitted THEN
+      v_admitted := v_admitted + 1;
+      v_used_at := v_now;
+    ELSE
+      SELECT r.admitted_at INTO v_oldest FROM rate_limit_slots r
+      WHERE r.key_id = p_key AND r.slot = (v_admitted + 1) % v_size;
+      retry_after_ms := ceil(extract(epoch FROM (v_oldest + v_window - v_now)) * 1000)::bigint;
+    END IF;
   ELSE
-    retry_after_ms := ceil(extract(epoch FROM (v_oldest + v_window - v_now)) * 1000)::bigint;
+    -- A ring sized for a larger limit: the admission to compare with is in another slot than the one written.
+    IF v_admitted >= p_max THEN
+      SELECT r.admitted_at INTO v_oldest FROM rate_limit_slots r
+      WHERE r.key_id = p_key AND r.slot = (v_admitted - p_max + 1) % v_size;
+    END IF;
+    admitted := v_oldest IS NULL OR v_oldest <= v_cutoff;
+    IF admitted THEN
+      v_admitted := v_admitted + 1;
+      INSERT INTO rate_limit_slots (key_id, slot, admitted_at) VALUES (p_key, v_admitted % v_size, v_now)
+      ON CONFLICT (key_id, slot) DO UPDATE SET admitted_at = excluded.admitted_at;
+    ELSE
+      retry_after_ms := ceil(extract(epoch FROM (v_oldest + v_window - v_now)) * 1000)::bigint;
+    END IF;
   END IF;
 
   -- The first admission still inside the window, at or after the remembered one when that was found for a window
