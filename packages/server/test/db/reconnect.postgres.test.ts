@@ -116,4 +116,22 @@ describe("the server's pool when the database goes away and comes back", () => {
       expect(waited, `back after ${Math.round(waited)} ms`).toBeLessThan(PROMPT_MS);
     });
   });
+
+  it('a statement sent on a connection whose session has closed fails with CONNECTION_CLOSED instead of ending the process', async () => {
+    const pool = poolOn(await createDatabase(), Number(clusterUrl.port));
+    // A reserved connection keeps its dead session (a pooled one is rotated away), which makes the write deterministic.
+    const reserved = await pool.reserve();
+    try {
+      const [session] = await reserved<{ pid: number }[]>`SELECT pg_backend_pid() AS pid`;
+      await admin`SELECT pg_terminate_backend(${session?.pid ?? 0})`;
+      // Until postgres.js has seen its socket close.
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      // postgres.js 3.4.9 buffered the statement, flushed it from a timer onto the closed (null) socket and threw
+      // "Cannot read properties of null (reading 'write')" there, out of reach of any catch: the process ended. (The
+      // server met it when PostgreSQL crashed under load: see crash.postgres.test.ts.)
+      expect(codeOf(await settle(reserved`SELECT 1`, PROMPT_MS))).toBe('CONNECTION_CLOSED');
+    } finally {
+      reserved.release();
+    }
+  });
 });
