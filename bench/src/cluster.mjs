@@ -14,8 +14,8 @@ export function findPostgresBin() {
 
 /**
  * The tuning, stated once: modest settings a small dedicated database host would get, not benchmark tricks.
- * Durability stays on (fsync, synchronous_commit, full_page_writes): every API request commits a write (the
- * rate limiter), so the cost of a WAL flush is part of what is measured.
+ * Durability stays on (fsync, synchronous_commit, full_page_writes): every write the API acknowledges waits for
+ * its WAL flush, as in production. (The rate limiter's tables are unlogged, so counting a read waits for none.)
  * @type {Readonly<Record<string, string>>}
  */
 export const TUNING = Object.freeze({

@@ -13,6 +13,8 @@ import { percentile } from './util.mjs';
  * @property {string} origin         http://host:port
  * @property {string} scenario       a scenario name or 'mixed'
  * @property {import('./scenarios.mjs').Target} target
+ * @property {Array<import('./scenarios.mjs').Target & { keys: string[] }>} [callers]  many workspaces and keys, used
+ *   round-robin by key instead of `target` (the many-keys scenario)
  * @property {number} connections
  * @property {number} warmupSeconds
  * @property {number} durationSeconds
@@ -36,7 +38,10 @@ import { percentile } from './util.mjs';
  */
 function run(job, seconds, record) {
   const chosen = scenario(job.scenario);
-  const authorization = `Bearer ${job.target.key}`;
+  const callers = (job.callers ?? [{ ...job.target, keys: [job.target.key] }]).flatMap((target) =>
+    target.keys.map((key) => ({ target, authorization: `Bearer ${key}` })),
+  );
+  let turn = 0;
   /** @type {number[]} */
   const latencies = [];
   /** @type {Record<string, number>} */
@@ -53,9 +58,10 @@ function run(job, seconds, record) {
         requests: [
           {
             setupRequest: (request) => {
-              const next = chosen.next(job.target);
+              const caller = /** @type {(typeof callers)[number]} */ (callers[turn++ % callers.length]);
+              const next = chosen.next(caller.target);
               /** @type {Record<string, string>} */
-              const headers = { authorization };
+              const headers = { authorization: caller.authorization };
               if (next.body !== undefined) headers['content-type'] = 'application/json';
               return {
                 ...request,

@@ -18,6 +18,7 @@ const run = promisify(execFile);
  * @property {string} defaultZoneId
  * @property {string} key
  * @property {string} keyId
+ * @property {string} ownerEmail
  */
 
 /**
@@ -87,5 +88,6 @@ export async function createWorkspace(main, database, spec) {
     defaultZoneId: field(org, 'defaultZoneId'),
     key: field(key, 'key'),
     keyId: field(key, 'id'),
+    ownerEmail: email,
   };
 }

@@ -6,7 +6,8 @@
 /**
  * @typedef {{ rps: number, p50Ms: number, p99Ms: number, errors: number, rssMaxMB?: number }} Figures
  * @typedef {{ tps: number, p50Ms: number, p99Ms: number, errors: number, sessions?: number }} DbFigures
- * @typedef {{ name: string, label: string, kind: string, server: Figures, dbFloor: DbFigures, httpFloor: Figures }} ScenarioRow
+ * @typedef {{ offeredRps: number, achievedRps: number, p50Ms: number, p99Ms: number, maxMs: number, errors: number, requests: number, behindMs: number, sockets: number }} OpenLoopFigures
+ * @typedef {{ name: string, label: string, kind: string, server: Figures, dbFloor: DbFigures, resourceFloor?: DbFigures, httpFloor: Figures, openLoop?: OpenLoopFigures | null }} ScenarioRow
  */
 
 /**
@@ -25,6 +26,26 @@
  * @property {ChangesFeed} changesFeed
  * @property {null | { label: string, server: Figures, summary: import('./profile.mjs').ProfileSummary, explain: Array<{ sql: string, ms: number, plan: string }> }} profile
  * @property {import('./run/bulk-step.mjs').BulkFigures} bulk
+ * @property {ManyKeys} [manyKeys]
+ * @property {Baseline | null} [baseline]
+ */
+
+/**
+ * The many-keys part (run/many-keys-step.mjs).
+ * @typedef {object} ManyKeys
+ * @property {number} keys
+ * @property {number} workspaces
+ * @property {{ maxRequests: number, windowSeconds: number }} limit
+ * @property {Figures} closed
+ * @property {Array<OpenLoopFigures & { label: string }>} openLoop
+ * @property {{ sessions: number, keys: number, lookup: DbFigures, unlogged: DbFigures & { addedUs: number }, logged: DbFigures & { addedUs: number } }} limiter
+ * @property {{ idleMB: number, maxMB: number }} rss
+ * @property {{ items: number, itemsTableBytesPerItem: number, itemsIndexBytesPerItem: number, databaseBytesPerItem: number, databaseBytes: number, tables: Array<{ name: string, tableBytes: number, indexBytes: number, rows: number }> }} database
+ */
+
+/**
+ * An earlier build measured beside this one (--baseline).
+ * @typedef {{ main: string, rows: Array<{ scenario: string, label: string, build: 'baseline' | 'this', round: number, server: Figures }> }} Baseline
  */
 
 /**
@@ -52,17 +73,10 @@ const int = (n) => Math.round(n).toLocaleString('en-US');
 const ms = (ms) => (ms >= 100 ? ms.toFixed(0) : ms >= 10 ? ms.toFixed(1) : ms.toFixed(2));
 /** @param {number} r */
 const pct = (r) => `${Math.round(r * 100)}%`;
-
-/**
- * The tighter floor of a scenario and the server's throughput as a share of it.
- * @param {ScenarioRow} row
- */
-export function ratioOf(row) {
-  const db = row.dbFloor.tps;
-  const http = row.httpFloor.rps;
-  const floor = Math.min(db, http);
-  return { floor: db <= http ? 'database' : 'HTTP', floorRps: floor, ratio: row.server.rps / floor };
-}
+/** @param {number[]} values */
+const mean = (values) => (values.length ? values.reduce((a, b) => a + b, 0) / values.length : 0);
+/** @param {number} bytes */
+const mib = (bytes) => `${(bytes / 2 ** 20).toLocaleString('en-US', { maximumFractionDigits: 0 })} MiB`;
 
 /**
  * Mean time a request takes at the benchmark's concurrency (connections / throughput): the deep-page cost.
@@ -103,32 +117,55 @@ function catchUpTarget(c) {
 export function targetsOf(report) {
   /** @type {Target[]} */
   const targets = [];
-  for (const row of report.scenarios) {
-    const { ratio, floor } = ratioOf(row);
-    if (row.kind === 'read') {
+  for (const row of report.scenarios.filter((r) => r.kind === 'read')) {
+    const db = row.server.rps / row.dbFloor.tps;
+    targets.push({
+      target: '≥ 85% of the database floor (reads)',
+      scenario: row.label,
+      measured: pct(db),
+      met: db >= 0.85,
+    });
+    if (row.resourceFloor) {
+      const resource = row.server.rps / row.resourceFloor.tps;
       targets.push({
-        target: '≥ 50% of the tighter floor (reads)',
+        target: '≥ 60% of the resource floor (reads)',
         scenario: row.label,
-        measured: `${pct(ratio)} of the ${floor} floor`,
-        met: ratio >= 0.5,
-      });
-    }
-    if (row.name === 'item' || row.name === 'me') {
-      targets.push({
-        target: '> 70% of the tighter floor',
-        scenario: row.label,
-        measured: `${pct(ratio)} of the ${floor} floor`,
-        met: ratio > 0.7,
+        measured: pct(resource),
+        met: resource >= 0.6,
       });
     }
   }
-  for (const row of report.scenarios) {
-    if (row.name === 'items-deep') continue;
+  for (const name of ['me', 'item']) {
+    const rows = report.baseline?.rows.filter((r) => r.scenario === name) ?? [];
+    const before = mean(rows.filter((r) => r.build === 'baseline').map((r) => r.server.rps));
+    const after = mean(rows.filter((r) => r.build === 'this').map((r) => r.server.rps));
+    const label = report.scenarios.find((r) => r.name === name)?.label ?? name;
     targets.push({
-      target: `p99 < 50 ms at ${report.settings.connections} connections`,
+      target: '≥ 2× the baseline build, same run',
+      scenario: label,
+      measured: rows.length
+        ? `${int(after)} vs ${int(before)} req/s (${(after / before).toFixed(2)}×)`
+        : 'not measured (no --baseline)',
+      met: rows.length > 0 && after >= 2 * before,
+    });
+  }
+  for (const row of report.scenarios.filter((r) => r.kind === 'read' && r.openLoop)) {
+    const o = /** @type {OpenLoopFigures} */ (row.openLoop);
+    targets.push({
+      target: 'open-loop p99 < 50 ms at 50% of the most',
       scenario: row.label,
-      measured: `${ms(row.server.p99Ms)} ms`,
-      met: row.server.p99Ms < 50,
+      measured: `${ms(o.p99Ms)} ms at ${int(o.offeredRps)} req/s${o.errors ? `, ${o.errors} errors` : ''}`,
+      met: o.p99Ms < 50 && o.errors === 0,
+    });
+  }
+  if (report.manyKeys) {
+    const k = report.manyKeys;
+    const at = /** @type {OpenLoopFigures & { label: string }} */ (k.openLoop[0]);
+    targets.push({
+      target: `${int(k.keys)} keys × ${(k.limit.maxRequests / k.limit.windowSeconds).toFixed(0)} req/s: p99 < 100 ms, no errors`,
+      scenario: 'Many keys, open loop',
+      measured: `${int(at.achievedRps)} of ${int(at.offeredRps)} req/s, p99 ${ms(at.p99Ms)} ms, ${at.errors} errors`,
+      met: at.p99Ms < 100 && at.errors === 0 && at.achievedRps >= 0.95 * at.offeredRps,
     });
   }
   targets.push(catchUpTarget(report.changesFeed.catchUp));
@@ -378,16 +415,41 @@ export function markdownReport(report) {
       `Seeded ${int(report.seed.rows.items ?? 0)} items (the measured workspace: ${int(report.seed.workspaces.measured)}) ` +
       `in ${report.seed.seconds} s; whole run ${int(report.wallSeconds)} s.`,
     '',
-    '| Scenario | req/s | p50 ms | p99 ms | errors | DB floor tx/s (p50 ms) | HTTP floor req/s | vs tighter floor | RSS MB |',
-    '| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |',
+    '| Scenario | req/s | p50 ms | p99 ms | errors | DB floor tx/s (p50 ms) | resource floor tx/s | HTTP floor req/s | of DB floor | of resource floor | RSS MB |',
+    '| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |',
   );
+  /** @param {DbFigures} f */
+  const dbCell = (f) =>
+    `${int(f.tps)} (${ms(f.p50Ms)}${f.sessions ? `; ${f.sessions} sessions` : ''})${f.errors ? ` ⚠ ${f.errors} errors` : ''}`;
+  // pgbench logs a transaction of a few microseconds as 0 µs (it reuses a clock reading), so the resource floor's
+  // fast statements have no trustworthy percentile: its cell gives the rate and sessions only.
+  /** @param {DbFigures} f */
+  const resourceCell = (f) =>
+    `${int(f.tps)}${f.sessions ? ` (${f.sessions} sessions)` : ''}${f.errors ? ` ⚠ ${f.errors} errors` : ''}`;
   for (const row of report.scenarios) {
-    const { ratio, floor } = ratioOf(row);
+    const r = row.resourceFloor;
     lines.push(
       `| ${row.label} | ${int(row.server.rps)} | ${ms(row.server.p50Ms)} | ${ms(row.server.p99Ms)} | ${row.server.errors} | ` +
-        `${int(row.dbFloor.tps)} (${ms(row.dbFloor.p50Ms)}${row.dbFloor.sessions ? `; ${row.dbFloor.sessions} sessions` : ''})${row.dbFloor.errors ? ` ⚠ ${row.dbFloor.errors} errors` : ''} | ` +
-        `${int(row.httpFloor.rps)} | ${pct(ratio)} of ${floor} | ${row.server.rssMaxMB ?? ''} |`,
+        `${dbCell(row.dbFloor)} | ${r ? resourceCell(r) : '–'} | ${int(row.httpFloor.rps)} | ${pct(row.server.rps / row.dbFloor.tps)} | ` +
+        `${r ? pct(row.server.rps / r.tps) : '–'} | ${row.server.rssMaxMB ?? ''} |`,
     );
+  }
+  const open = report.scenarios.filter((r) => r.openLoop);
+  if (open.length > 0) {
+    lines.push(
+      '',
+      '**Open loop at half the most** (each read at half the req/s the closed loop above reached; requests leave on a ' +
+        'fixed schedule and each latency counts from when the request was due, so waiting for a connection counts too):',
+      '',
+      '| Scenario | offered req/s | answered req/s | p50 ms | p99 ms | max ms | errors |',
+      '| --- | ---: | ---: | ---: | ---: | ---: | ---: |',
+    );
+    for (const row of open) {
+      const o = /** @type {OpenLoopFigures} */ (row.openLoop);
+      lines.push(
+        `| ${row.label} | ${int(o.offeredRps)} | ${int(o.achievedRps)} | ${ms(o.p50Ms)} | ${ms(o.p99Ms)} | ${ms(o.maxMs)} | ${o.errors} |`,
+      );
+    }
   }
   lines.push(...changesFeedLines(report.changesFeed, s.connections));
   lines.push('', '**Deep pages** (limit 50, newest first, measured workspace):', '');
@@ -420,6 +482,8 @@ export function markdownReport(report) {
     };
     lines.push(`| ${label} | ${cell(1)} | ${cell(2)} |`);
   }
+  if (report.manyKeys) lines.push(...manyKeysLines(report.manyKeys, s.connections));
+  if (report.baseline) lines.push(...baselineLines(report.baseline));
   lines.push(...bulkLines(report.bulk));
   lines.push('', '**Targets** (reported, not asserted):', '');
   lines.push('| Target | Scenario | Measured | Met |');
@@ -447,4 +511,72 @@ export function markdownReport(report) {
   }
   lines.push('');
   return lines.join('\n');
+}
+
+/**
+ * The many-keys part: the server under many keys, the limiter's cost, and the capacity figures.
+ * @param {ManyKeys} k
+ * @param {number} connections
+ * @returns {string[]}
+ */
+function manyKeysLines(k, connections) {
+  const d = k.database;
+  const l = k.limiter;
+  const lines = [
+    '',
+    `**Many keys** (${int(k.keys)} keys over ${k.workspaces} workspaces, each key an integration of its own workspace: ` +
+      "60% GET /items/{id}, 20% GET /items, 10% GET /me, 10% PATCH quantity; one server process under the API's real " +
+      `limit, ${k.limit.maxRequests} per ${k.limit.windowSeconds} s, which no key reaches). Closed loop at ${connections} connections: ` +
+      `${int(k.closed.rps)} req/s, p50 ${ms(k.closed.p50Ms)} ms, p99 ${ms(k.closed.p99Ms)} ms, ${k.closed.errors} errors. Open loop:`,
+    '',
+    '| Offered | req/s offered | answered req/s | p50 ms | p99 ms | max ms | errors |',
+    '| --- | ---: | ---: | ---: | ---: | ---: | ---: |',
+    ...k.openLoop.map(
+      (o) =>
+        `| ${o.label} | ${int(o.offeredRps)} | ${int(o.achievedRps)} | ${ms(o.p50Ms)} | ${ms(o.p99Ms)} | ${ms(o.maxMs)} | ${o.errors} |`,
+    ),
+    '',
+    `**The rate limiter's cost** (pgbench at ${l.sessions} sessions, a random key of ${int(l.keys)} per call): ` +
+      `the key lookup alone ${int(l.lookup.tps)} tx/s (p50 ${ms(l.lookup.p50Ms)} ms); with rate_limit_admit, its tables unlogged ` +
+      `${int(l.unlogged.tps)} tx/s (p50 ${ms(l.unlogged.p50Ms)} ms, +${int(l.unlogged.addedUs)} µs of database time per request), ` +
+      `logged as before ${int(l.logged.tps)} tx/s (p50 ${ms(l.logged.p50Ms)} ms, +${int(l.logged.addedUs)} µs).`,
+    '',
+    `**Capacity**: ${int(d.items)} items in the database; the items table ${int(d.itemsTableBytesPerItem)} bytes per item ` +
+      `and its indexes ${int(d.itemsIndexBytesPerItem)}; the whole database ${mib(d.databaseBytes)}, ` +
+      `${int(d.databaseBytesPerItem)} bytes per item with every workspace's images, valuations, sales and invoices. ` +
+      `One server process: ${k.rss.idleMB} MB RSS idle, ${k.rss.maxMB} MB at most under the many-keys load; ` +
+      `it sustained ${int(k.closed.rps)} req/s of the mix (closed loop).`,
+    '',
+    '| Table | rows | table | indexes |',
+    '| --- | ---: | ---: | ---: |',
+    ...d.tables.map((t) => `| ${t.name} | ${int(t.rows)} | ${mib(t.tableBytes)} | ${mib(t.indexBytes)} |`),
+  ];
+  return lines;
+}
+
+/**
+ * An earlier build beside this one, back to back.
+ * @param {Baseline} b
+ * @returns {string[]}
+ */
+function baselineLines(b) {
+  const lines = [
+    '',
+    `**Before and after** (\`--baseline\`: ${b.main}, with the limiter's tables logged as it had them, against this ` +
+      'build, on the same data, alternating twice; req/s, p99 ms):',
+    '',
+    '| Scenario | baseline | this build | ratio |',
+    '| --- | ---: | ---: | ---: |',
+  ];
+  for (const label of [...new Set(b.rows.map((r) => r.label))]) {
+    const of = (/** @type {'baseline' | 'this'} */ build) =>
+      b.rows.filter((r) => r.label === label && r.build === build);
+    const cell = (/** @type {'baseline' | 'this'} */ build) =>
+      of(build)
+        .map((r) => `${int(r.server.rps)}, ${ms(r.server.p99Ms)} ms`)
+        .join(' / ');
+    const ratio = mean(of('this').map((r) => r.server.rps)) / mean(of('baseline').map((r) => r.server.rps));
+    lines.push(`| ${label} | ${cell('baseline')} | ${cell('this')} | ${ratio.toFixed(2)}× |`);
+  }
+  return lines;
 }

@@ -8,8 +8,9 @@ import { createWorkspace } from './provision.mjs';
 import { measureBulkAlone, measureBulkWrites } from './run/bulk-step.mjs';
 import { captureScenarios } from './run/capture-all.mjs';
 import { prepareFeed } from './run/feed-step.mjs';
+import { measureManyKeys, provisionManyKeys } from './run/many-keys-step.mjs';
 import { measureScenarios } from './run/measure.mjs';
-import { MAIN, ONLY, OTHERS, PROFILE, SALES, SIZES, tail } from './run/options.mjs';
+import { MAIN, MANY_KEYS, ONLY, OTHERS, PROFILE, SALES, SIZES, tail } from './run/options.mjs';
 import { profileScenario } from './run/profile-step.mjs';
 import { writeBulkReport, writeReport } from './run/results.mjs';
 import { seed } from './seed.mjs';
@@ -128,6 +129,18 @@ async function main() {
     const profile = PROFILE
       ? await profileScenario(PROFILE, { main: figures.main, admin, captures, measurement })
       : null;
+    log(`many keys: ${MANY_KEYS.count} keys over the workspaces with API access`);
+    const { callers, keyIds } = await provisionManyKeys(
+      admin,
+      [
+        { slug: measured.slug, items: SIZES.measured },
+        { slug: small.slug, items: SIZES.small },
+        { slug: large.slug, items: SIZES.large },
+        ...others,
+      ],
+      { count: MANY_KEYS.count, ownerEmail: measured.ownerEmail },
+    );
+    const manyKeys = await measureManyKeys({ cluster, admin, pgbench, work, callers, keyIds, cleanup });
     const bulkWrites = await measureBulkWrites({ databaseUrl: cluster.url, work, cleanup });
     writeReport({
       started,
@@ -136,6 +149,7 @@ async function main() {
       seeded,
       figures,
       profile,
+      manyKeys,
       bulk: { export: figures.exports, ...bulkWrites },
     });
   } finally {

@@ -259,17 +259,30 @@ export const MIX = [
 ];
 
 /**
- * A scenario by name: the main ones, `mixed`, or `items-page-<n>`.
+ * The many-keys mix: what each of many integrations (a store, a point of sale, an accounting sync) sends with its
+ * own key to its own workspace; the PATCH sets the quantity of any item, most of which have no listing.
+ * @type {ReadonlyArray<readonly [string, number]>}
+ */
+export const MANY_KEYS_MIX = [
+  ['item', 60],
+  ['items', 20],
+  ['me', 10],
+  ['item-patch-any', 10],
+];
+
+/**
+ * A scenario by name: the main ones, `mixed`, `many-keys` or `items-page-<n>`.
  * @param {string} name
  * @returns {Scenario}
  */
 export function scenario(name) {
   if (name === 'mixed') return MIXED;
+  if (name === 'many-keys') return MANY_KEYS;
   const page = /^items-page-(\d+)$/.exec(name);
   if (page) return pageScenario(Number(page[1]));
   const found = byName[name];
   if (!found) {
-    const known = [...Object.keys(byName), 'mixed', 'items-page-<n>'];
+    const known = [...Object.keys(byName), 'mixed', 'many-keys', 'items-page-<n>'];
     throw new Error(`unknown scenario "${name}": one of ${known.join(', ')}`);
   }
   return found;
@@ -290,6 +303,33 @@ export const MIXED = {
   },
   capture: () => {
     throw new Error('the mixed scenario is captured through its parts');
+  },
+  method: 'GET',
+  pattern: /^$/,
+};
+
+/**
+ * The many-keys scenario: a weighted pick of MANY_KEYS_MIX for every request, against the workspace of the key it is
+ * sent with (load.mjs and open-loop.mjs spread requests over many workspaces and keys).
+ * @type {Scenario}
+ */
+export const MANY_KEYS = {
+  name: 'many-keys',
+  label: 'Many keys: 60% item, 20% list, 10% /me, 10% PATCH quantity',
+  kind: 'mixed',
+  next: (target) => {
+    let r = Math.random() * 100;
+    for (const [name, weight] of MANY_KEYS_MIX) {
+      r -= weight;
+      if (r >= 0) continue;
+      if (name !== 'item-patch-any') return scenario(name).next(target);
+      const { path } = scenario('item').next(target);
+      return { method: 'PATCH', path, body: JSON.stringify({ quantity: randomInt(1_000) }) };
+    }
+    return scenario('item').next(target);
+  },
+  capture: () => {
+    throw new Error('the many-keys scenario is captured through its parts');
   },
   method: 'GET',
   pattern: /^$/,

@@ -2,13 +2,18 @@ import { fork } from 'node:child_process';
 import { once } from 'node:events';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { hashKey } from '@coinventory/server/testing';
 import { runPgbench } from '../pgbench.mjs';
-import { MIXED, pageScenario, SCENARIOS, scenario } from '../scenarios.mjs';
+import { resourceScript } from '../resource-floor.mjs';
+import { MIX, MIXED, pageScenario, SCENARIOS, scenario } from '../scenarios.mjs';
 import { startServer } from '../server.mjs';
 import { freePort, log, sleep } from '../util.mjs';
 import { measureExports } from './bulk-step.mjs';
 import { measureCatchUp } from './feed-step.mjs';
+import { load, openLoop } from './generators.mjs';
 import {
+  BASELINE,
+  BASELINE_SCENARIOS,
   CONNECTIONS,
   DB_SESSIONS,
   DEEP_PAGES,
@@ -33,26 +38,6 @@ import {
  */
 
 /**
- * Runs the load generator in its own process and returns its figures.
- * @param {import('../load.mjs').LoadJob} job
- * @returns {Promise<import('../load.mjs').LoadResult>}
- */
-async function load(job) {
-  const child = fork(fileURLToPath(new URL('../load.mjs', import.meta.url)), [], {
-    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
-  });
-  /** @type {import('../load.mjs').LoadResult | undefined} */
-  let result;
-  child.once('message', (message) => {
-    result = /** @type {import('../load.mjs').LoadResult} */ (message);
-  });
-  child.send(job);
-  const [code] = await once(child, 'exit');
-  if (code !== 0 || !result) throw new Error(`the load generator exited with ${code} and no figures`);
-  return result;
-}
-
-/**
  * @param {{ cluster: import('./capture-all.mjs').Cluster, admin: import('postgres').Sql, pgbench: string,
  *   work: string, targets: Record<string, import('../scenarios.mjs').Target>,
  *   captures: import('./capture-all.mjs').Captures, cleanup: Array<() => unknown> }} run
@@ -63,11 +48,11 @@ async function measurements({ cluster, admin, pgbench, work, targets, captures, 
   /** @type {import('../server.mjs').RunningServer | null} */
   let server = null;
   const serverPort = await freePort();
-  /** @param {number} workers @param {string} [profileDir] */
-  const startMeasuredServer = async (workers, profileDir) => {
+  /** @param {number} workers @param {string} [profileDir] @param {string} [main] another build */
+  const startMeasuredServer = async (workers, profileDir, main = MAIN) => {
     runs += 1;
     server = await startServer({
-      main: MAIN,
+      main,
       databaseUrl: cluster.url,
       port: serverPort,
       workers,
@@ -97,31 +82,81 @@ async function measurements({ cluster, admin, pgbench, work, targets, captures, 
       clearInterval(sampler);
     }
   };
-  /** @param {string} targetName @param {string} name @param {number} [clients] */
-  const measureDb = async (targetName, name, clients = DB_SESSIONS) => ({
+  /**
+   * pgbench on a floor's scripts at `clients` sessions.
+   * @param {Array<{ script: import('../pgbench.mjs').Script, weight: number }>} scripts @param {string} dir
+   * @param {number} clients
+   */
+  const pgbenchAt = async (scripts, dir, clients) => ({
     ...(await runPgbench({
       pgbench,
       database: { host: cluster.host, port: cluster.port },
-      scripts: scriptsOf(targetName, name),
+      scripts,
       clients,
       warmupSeconds: FLOOR_WARMUP,
       durationSeconds: DURATION,
-      workDir: join(work, 'pgbench', `${targetName}-${name}-${clients}`),
+      workDir: join(work, 'pgbench', `${dir}-${clients}`),
     })),
     sessions: clients,
   });
   /**
-   * The main scenarios' database floor, at the server's pool size and at the load's own concurrency: postgres.js
-   * pipelines many requests' statements over its few connections, which a few pgbench sessions (each waiting for
-   * its answer) cannot, so the floor is whichever of the two PostgreSQL serves faster; both are kept.
-   * @param {string} targetName @param {string} name
+   * A floor at the server's pool size and at the load's own concurrency: postgres.js pipelines many requests'
+   * statements over its few connections, which a few pgbench sessions (each waiting for its answer) cannot, so the
+   * floor is whichever of the two PostgreSQL serves faster; both are kept.
+   * @param {Array<{ script: import('../pgbench.mjs').Script, weight: number }>} scripts @param {string} dir
    */
-  const measureDbFloor = async (targetName, name) => {
-    const atPool = await measureDb(targetName, name, DB_SESSIONS);
-    const atLoad = await measureDb(targetName, name, CONNECTIONS);
+  const bestFloor = async (scripts, dir) => {
+    const atPool = await pgbenchAt(scripts, dir, DB_SESSIONS);
+    const atLoad = await pgbenchAt(scripts, dir, CONNECTIONS);
     const best = atLoad.tps > atPool.tps ? atLoad : atPool;
     return { ...best, bySessions: { [DB_SESSIONS]: atPool, [CONNECTIONS]: atLoad } };
   };
+  /** The database floor at `clients` sessions. @param {string} targetName @param {string} name @param {number} [clients] */
+  const measureDb = (targetName, name, clients = DB_SESSIONS) =>
+    pgbenchAt(scriptsOf(targetName, name), `${targetName}-${name}`, clients);
+  /** The main scenarios' database floor. @param {string} targetName @param {string} name */
+  const measureDbFloor = (targetName, name) => bestFloor(scriptsOf(targetName, name), `${targetName}-${name}`);
+  /** @type {Map<string, { organizationId: string, keyId: string }>} */
+  const contexts = new Map();
+  /**
+   * The resource floor: pgbench on the fewest statements that answer the request (resource-floor.mjs), without
+   * authentication or counting.
+   * @param {string} targetName @param {string} name
+   */
+  const measureResourceFloor = async (targetName, name) => {
+    const target = /** @type {import('../scenarios.mjs').Target} */ (targets[targetName]);
+    let context = contexts.get(target.slug);
+    if (!context) {
+      // The workspace, and the key the scenarios call with (GET /me shows it).
+      const [row] = await admin`
+        SELECT k.organization_id AS "organizationId", k.id AS "keyId" FROM api_keys k WHERE k.key_hash = ${hashKey(target.key)}
+      `;
+      if (!row) throw new Error(`no key of ${target.slug} in the database`);
+      context = { organizationId: row.organizationId, keyId: row.keyId };
+      contexts.set(target.slug, context);
+    }
+    // The mix: each part's script at its weight, as its database floor is made.
+    const scripts =
+      name === MIXED.name
+        ? MIX.map(([part, weight]) => ({ script: resourceScript(part, target, context), weight }))
+        : [{ script: resourceScript(name, target, context), weight: 1 }];
+    return bestFloor(scripts, `resource-${targetName}-${name}`);
+  };
+  /**
+   * A read at half the most the server served in the closed loop, as an open loop: the latency of a server that is
+   * busy but not saturated.
+   * @param {import('../server.mjs').RunningServer} running @param {string} targetName @param {string} name
+   * @param {number} mostRps
+   */
+  const measureOpenLoop = (running, targetName, name, mostRps) =>
+    openLoop({
+      origin: running.origin,
+      scenario: name,
+      targets: [/** @type {import('../scenarios.mjs').Target} */ (targets[targetName])],
+      rate: Math.max(1, Math.round(mostRps / 2)),
+      warmupSeconds: FLOOR_WARMUP,
+      durationSeconds: DURATION,
+    });
   /** @param {string} targetName @param {string} name */
   const measureHttp = async (targetName, name) => {
     const child = fork(fileURLToPath(new URL('../floor-http.mjs', import.meta.url)), [], {
@@ -152,7 +187,16 @@ async function measurements({ cluster, admin, pgbench, work, targets, captures, 
       await sleep(250);
     }
   };
-  return { startMeasuredServer, measureServer, measureDb, measureDbFloor, measureHttp, drainOutbox };
+  return {
+    startMeasuredServer,
+    measureServer,
+    measureDb,
+    measureDbFloor,
+    measureResourceFloor,
+    measureOpenLoop,
+    measureHttp,
+    drainOutbox,
+  };
 }
 
 /**
@@ -163,8 +207,16 @@ async function measurements({ cluster, admin, pgbench, work, targets, captures, 
  */
 export async function measureScenarios(run) {
   const { targets } = run;
-  const { startMeasuredServer, measureServer, measureDb, measureDbFloor, measureHttp, drainOutbox } =
-    await measurements(run);
+  const {
+    startMeasuredServer,
+    measureServer,
+    measureDb,
+    measureDbFloor,
+    measureResourceFloor,
+    measureOpenLoop,
+    measureHttp,
+    drainOutbox,
+  } = await measurements(run);
   const deep = DEEP_PAGES.map(pageScenario);
   /**
    * @typedef {object} ScenarioFigures
@@ -173,7 +225,9 @@ export async function measureScenarios(run) {
    * @property {'read' | 'write' | 'mixed'} kind
    * @property {ServerFigures} server
    * @property {DbFigures} dbFloor
+   * @property {DbFigures} resourceFloor
    * @property {HttpFigures} httpFloor
+   * @property {import('../open-loop.mjs').OpenLoopResult | null} openLoop   reads: at half the server's most
    */
   /** @type {ScenarioFigures[]} */
   const main = [];
@@ -193,9 +247,26 @@ export async function measureScenarios(run) {
     log(`${s.label}: database floor`);
     const dbFloor = await measureDbFloor('measured', s.name);
     if (s.kind !== 'read') await drainOutbox();
+    log(`${s.label}: resource floor`);
+    const resourceFloor = await measureResourceFloor('measured', s.name);
+    if (s.kind !== 'read') await drainOutbox();
     log(`${s.label}: HTTP floor`);
     const httpFloor = await measureHttp('measured', s.name);
-    main.push({ name: s.name, label: s.label, kind: s.kind, server: serverFigures, dbFloor, httpFloor });
+    let open = null;
+    if (s.kind === 'read') {
+      log(`${s.label}: open loop at ${Math.round(serverFigures.rps / 2)} req/s`);
+      open = await measureOpenLoop(one, 'measured', s.name, serverFigures.rps);
+    }
+    main.push({
+      name: s.name,
+      label: s.label,
+      kind: s.kind,
+      server: serverFigures,
+      dbFloor,
+      resourceFloor,
+      httpFloor,
+      openLoop: open,
+    });
   };
   for (const s of SCENARIOS.filter((x) => x.kind === 'read')) await measureMain(s);
   // On the measuring server, warm from the reads, with no load beside it.
@@ -245,5 +316,58 @@ export async function measureScenarios(run) {
   await measureWorkers(one, 1);
   log('two server processes (WEB_CONCURRENCY=2)');
   await measureWorkers(await startMeasuredServer(2), 2);
-  return { figures: { main, pages, scaling, workers, catchUp, exports }, startMeasuredServer, measureServer };
+  const baseline = BASELINE ? await measureBaseline(BASELINE, run.admin, startMeasuredServer, measureServer) : null;
+  return {
+    figures: { main, pages, scaling, workers, catchUp, exports, baseline },
+    startMeasuredServer,
+    measureServer,
+  };
+}
+
+/**
+ * An earlier build against this one, back to back on the same data: BASELINE_SCENARIOS on the earlier build (with
+ * the limiter's tables logged, as every build before they became unlogged had them), then on this build, twice
+ * each, alternating, so drift of the machine shows as a spread rather than as a difference.
+ * @param {string} main   the earlier build's dist/main.js
+ * @param {import('postgres').Sql} admin
+ * @param {(workers: number, profileDir?: string, main?: string) => Promise<import('../server.mjs').RunningServer>} start
+ * @param {(running: import('../server.mjs').RunningServer, targetName: string, name: string) => Promise<ServerFigures>} measure
+ */
+async function measureBaseline(main, admin, start, measure) {
+  /** @type {Array<{ scenario: string, label: string, build: 'baseline' | 'this', round: number, server: ServerFigures }>} */
+  const rows = [];
+  for (const round of [1, 2]) {
+    await admin`ALTER TABLE rate_limit_state SET LOGGED`;
+    await admin`ALTER TABLE rate_limit_slots SET LOGGED`;
+    try {
+      const earlier = await start(1, undefined, main);
+      for (const name of BASELINE_SCENARIOS) {
+        log(`${scenario(name).label}: the baseline build (round ${round})`);
+        rows.push({
+          scenario: name,
+          label: scenario(name).label,
+          build: 'baseline',
+          round,
+          server: await measure(earlier, 'measured', name),
+        });
+      }
+      await earlier.stop();
+    } finally {
+      await admin`ALTER TABLE rate_limit_slots SET UNLOGGED`;
+      await admin`ALTER TABLE rate_limit_state SET UNLOGGED`;
+    }
+    const current = await start(1);
+    for (const name of BASELINE_SCENARIOS) {
+      log(`${scenario(name).label}: this build (round ${round})`);
+      rows.push({
+        scenario: name,
+        label: scenario(name).label,
+        build: 'this',
+        round,
+        server: await measure(current, 'measured', name),
+      });
+    }
+    await current.stop();
+  }
+  return { main, rows };
 }

@@ -1,6 +1,7 @@
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
+import { RATE_LIMIT } from '@coinventory/contract';
 import { scenario } from '../scenarios.mjs';
 import { SERVER_SETTINGS } from '../server.mjs';
 
@@ -8,7 +9,7 @@ import { SERVER_SETTINGS } from '../server.mjs';
 
 const USAGE = `usage: pnpm bench [--] [--quick] [--connections=N] [--duration=S] [--warmup=S]
                   [--profile=<scenario> | --no-profile] [--output=<file.json>] [--main=<dist/main.js>]
-                  [--only=bulk] [--cli=<bin/coinventory.js>]
+                  [--only=bulk] [--cli=<bin/coinventory.js>] [--baseline=<dist/main.js>]
 (bench/README.md says what each option does)`;
 
 /** The parts `--only` runs alone. */
@@ -35,6 +36,8 @@ function readArgs() {
         only: { type: 'string' },
         // The CLI the import runs (its bin/coinventory.js, or a build's dist/coinventory.js).
         cli: { type: 'string' },
+        // An earlier build of the server, measured beside this one on GET /me and GET /items/{id}.
+        baseline: { type: 'string' },
       },
       allowPositionals: false,
     });
@@ -92,6 +95,20 @@ export const SALES = { consignments: 2_000, consignors: 400, invoices: 10_000, c
 export const SCALING_SCENARIOS = ['items', 'items-q', 'items-status-value', 'item'];
 export const DEEP_PAGES = [1, 20, 200];
 export const WORKER_SCENARIOS = ['me', 'items', 'item', 'mixed'];
+/**
+ * The many-keys part (run/many-keys-step.mjs): `count` keys spread over the workspaces with API access, each sending
+ * `perKeyPerSecond` (the API's limit allows 2 per second) under the API's real limit; the limiter's pgbench uses
+ * `limiterKeys` fresh key ids per variant, so that no key of its own comes near the limit either.
+ */
+export const MANY_KEYS = {
+  count: 1_000,
+  perKeyPerSecond: RATE_LIMIT.maxRequests / RATE_LIMIT.windowSeconds,
+  limit: RATE_LIMIT,
+  limiterKeys: 4_000,
+};
+/** --baseline=<dist/main.js>: an earlier build measured on GET /me and GET /items/{id} in the same run. */
+export const BASELINE = args.baseline ?? null;
+export const BASELINE_SCENARIOS = ['me', 'item'];
 /**
  * The changes feed (run/feed-step.mjs): the batch the `changes` scenario reads, more than a page (FEED_PAGE, 100)
  * so its page is full; and the consumer's catch-up, 100 changes, then its request repeated for the latency. Both

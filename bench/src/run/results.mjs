@@ -26,10 +26,11 @@ import {
  * Writes the figures (OUTPUT, and the markdown beside it) and prints the markdown on stdout.
  * @param {{ started: number, postgres: string, pgbench: string, seeded: import('../seed.mjs').SeedResult,
  *   figures: Awaited<ReturnType<typeof import('./measure.mjs').measureScenarios>>['figures'],
- *   profile: import('./profile-step.mjs').Profile | null, bulk: import('./bulk-step.mjs').BulkFigures }} run
+ *   profile: import('./profile-step.mjs').Profile | null, bulk: import('./bulk-step.mjs').BulkFigures,
+ *   manyKeys: Awaited<ReturnType<typeof import('./many-keys-step.mjs').measureManyKeys>> }} run
  */
-export function writeReport({ started, postgres, pgbench, seeded, figures, profile, bulk }) {
-  const { main, pages, scaling, workers, catchUp } = figures;
+export function writeReport({ started, postgres, pgbench, seeded, figures, profile, bulk, manyKeys }) {
+  const { main, pages, scaling, workers, catchUp, baseline } = figures;
   const report = {
     ...header({ started, postgres, pgbench }),
     settings: {
@@ -40,7 +41,10 @@ export function writeReport({ started, postgres, pgbench, seeded, figures, profi
       floorWarmupSeconds: FLOOR_WARMUP,
       loadGenerator: `autocannon in its own process, ${CONNECTIONS} keep-alive connections, no pipelining`,
       dbFloor: `pgbench -M prepared -j 2 over TCP, the captured statements of each scenario; main scenarios at -c ${DB_SESSIONS} (the server's pool) and -c ${CONNECTIONS} (the load's connections), the faster taken; deep pages and scaling at -c ${DB_SESSIONS}`,
+      resourceFloor: `pgbench -M prepared -j 2, the fewest statements that answer each scenario without authentication or counting (resource-floor.mjs), at -c ${DB_SESSIONS} and -c ${CONNECTIONS}, the faster taken`,
       httpFloor: 'a bare node:http server (one process) sending the captured response bytes',
+      openLoop:
+        'open-loop.mjs in its own process: requests evenly spaced at a fixed rate on up to 256 keep-alive connections, latency from when each was due',
       server: { ...SERVER_SETTINGS, WEB_CONCURRENCY: '1 (2 in the workers table)', SYNC_WORKER: 'on' },
       postgres: TUNING,
       cores: 'the load generator, the server and PostgreSQL share the same cores',
@@ -61,6 +65,8 @@ export function writeReport({ started, postgres, pgbench, seeded, figures, profi
     workers,
     changesFeed: changesFeedOf(main, catchUp),
     profile,
+    manyKeys,
+    baseline,
     bulk,
   };
   const withTargets = { ...report, targets: targetsOf(report) };
