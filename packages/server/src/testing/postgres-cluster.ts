@@ -37,7 +37,7 @@ export function freePort(): Promise<number> {
   });
 }
 
-function runAs(user: string | null, command: string, args: string[]): string {
+export function runAs(user: string | null, command: string, args: string[]): string {
   const [file, argv] = user ? ['runuser', ['-u', user, '--', command, ...args]] : [command, args];
   const result = spawnSync(file, argv, { encoding: 'utf8' });
   if (result.status !== 0) throw new Error(`${command} failed (${result.status}): ${result.stderr || result.stdout}`);
@@ -72,6 +72,29 @@ export interface PostgresCluster {
   bin: string;
   /** Stops the cluster (fast shutdown) and removes its directory; a second call does nothing. */
   stop(): void;
+}
+
+/**
+ * Runs `stop` if the process is interrupted (SIGINT, SIGTERM, SIGHUP) or exits before the returned function is
+ * called. A run that is interrupted (Ctrl-C, or turbo ending the task when another fails) never reaches its
+ * teardown, so what a test started is stopped on the signal or at exit. Put first: vitest's own handlers exit the
+ * process at once. With no other handler, the signal is raised again so the process ends as it would have; handlers
+ * registered later run earlier (a server stopped before its cluster).
+ */
+export function stopOnInterrupt(stop: () => void): () => void {
+  const listeners = (['SIGINT', 'SIGTERM', 'SIGHUP'] as const).map((signal) => {
+    const listener = () => {
+      stop();
+      if (process.listenerCount(signal) === 0) process.kill(process.pid, signal);
+    };
+    process.prependOnceListener(signal, listener);
+    return [signal, listener] as const;
+  });
+  process.prependOnceListener('exit', stop);
+  return () => {
+    for (const [signal, listener] of listeners) process.off(signal, listener);
+    process.off('exit', stop);
+  };
 }
 
 export async function startCluster(bin: string, options: ClusterOptions = {}): Promise<PostgresCluster> {
@@ -111,30 +134,19 @@ export async function startCluster(bin: string, options: ClusterOptions = {}): P
     'start',
   ]);
   const version = runAs(user, join(bin, 'postgres'), ['--version']).trim();
+  let forget = () => {};
   let stopped = false;
   const stop = () => {
     if (stopped) return;
     stopped = true;
-    for (const [signal, listener] of onSignal) process.off(signal, listener);
-    process.off('exit', stop);
+    forget();
     try {
       runAs(user, join(bin, 'pg_ctl'), ['-D', dataDir, '-m', 'fast', '-w', 'stop']);
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
   };
-  // A run that is interrupted (Ctrl-C, or turbo ending the task when another fails) never reaches its teardown, so
-  // the cluster is stopped on the signal or at exit. Put first: vitest's own handlers exit the process at once. With
-  // no other handler, the signal is raised again so the process ends as it would have.
-  const onSignal = (['SIGINT', 'SIGTERM', 'SIGHUP'] as const).map((signal) => {
-    const listener = () => {
-      stop();
-      if (process.listenerCount(signal) === 0) process.kill(process.pid, signal);
-    };
-    process.prependOnceListener(signal, listener);
-    return [signal, listener] as const;
-  });
-  process.prependOnceListener('exit', stop);
+  forget = stopOnInterrupt(stop);
   return {
     url: `postgres://postgres@127.0.0.1:${port}/postgres`,
     host: '127.0.0.1',

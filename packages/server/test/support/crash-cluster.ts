@@ -1,6 +1,7 @@
-import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
-import { findPostgresBin, type PostgresCluster, startCluster } from '../../src/testing/postgres-cluster.js';
+import { findPostgresBin, type PostgresCluster, runAs, startCluster } from '../../src/testing/postgres-cluster.js';
+
+export { stopOnInterrupt } from '../../src/testing/postgres-cluster.js';
 
 /**
  * A throwaway PostgreSQL cluster that a test may crash: `crash()` is `pg_ctl stop -m immediate` (every process ends at
@@ -38,12 +39,7 @@ export async function startCrashableCluster(
   const cluster = await startCluster(bin, { settings, prefix: 'coinventory-crash-' });
   // As startCluster runs pg_ctl: PostgreSQL refuses to run as root.
   const user = process.getuid?.() === 0 ? 'postgres' : null;
-  const pgCtl = (args: string[]) => {
-    const command = join(bin, 'pg_ctl');
-    const [file, argv] = user ? ['runuser', ['-u', user, '--', command, ...args]] : [command, args];
-    const result = spawnSync(file, argv, { encoding: 'utf8' });
-    if (result.status !== 0) throw new Error(`pg_ctl ${args.at(-1)} failed (${result.status}): ${result.stderr}`);
-  };
+  const pgCtl = (args: string[]) => runAs(user, join(bin, 'pg_ctl'), args);
   // pg_ctl start does not reuse the options of the last start, so they are given again as startCluster gave them.
   const flags = Object.entries({
     ...settings,
@@ -72,27 +68,5 @@ export async function startCrashableCluster(
         if (!down) throw error;
       }
     },
-  };
-}
-
-/**
- * Runs `stop` if the test process is interrupted (SIGINT, SIGTERM, SIGHUP) or exits before the returned function is
- * called, as startCluster does for its cluster: a child process started by a test is not left running behind a run
- * that never reaches its teardown. Registered after the cluster, it runs before the cluster is stopped.
- */
-export function stopOnInterrupt(stop: () => void): () => void {
-  const listeners = (['SIGINT', 'SIGTERM', 'SIGHUP'] as const).map((signal) => {
-    const listener = () => {
-      stop();
-      // Alone, it raises the signal again so the process ends as it would have.
-      if (process.listenerCount(signal) === 0) process.kill(process.pid, signal);
-    };
-    process.prependOnceListener(signal, listener);
-    return [signal, listener] as const;
-  });
-  process.prependOnceListener('exit', stop);
-  return () => {
-    for (const [signal, listener] of listeners) process.off(signal, listener);
-    process.off('exit', stop);
   };
 }
