@@ -20,10 +20,6 @@ export default vitestConfig({
     // over some 130 file runs: a third of the suite's CPU). Every file builds its own database and app, and the
     // server keeps no state in modules, so a file cannot see another's.
     isolate: false,
-    // Two files at a time, where vitest would run one on two cores: much of a file's time is spent waiting (on a
-    // server process it started, PostgreSQL, a rate-limit window), which the other file fills. Alone, the suite
-    // takes about 650 s one at a time; in CI, beside the other suites, it was the last to finish.
-    maxWorkers: 2,
     projects: [
       {
         extends: true,
