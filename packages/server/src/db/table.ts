@@ -84,6 +84,11 @@ export interface Table<A, B, C extends Columns> {
   page(rows: Promise<readonly postgres.Row[]>, query: { page: number; limit: number }): Promise<ListPage<A>>;
   /** The API object of a query's first row, or null when it returned none. */
   first(rows: Promise<readonly postgres.Row[]>): Promise<A | null>;
+  /**
+   * The API object of a row that PostgreSQL gave as JSON (`row_to_json` of the `select` list), as a statement that
+   * reads it along with something else returns it; null for SQL NULL. Timestamps arrive as text there.
+   */
+  fromJson(row: unknown): A | null;
   /** The columns a body writes: only the fields present (a null kept, an absent field left alone). */
   writes(sql: Queryable, body: Partial<B>): WriteOf<C>;
   /** Every column that is stored, in declaration order (the insert list). */
@@ -107,6 +112,7 @@ export function defineTable<A, B = never>() {
     const written = entries.filter(([, spec]) => spec.body !== undefined);
     // Each field's place worked out once, not per row: lists map every row of every page through this.
     const places = shown.map(([name, spec]) => placeOf(name, spec));
+    const timestamps = shown.filter(([, spec]) => spec.type.kind === 'timestamp').map(([name]) => name);
     let selectList: Fragment | undefined;
     // Every object is a copy of one template, its fields in the API's order, so all of a table's objects share one
     // shape (V8 keeps them fast to fill and to serialise) rather than growing a field at a time.
@@ -147,6 +153,15 @@ export function defineTable<A, B = never>() {
       first: async (rows) => {
         const [row] = await rows;
         return row === undefined ? null : toApi(row as RowOf<C>);
+      },
+      fromJson: (json) => {
+        if (json === null || json === undefined) return null;
+        const row = { ...(json as Record<string, unknown>) };
+        for (const name of timestamps) {
+          const value = row[name];
+          if (typeof value === 'string') row[name] = new Date(value);
+        }
+        return toApi(row as RowOf<C>);
       },
       writes: (sql, body) => {
         const columns: Record<string, unknown> = {};

@@ -21,7 +21,7 @@ import { docsRouter } from './docs.js';
 import { errorHandler } from './error-handler.js';
 import { entityTags } from './middleware/etag.js';
 import { announcesBody, BODY_METHODS, InFlightRequests, requestLifecycle } from './middleware/lifecycle.js';
-import { createRouter } from './router.js';
+import { createRouter, gatedReads } from './router.js';
 
 export interface AppDependencies {
   sql: Sql;
@@ -184,7 +184,7 @@ export function createApp({
       // Authentication first: a caller without a valid key learns nothing about its request (not even that the
       // body is malformed), and no body is read for it.
       globalMiddleware: [
-        authMiddleware({ sql, logger, policy, urls, failedAuth }),
+        authMiddleware({ sql, logger, policy, urls, failedAuth, gatedReads }),
         refuseUnexpectedQuery,
         requireJsonBody,
         parseJsonBody,

@@ -2,15 +2,21 @@ import { contract } from '@coinventory/contract';
 import { initServer } from '@ts-rest/express';
 import type { Logger } from 'pino';
 import { meRoute, type RatePolicy } from '../modules/access/index.js';
-import { categoriesRoutes } from '../modules/categories/index.js';
+import { categoriesRoutes, categoryRead } from '../modules/categories/index.js';
 import { changesRoutes } from '../modules/changes/index.js';
-import { consignmentsRoutes } from '../modules/consignments/index.js';
-import { invoicesRoutes } from '../modules/invoices/index.js';
-import { itemsRoutes, type WriteNotifier } from '../modules/items/index.js';
-import { warehousesRoutes } from '../modules/warehouses/index.js';
-import { type WebhookSettings, webhooksRoutes } from '../modules/webhooks/index.js';
+import { consignmentRead, consignmentsRoutes } from '../modules/consignments/index.js';
+import { invoiceRead, invoicesRoutes } from '../modules/invoices/index.js';
+import { itemRead, itemsRoutes, type WriteNotifier } from '../modules/items/index.js';
+import { warehouseRead, warehousesRoutes } from '../modules/warehouses/index.js';
+import { endpointRead, type WebhookSettings, webhooksRoutes } from '../modules/webhooks/index.js';
 
 const s = initServer();
+
+/**
+ * Reads that travel in their request's authentication statement, one round trip where two were (request/gated-read.ts):
+ * every `GET /…/{id}`.
+ */
+export const gatedReads = [itemRead, consignmentRead, invoiceRead, categoryRead, warehouseRead, endpointRead];
 
 /**
  * The contract's router, assembled from each module's slice. Every handler runs on its request's own database

@@ -19,6 +19,8 @@ export interface RequestLocals {
   work?: RequestWork;
   /** For a write sent with Idempotency-Key: runs its handler so that its answer commits with its writes. */
   keepAnswer?: AnswerKeeper;
+  /** The route's resource, read by the authentication statement (request/gated-read.ts), as the JSON it read. */
+  gatedRead?: { operationId: string; json: unknown };
 }
 
 /** Runs a route's work, given the database to use, and keeps its answer with its writes (modules/idempotency). */

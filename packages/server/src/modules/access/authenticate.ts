@@ -2,7 +2,7 @@ import type { Queryable } from '../../db/types.js';
 import type { AuthContext } from '../../request/context.js';
 import { hashKey, isWellFormedKey } from './key-format.js';
 import type { RateDecision, RatePolicy } from './rate-limit.js';
-import { findKeyGrantAndCount } from './store.js';
+import { findKeyGrantAndCount, type ReadWithGrant } from './store.js';
 
 /** Plans whose workspaces may use the API. */
 export const API_PLANS = ['business', 'enterprise'] as const;
@@ -16,8 +16,11 @@ export type Authentication =
   | { kind: 'invalid' }
   /** A valid key whose workspace lost API access or whose creator is no longer an owner or admin. */
   | { kind: 'forbidden' }
-  /** A permitted key, counted against its rate limit: `rate.admitted` says whether this request may proceed. */
-  | { kind: 'authenticated'; context: AuthContext; rate: RateDecision };
+  /**
+   * A permitted key, counted against its rate limit: `rate.admitted` says whether this request may proceed.
+   * `resource`: what the read asked for returned (JSON, null for none), when it ran; see findKeyGrantAndCount.
+   */
+  | { kind: 'authenticated'; context: AuthContext; rate: RateDecision; resource?: unknown };
 
 /** What a well-formed key resolves to: anything but a missing one. */
 export type KeyAuthentication = Exclude<Authentication, { kind: 'missing' }>;
@@ -35,18 +38,28 @@ export function readBearerKey(authorization: string | undefined): BearerKey {
   return { kind: 'key', hash: hashKey(key) };
 }
 
-/** Resolves a well-formed key (by its hash) to a caller and counts the request, in one database round trip. */
-export async function authenticateKey(sql: Queryable, keyHash: Buffer, policy: RatePolicy): Promise<KeyAuthentication> {
-  const grant = await findKeyGrantAndCount(sql, keyHash, {
-    apiPlans: API_PLANS,
-    creatorRoles: KEY_CREATOR_ROLES,
-    policy,
-  });
+/**
+ * Resolves a well-formed key (by its hash) to a caller and counts the request, in one database round trip; with
+ * `read`, that round trip also reads the route's resource for an admitted caller with the read's scope.
+ */
+export async function authenticateKey(
+  sql: Queryable,
+  keyHash: Buffer,
+  policy: RatePolicy,
+  read?: ReadWithGrant,
+): Promise<KeyAuthentication> {
+  const grant = await findKeyGrantAndCount(
+    sql,
+    keyHash,
+    { apiPlans: API_PLANS, creatorRoles: KEY_CREATOR_ROLES, policy },
+    read,
+  );
   if (!grant?.usable) return { kind: 'invalid' };
   if (!grant.permitted || !grant.rate) return { kind: 'forbidden' };
   return {
     kind: 'authenticated',
     rate: grant.rate,
+    ...(grant.resource === undefined ? {} : { resource: grant.resource }),
     context: {
       organization: grant.organization,
       apiKey: {

@@ -5,12 +5,14 @@ import type { Logger } from 'pino';
 import type { Queryable } from '../../db/types.js';
 import { ApiError } from '../../errors.js';
 import { localsOf } from '../../request/context.js';
+import type { GatedRead } from '../../request/gated-read.js';
 import type { PublicUrls } from '../../request/public-urls.js';
 import { authenticateKey, type KeyAuthentication, readBearerKey } from './authenticate.js';
 import { bearerChallenge, type ChallengeReason } from './challenge.js';
 import type { FailedAuthLimiter } from './failed-auth-limiter.js';
 import { keyUsageRecorder } from './key-usage.js';
 import { type RatePolicy, rateLimitHeader, seconds } from './rate-limit.js';
+import type { ReadWithGrant } from './store.js';
 
 export type ContractRequest = TsRestRequest<Contract>;
 
@@ -21,17 +23,29 @@ export interface AuthOptions {
   urls: PublicUrls;
   /** Refuses, without a lookup, addresses that keep failing to authenticate; absent, none is refused. */
   failedAuth?: FailedAuthLimiter | undefined;
+  /** Routes whose resource is read in the authentication statement itself (request/gated-read.ts). */
+  gatedReads?: ReadonlyArray<GatedRead<unknown>>;
 }
 
 /**
  * Runs before validation on every contract route: resolves the bearer key and counts the request against the
- * key's rate limit (one database round trip), then checks the scope the route declares in the contract.
+ * key's rate limit (one database round trip), then checks the scope the route declares in the contract. On a route
+ * with a gated read (every `GET /…/{id}`), that same round trip also reads the object for an admitted caller, and
+ * the handler answers from it (request/gated-read.ts).
  * Unauthenticated callers learn nothing about the request itself. An address that has spent its budget of failed
  * authentications is answered 429 before its key is looked up, unless the key is one this process recently
  * verified; requests without a key, or with a malformed one, cost no lookup and are answered 401 as always.
  */
-export function authMiddleware({ sql, logger, policy, urls, failedAuth }: AuthOptions) {
+export function authMiddleware({ sql, logger, policy, urls, failedAuth, gatedReads = [] }: AuthOptions) {
   const recordUse = keyUsageRecorder(sql, logger);
+  const readsByRoute = new Map(gatedReads.map((read) => [read.operationId, read]));
+  /** The route's gated read with this request's path parameters, when it has one and they are valid. */
+  const readFor = (req: ContractRequest): (ReadWithGrant & { operationId: string }) | undefined => {
+    const { operationId, scope } = req.tsRestRoute.metadata;
+    const query = readsByRoute.get(operationId)?.queryFor(req.params);
+    if (!query) return undefined;
+    return { operationId, scope, query: (organizationId) => query(sql, organizationId) };
+  };
   const handle = async (req: ContractRequest, res: Response) => {
     const challenge = (reason: ChallengeReason) => ({
       'WWW-Authenticate': bearerChallenge(reason, urls.metadataUrl(req)),
@@ -45,9 +59,10 @@ export function authMiddleware({ sql, logger, policy, urls, failedAuth }: AuthOp
         'Retry-After': String(Math.max(1, seconds(attempt.retryAfterMs))),
       });
     }
+    const read = readFor(req);
     let result: KeyAuthentication;
     try {
-      result = await authenticateKey(sql, bearer.hash, policy);
+      result = await authenticateKey(sql, bearer.hash, policy, read);
     } catch (error) {
       // A lookup that failed (the database unreachable) says nothing about the key.
       attempt?.settle('other');
@@ -71,6 +86,8 @@ export function authMiddleware({ sql, logger, policy, urls, failedAuth }: AuthOp
     if (!context.apiKey.scopes.includes(needed)) {
       throw new ApiError('FORBIDDEN', undefined, challenge({ kind: 'insufficient_scope', scope: needed }));
     }
+    if (read && result.resource !== undefined)
+      localsOf(res).gatedRead = { operationId: read.operationId, json: result.resource };
   };
   return (req: ContractRequest, res: Response, next: NextFunction) => {
     handle(req, res).then(() => next(), next);

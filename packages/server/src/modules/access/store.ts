@@ -1,5 +1,6 @@
 import type { Scope } from '@coinventory/contract';
 import { inserted } from '../../db/sql-helpers.js';
+import type { Fragment } from '../../db/table.js';
 import type { Queryable } from '../../db/types.js';
 import { looksLikeUuid } from '../../ids.js';
 import type { RateDecision, RatePolicy } from './rate-limit.js';
@@ -18,6 +19,11 @@ export interface KeyGrant {
   organization: { id: string; name: string; slug: string };
   /** Present exactly when the key is permitted: the request was counted against the key's limit. */
   rate: RateDecision | null;
+  /**
+   * What the read asked for returned, as JSON (null: no row), when the request was admitted with the read's scope;
+   * undefined when no read was asked, or it was not run.
+   */
+  resource?: unknown;
 }
 
 interface GrantRow {
@@ -32,18 +38,28 @@ interface GrantRow {
   organization_name: string;
   organization_slug: string;
   rate: { admitted: boolean; remaining: number; reset_ms: number; retry_after_ms: number } | null;
+  resource?: unknown;
+}
+
+/** A read to run in the same statement, for an admitted caller holding `scope` only. */
+export interface ReadWithGrant {
+  scope: Scope;
+  /** The query, given the key's workspace as an SQL expression. */
+  query: (organizationId: Fragment) => Fragment;
 }
 
 /**
  * Looks a key up by its hash and, when it may call, counts the request against its rate limit: one round trip.
- * Only a permitted key is counted; the function call sits behind that filter.
+ * Only a permitted key is counted; the function call sits behind that filter. With `read`, the same statement also
+ * reads the route's resource when the request is admitted (request/gated-read.ts).
  */
 export async function findKeyGrantAndCount(
   sql: Queryable,
   keyHash: Buffer,
   rules: { apiPlans: readonly string[]; creatorRoles: readonly string[]; policy: RatePolicy },
+  read?: ReadWithGrant,
 ): Promise<KeyGrant | null> {
-  const [row] = await sql<GrantRow[]>`
+  const grantAndCount = sql<GrantRow[]>`
     WITH grant_row AS MATERIALIZED (
       SELECT
         k.id AS key_id, k.name AS key_name, k.scopes, k.expires_at, k.last_used_at,
@@ -66,6 +82,18 @@ export async function findKeyGrantAndCount(
       ) END AS rate
     FROM grant_row g
   `;
+  // With a read: the decision is materialised first (the count runs once), and the read sits in a CASE branch
+  // taken only for an admitted caller with the scope, so a refused request reads nothing.
+  const [row] = await (read
+    ? sql<GrantRow[]>`
+        WITH decision AS MATERIALIZED (${grantAndCount})
+        SELECT d.*,
+          CASE WHEN (d.rate->>'admitted')::boolean AND ${read.scope} = ANY(d.scopes) THEN (
+            SELECT row_to_json(x) FROM (${read.query(sql`d.organization_id`)}) x
+          ) END AS resource
+        FROM decision d
+      `
+    : grantAndCount);
   if (!row) return null;
   return {
     keyId: row.key_id,
@@ -85,6 +113,7 @@ export async function findKeyGrantAndCount(
             resetMs: row.rate.reset_ms,
             retryAfterMs: row.rate.retry_after_ms,
           },
+    ...(read ? { resource: row.resource ?? null } : {}),
   };
 }
 

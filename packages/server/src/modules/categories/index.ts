@@ -1,3 +1,3 @@
 /** The workspace's item categories, read-only. */
 export { categoriesRoutes } from './routes.js';
-export { CATEGORIES } from './store.js';
+export { CATEGORIES, categoryRead } from './store.js';

@@ -1,7 +1,8 @@
-import type { Category, CategoryList, ListCategoriesQuery } from '@coinventory/contract';
+import { type Category, type CategoryList, contract, type ListCategoriesQuery } from '@coinventory/contract';
 import { offsetOf } from '../../db/sql-helpers.js';
 import { defineTable, tenantKey, text } from '../../db/table.js';
 import type { Queryable } from '../../db/types.js';
+import { type ById, readById } from '../../request/gated-read.js';
 
 /** The categories table, once, in the API's field order. */
 export const CATEGORIES = defineTable<Category>()({
@@ -30,8 +31,12 @@ export async function listCategories(
   );
 }
 
+const categoryById: ById = (sql, organizationId, id) =>
+  sql`SELECT ${CATEGORIES.select(sql)} FROM categories c WHERE c.organization_id = ${organizationId} AND c.id = ${id}`;
+
 export async function findCategory(sql: Queryable, organizationId: string, id: string): Promise<Category | null> {
-  return CATEGORIES.first(
-    sql`SELECT ${CATEGORIES.select(sql)} FROM categories c WHERE c.organization_id = ${organizationId} AND c.id = ${id}`,
-  );
+  return CATEGORIES.first(categoryById(sql, organizationId, id));
 }
+
+/** GET by id, read in the request's authentication statement (request/gated-read.ts). */
+export const categoryRead = readById(contract.categories.get, CATEGORIES, categoryById);

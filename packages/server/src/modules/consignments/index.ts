@@ -1,2 +1,2 @@
 export { consignmentsRoutes } from './routes.js';
-export { CONSIGNMENTS, findConsignment, listConsignments } from './store.js';
+export { CONSIGNMENTS, consignmentRead, findConsignment, listConsignments } from './store.js';

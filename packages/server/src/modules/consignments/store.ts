@@ -1,12 +1,14 @@
 import {
   type Consignment,
   type ConsignmentList,
+  contract,
   type ListConsignmentsQuery,
   SOLD_INVOICE_STATUSES,
 } from '@coinventory/contract';
 import { containsPattern, offsetOf } from '../../db/sql-helpers.js';
 import { defineTable, integer, json, nullable, tenantKey, text, timestamp } from '../../db/table.js';
 import type { Queryable } from '../../db/types.js';
+import { type ById, readById } from '../../request/gated-read.js';
 
 /**
  * The consignments table, once, in the API's field order. Totals are derived from the items and invoices, so they
@@ -113,8 +115,12 @@ export async function listConsignments(
   );
 }
 
+const consignmentById: ById = (sql, organizationId, id) =>
+  sql`${selectConsignments(sql)} WHERE c.organization_id = ${organizationId} AND c.id = ${id}`;
+
 export async function findConsignment(sql: Queryable, organizationId: string, id: string): Promise<Consignment | null> {
-  return CONSIGNMENTS.first(
-    sql`${selectConsignments(sql)} WHERE c.organization_id = ${organizationId} AND c.id = ${id}`,
-  );
+  return CONSIGNMENTS.first(consignmentById(sql, organizationId, id));
 }
+
+/** GET by id, read in the request's authentication statement (request/gated-read.ts). */
+export const consignmentRead = readById(contract.consignments.get, CONSIGNMENTS, consignmentById);

@@ -1,2 +1,2 @@
 export { invoicesRoutes } from './routes.js';
-export { findInvoice, INVOICES, listInvoices } from './store.js';
+export { findInvoice, INVOICES, invoiceRead, listInvoices } from './store.js';

@@ -1,4 +1,5 @@
 import {
+  contract,
   type Invoice,
   type InvoiceList,
   type InvoiceSort,
@@ -9,6 +10,7 @@ import type postgres from 'postgres';
 import { containsPattern, offsetOf } from '../../db/sql-helpers.js';
 import { defineTable, integer, json, nullable, tenantKey, text, timestamp } from '../../db/table.js';
 import type { Queryable } from '../../db/types.js';
+import { type ById, readById } from '../../request/gated-read.js';
 
 /**
  * The invoices table, once, in the API's field order. Amounts are derived, never stored, so they always agree:
@@ -105,6 +107,12 @@ export async function listInvoices(
   );
 }
 
+const invoiceById: ById = (sql, organizationId, id) =>
+  sql`${selectInvoices(sql)} WHERE inv.organization_id = ${organizationId} AND inv.id = ${id}`;
+
 export async function findInvoice(sql: Queryable, organizationId: string, id: string): Promise<Invoice | null> {
-  return INVOICES.first(sql`${selectInvoices(sql)} WHERE inv.organization_id = ${organizationId} AND inv.id = ${id}`);
+  return INVOICES.first(invoiceById(sql, organizationId, id));
 }
+
+/** GET by id, read in the request's authentication statement (request/gated-read.ts). */
+export const invoiceRead = readById(contract.invoices.get, INVOICES, invoiceById);

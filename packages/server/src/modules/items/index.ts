@@ -2,5 +2,5 @@
 export { ITEMS, type StoredItemRow } from './columns.js';
 export { itemsRoutes } from './routes.js';
 export { createItem, deleteItem, listItemValuations, updateItem, type WriteNotifier } from './service.js';
-export { findItem, listItems } from './store.js';
+export { findItem, itemRead, listItems } from './store.js';
 export { VALUATIONS } from './valuations.js';

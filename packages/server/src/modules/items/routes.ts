@@ -5,11 +5,12 @@ import type { Logger } from 'pino';
 import type { Sql } from '../../db/types.js';
 import { found } from '../../errors.js';
 import { inTenant, localsOf, tenantOf } from '../../request/context.js';
+import { readWithAuthentication } from '../../request/gated-read.js';
 import { batchItems } from './batch.js';
 import { maybeDry } from './dry-run.js';
 import { exportFormat, openItemsExport } from './export.js';
 import { createItem, deleteItem, listItemValuations, updateItem, type WriteNotifier } from './service.js';
-import { findItem, listItems } from './store.js';
+import { findItem, itemRead, listItems } from './store.js';
 
 const s = initServer();
 
@@ -46,7 +47,9 @@ export const itemsRoutes = (notify: WriteNotifier, logger: Logger) =>
       ),
     create: ({ query, body, res }) =>
       write(res, query.dryRun, notify, (sql, organizationId, told) => createItem(sql, organizationId, body, told)),
-    get: inTenant(async ({ sql, organizationId }, { params }) => found(await findItem(sql, organizationId, params.id))),
+    get: inTenant(async ({ sql, organizationId }, { params, res }) =>
+      found(await readWithAuthentication(res, itemRead, () => findItem(sql, organizationId, params.id))),
+    ),
     update: ({ params, query, body, req, res }) =>
       write(res, query.dryRun, notify, (sql, organizationId, told) =>
         updateItem(sql, organizationId, params.id, body, told, { ifMatch: req.get('if-match') }),

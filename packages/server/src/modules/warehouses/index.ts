@@ -1,3 +1,3 @@
 /** The workspace's warehouses and their zones, read-only. */
 export { warehousesRoutes } from './routes.js';
-export { WAREHOUSES } from './store.js';
+export { WAREHOUSES, warehouseRead } from './store.js';

@@ -1,7 +1,8 @@
-import type { ListWarehousesQuery, Warehouse, WarehouseList } from '@coinventory/contract';
+import { contract, type ListWarehousesQuery, type Warehouse, type WarehouseList } from '@coinventory/contract';
 import { offsetOf } from '../../db/sql-helpers.js';
 import { boolean, defineTable, json, tenantKey, text } from '../../db/table.js';
 import type { Queryable } from '../../db/types.js';
+import { type ById, readById } from '../../request/gated-read.js';
 
 /** The warehouses table, once, in the API's field order; its zones come in order of their position. */
 export const WAREHOUSES = defineTable<Warehouse>()({
@@ -39,8 +40,12 @@ export async function listWarehouses(
   );
 }
 
+const warehouseById: ById = (sql, organizationId, id) =>
+  sql`SELECT ${WAREHOUSES.select(sql)} FROM warehouses w WHERE w.organization_id = ${organizationId} AND w.id = ${id}`;
+
 export async function findWarehouse(sql: Queryable, organizationId: string, id: string): Promise<Warehouse | null> {
-  return WAREHOUSES.first(
-    sql`SELECT ${WAREHOUSES.select(sql)} FROM warehouses w WHERE w.organization_id = ${organizationId} AND w.id = ${id}`,
-  );
+  return WAREHOUSES.first(warehouseById(sql, organizationId, id));
 }
+
+/** GET by id, read in the request's authentication statement (request/gated-read.ts). */
+export const warehouseRead = readById(contract.warehouses.get, WAREHOUSES, warehouseById);

@@ -4,4 +4,5 @@ export { addressPolicyFromEnv, webhookWorkerFromEnv } from './from-env.js';
 export { listEndpoints, removeEndpoint, setEnabled } from './operator.js';
 export { webhooksRoutes } from './routes.js';
 export type { WebhookSettings } from './service.js';
+export { endpointRead } from './store.js';
 export { startWebhookWorker, type WebhookWorker, type WebhookWorkerOptions } from './worker.js';

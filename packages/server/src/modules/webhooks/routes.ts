@@ -2,6 +2,7 @@ import { contract } from '@coinventory/contract';
 import { initServer } from '@ts-rest/express';
 import { found } from '../../errors.js';
 import { inTenant, localsOf, tenantOf } from '../../request/context.js';
+import { readWithAuthentication } from '../../request/gated-read.js';
 import {
   createEndpoint,
   deleteEndpoint,
@@ -11,15 +12,15 @@ import {
   updateEndpoint,
   type WebhookSettings,
 } from './service.js';
-import { findEndpoint, listDeliveries, listEndpoints } from './store.js';
+import { endpointRead, findEndpoint, listDeliveries, listEndpoints } from './store.js';
 
 /** The webhook endpoints routes: managing endpoints, their deliveries, replays and test pings. */
 export const webhooksRoutes = (settings: WebhookSettings) =>
   initServer().router(contract.webhookEndpoints, {
     list: inTenant(({ sql, organizationId }, { query }) => listEndpoints(sql, organizationId, query)),
     create: inTenant(({ sql, organizationId }, { body }) => createEndpoint(sql, organizationId, body, settings)),
-    get: inTenant(async ({ sql, organizationId }, { params }) =>
-      found(await findEndpoint(sql, organizationId, params.id)),
+    get: inTenant(async ({ sql, organizationId }, { params, res }) =>
+      found(await readWithAuthentication(res, endpointRead, () => findEndpoint(sql, organizationId, params.id))),
     ),
     update: inTenant(({ sql, organizationId }, { params, body }) =>
       updateEndpoint(sql, organizationId, params.id, body, settings),

@@ -1,5 +1,6 @@
 import {
   type CreateWebhookEndpointBody,
+  contract,
   type ListWebhookDeliveriesQuery,
   type ListWebhookEndpointsQuery,
   type UpdateWebhookEndpointBody,
@@ -21,6 +22,7 @@ import {
   timestamp,
 } from '../../db/table.js';
 import type { Queryable } from '../../db/types.js';
+import { type ById, readById } from '../../request/gated-read.js';
 
 const events: ColumnType<WebhookEndpoint['events']> = { kind: 'value' };
 const changeType: ColumnType<WebhookDelivery['changeType']> = { kind: 'value' };
@@ -91,15 +93,19 @@ export async function listEndpoints(
   );
 }
 
+const endpointById: ById = (sql, organizationId, id) =>
+  sql`SELECT ${ENDPOINTS.select(sql)} FROM webhook_endpoints e WHERE e.organization_id = ${organizationId} AND e.id = ${id}`;
+
 export async function findEndpoint(
   sql: Queryable,
   organizationId: string,
   id: string,
 ): Promise<WebhookEndpoint | null> {
-  return ENDPOINTS.first(
-    sql`SELECT ${ENDPOINTS.select(sql)} FROM webhook_endpoints e WHERE e.organization_id = ${organizationId} AND e.id = ${id}`,
-  );
+  return ENDPOINTS.first(endpointById(sql, organizationId, id));
 }
+
+/** GET by id, read in the request's authentication statement (request/gated-read.ts). */
+export const endpointRead = readById(contract.webhookEndpoints.get, ENDPOINTS, endpointById);
 
 /**
  * The number of endpoints the workspace has, counted with its organization row locked against other creations, so

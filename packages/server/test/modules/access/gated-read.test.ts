@@ -1,0 +1,83 @@
+import { contractRoutes } from '@coinventory/contract';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Database } from '../../../src/db/connect.js';
+import { gatedReads } from '../../../src/http/router.js';
+import { authenticateKey, hashKey } from '../../../src/modules/access/index.js';
+import type { ReadWithGrant } from '../../../src/modules/access/store.js';
+import { createTestDatabase } from '../../support/database.js';
+import { createWorkspace, type TestWorkspace } from '../../support/workspace.js';
+
+/**
+ * A read that travels in the authentication statement (request/gated-read.ts) runs only for a request that is
+ * admitted with the read's scope. Each refusal is tried with a read that fails the statement if it runs at all
+ * (a division by zero PostgreSQL cannot fold away at planning, random() being volatile), so a refused request that
+ * still read would show as an error here, not as a value that happens to be ignored.
+ */
+describe('a read in the authentication statement', () => {
+  let database: Database;
+  let workspace: TestWorkspace;
+  const policy = { maxRequests: 1000, windowSeconds: 60 };
+
+  beforeAll(async () => {
+    database = await createTestDatabase();
+    workspace = await createWorkspace(database.sql);
+  });
+  afterAll(() => database.close());
+
+  const failing = (): ReadWithGrant => ({
+    scope: 'read',
+    query: () => database.sql`SELECT 1 / (random() * 0)::int AS boom`,
+  });
+  const harmless = (scope: 'read' | 'write' = 'read'): ReadWithGrant => ({
+    scope,
+    query: (organizationId) => database.sql`SELECT ${organizationId} AS organization_id`,
+  });
+
+  it('runs for an admitted caller with the scope, on the workspace of the key', async () => {
+    const result = await authenticateKey(database.sql, hashKey(workspace.readKey), policy, harmless());
+    expect(result.kind).toBe('authenticated');
+    if (result.kind !== 'authenticated') return;
+    expect(result.rate.admitted).toBe(true);
+    expect(result.resource).toEqual({ organization_id: workspace.organizationId });
+    await expect(authenticateKey(database.sql, hashKey(workspace.readKey), policy, failing())).rejects.toThrow(
+      /division by zero/,
+    );
+  });
+
+  it('does not run for a key without the scope', async () => {
+    const result = await authenticateKey(database.sql, hashKey(workspace.readKey), policy, {
+      ...failing(),
+      scope: 'write',
+    });
+    expect(result.kind).toBe('authenticated');
+    if (result.kind === 'authenticated') expect(result.resource).toBeNull();
+  });
+
+  it('does not run for a request over the rate limit', async () => {
+    const { key } = await createWorkspace(database.sql);
+    const tight = { maxRequests: 1, windowSeconds: 60 };
+    const first = await authenticateKey(database.sql, hashKey(key), tight, harmless());
+    expect(first.kind === 'authenticated' && first.rate.admitted).toBe(true);
+    const second = await authenticateKey(database.sql, hashKey(key), tight, failing());
+    expect(second.kind === 'authenticated' && second.rate.admitted).toBe(false);
+  });
+
+  it('does not run for a revoked key, an unknown one, or a workspace without API access', async () => {
+    const revoked = await createWorkspace(database.sql);
+    await database.sql`UPDATE api_keys SET revoked_at = now() WHERE id = ${revoked.keyId}`;
+    expect((await authenticateKey(database.sql, hashKey(revoked.key), policy, failing())).kind).toBe('invalid');
+    const unknown = hashKey(`${workspace.key.slice(0, -4)}0000`);
+    expect((await authenticateKey(database.sql, unknown, policy, failing())).kind).toBe('invalid');
+    const starter = await createWorkspace(database.sql, { plan: 'starter' });
+    expect((await authenticateKey(database.sql, hashKey(starter.key), policy, failing())).kind).toBe('forbidden');
+  });
+});
+
+it('every GET of one object by id is read in its authentication statement', () => {
+  const byId = contractRoutes
+    .filter(({ route }) => route.method === 'GET' && route.path.endsWith('/:id'))
+    .map(({ route }) => route.metadata.operationId)
+    .sort();
+  expect(byId.length).toBeGreaterThanOrEqual(6);
+  expect(gatedReads.map((read) => read.operationId).sort()).toEqual(byId);
+});
