@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import { vitestConfig } from '../contract/vitest.shared.js';
 import { findPostgresBin } from './src/testing/postgres-cluster.js';
 
@@ -10,6 +11,28 @@ const postgresBin = findPostgresBin();
 if (!postgresBin) {
   if (process.env.CI) throw new Error('CI needs PostgreSQL server binaries (/usr/lib/postgresql/*/bin or PG_BIN)');
   console.warn('[coinventory] No PostgreSQL server binaries found: running the suite on the embedded database only.');
+}
+
+/**
+ * Files whose every assertion is settled before a statement reaches the database (the HTTP layer: headers,
+ * challenges, refused bodies, malformed requests, ETags, the docs page) answer the same on either database, so they
+ * run once: on the PostgreSQL cluster where there is one (the faster of the two), else on the embedded database.
+ * Everything that reads or writes through SQL runs on both.
+ */
+const HTTP_LAYER_FILES = [
+  'test/api/challenges.test.ts',
+  'test/api/response-headers.test.ts',
+  'test/api/validation-body.test.ts',
+  'test/http/app.test.ts',
+  'test/http/conditional.test.ts',
+  'test/http/docs.test.ts',
+  'test/http/host-header.test.ts',
+  'test/http/hostile-http.test.ts',
+  'test/http/responses.test.ts',
+];
+// A renamed file would otherwise silently run twice again.
+for (const file of HTTP_LAYER_FILES) {
+  if (!existsSync(new URL(file, import.meta.url))) throw new Error(`vitest.config.ts names a missing file: ${file}`);
 }
 
 // `*.embedded.test.ts` and `*.postgres.test.ts` hold what only makes sense on one of the two databases. Each
@@ -25,7 +48,7 @@ export default vitestConfig({
         extends: true,
         test: {
           name: 'embedded',
-          exclude: ['test/**/*.postgres.test.ts'],
+          exclude: ['test/**/*.postgres.test.ts', ...(postgresBin ? HTTP_LAYER_FILES : [])],
           globalSetup: ['test/support/global-embedded.ts'],
         },
       },
