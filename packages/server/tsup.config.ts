@@ -3,6 +3,7 @@ import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'tsup';
+import { INITDB_IMAGE_NAME, writeInitdbImage } from './src/db/initdb-image.js';
 
 // The binary: one ESM entry with a shebang. Dependencies stay in node_modules (PGlite loads its WebAssembly from
 // there), except postgres.js: the build carries the patched copy (patches/README.md), which an install from the
@@ -10,6 +11,8 @@ import { defineConfig } from 'tsup';
 // real binary and a throwaway PostgreSQL cluster with; and `demo-data` (with types, for the repository's benchmark
 // only: they name postgres.js's, which an install from the registry does not have): what its seeding shares with the
 // demo.
+//
+// The build also writes an empty embedded cluster, dist/pglite-initdb.tar.gz (src/db/initdb-image.ts).
 //
 // Swagger UI's files (for /docs) are copied into dist/swagger-ui with their licence, so swagger-ui-dist is not a
 // dependency: installing it runs @scarf/scarf's install script, which reports the install to a third party.
@@ -39,5 +42,9 @@ export default defineConfig({
   noExternal: ['postgres'],
   sourcemap: true,
   dts: { entry: { testing: 'src/testing/index.ts', 'demo-data': 'src/demo/shared.ts' } },
-  onSuccess: async () => copySwaggerUi(),
+  onSuccess: async () => {
+    copySwaggerUi();
+    // An empty embedded cluster, which a new data directory starts from instead of running initdb (initdb-image.ts).
+    await writeInitdbImage(fileURLToPath(new URL(`./dist/${INITDB_IMAGE_NAME}`, import.meta.url)));
+  },
 });

@@ -1,10 +1,12 @@
-import { chmodSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { PGlite } from '@electric-sql/pglite';
 import { btree_gin } from '@electric-sql/pglite/contrib/btree_gin';
 import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import { PGLiteSocketServer } from '@electric-sql/pglite-socket';
+import { readInitdbImage } from './initdb-image.js';
 
 export interface EmbeddedPostgres {
   /** The Unix socket the embedded database is served on (postgres.js's `path` option). */
@@ -59,11 +61,16 @@ export async function startEmbeddedPostgres(dataDir: string, options: EmbeddedOp
     if (privateDir) rmSync(privateDir, { recursive: true, force: true });
   };
 
+  // A new database starts from the image given, or else from the build's copy of an empty cluster (initdb-image.ts).
+  // An existing one never gets an image: PGlite would write it over the files.
+  const isNew = inMemory || !existsSync(join(dataDir, 'PG_VERSION'));
+  const image = options.image ?? (isNew ? readInitdbImage(dirname(fileURLToPath(import.meta.url))) : undefined);
+
   let db: PGlite | undefined;
   try {
     db = await PGlite.create(inMemory ? undefined : dataDir, {
       extensions: { btree_gin, pg_trgm },
-      ...(options.image && { loadDataDir: options.image }),
+      ...(image && { loadDataDir: image }),
     });
     // Whoever opens the data directory holds its lock (data-dir-lock.ts): a socket left here is a dead process's.
     rmSync(socketPath, { force: true });

@@ -1,4 +1,5 @@
 import { once } from 'node:events';
+import { statSync } from 'node:fs';
 import { request } from 'node:http';
 import { join } from 'node:path';
 import {
@@ -26,8 +27,12 @@ describe('coinventory-server on the embedded database', () => {
   let demoKey = '';
 
   it('creates the demo workspace on first start, prints its key once, and every endpoint answers with it', async () => {
+    const startedAt = Date.now();
     const server = await start({ COINVENTORY_DATA_DIR: dataDir });
     try {
+      // The new data directory was unpacked from the build's empty cluster (src/db/initdb-image.ts), which keeps its
+      // files' times from the build, rather than written now by initdb.
+      expect(statSync(join(dataDir, 'PG_VERSION')).mtimeMs).toBeLessThan(startedAt);
       const printed = await fromStderr(server, /(cvk_live_[0-9A-Za-z]+)/);
       expect(printed, server.stderr()).not.toBeNull();
       demoKey = printed?.[1] ?? '';
