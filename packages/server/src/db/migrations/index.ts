@@ -8,6 +8,7 @@ import * as changesAndIdempotency from './0007_changes_and_idempotency.js';
 import * as webhooks from './0008_webhooks.js';
 import * as marketplaceBackPressure from './0009_marketplace_back_pressure.js';
 import * as rateLimitUnlogged from './0010_rate_limit_unlogged.js';
+import * as valuationSources from './0011_valuation_sources.js';
 
 export interface Migration {
   version: number;
@@ -27,4 +28,5 @@ export const migrations: readonly Migration[] = [
   { version: 8, ...webhooks },
   { version: 9, ...marketplaceBackPressure },
   { version: 10, ...rateLimitUnlogged },
+  { version: 11, ...valuationSources },
 ];

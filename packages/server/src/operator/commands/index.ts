@@ -3,6 +3,7 @@ import { KEYS_COMMANDS } from './keys.js';
 import { MARKETPLACE_COMMANDS } from './marketplace.js';
 import { ORGANIZATIONS_COMMANDS } from './organizations.js';
 import { PEOPLE_COMMANDS } from './people.js';
+import { VALUATIONS_COMMANDS } from './valuations.js';
 import { WEBHOOKS_COMMANDS } from './webhooks.js';
 
 /** Every operator command, in the order the help lists them. */
@@ -12,5 +13,6 @@ export const COMMANDS = [
   ...PEOPLE_COMMANDS,
   ...KEYS_COMMANDS,
   ...MARKETPLACE_COMMANDS,
+  ...VALUATIONS_COMMANDS,
   ...WEBHOOKS_COMMANDS,
 ] as const;

@@ -1,0 +1,91 @@
+import type { ValuationBasis } from '@coinventory/contract';
+import { asPool } from '../../db/nested.js';
+import type { Sql } from '../../db/types.js';
+import { ProvisioningError } from '../../errors.js';
+import { updateItem } from '../items/service.js';
+import { requireOrganization } from '../workspaces/index.js';
+import { estimate, type Sale } from './engine.js';
+import * as data from './store.js';
+
+/** What the operator's `valuate` and `spot` commands do. */
+
+export interface ValuedItem {
+  itemId: string;
+  sku: string;
+  valuationId: string;
+  basis: ValuationBasis;
+  estimateInCents: number;
+  confidencePercent: number;
+  /** Whether the estimate became the item's value (`--apply`). */
+  applied: boolean;
+}
+
+export interface ValuateResult {
+  organization: { id: string; slug: string };
+  valued: ValuedItem[];
+  /** Items nothing could value: no comparable sales, price guide value or metal content. */
+  skipped: Array<{ itemId: string; sku: string }>;
+}
+
+/**
+ * Values one item (by id or SKU) or every item of the organization: each gets a new valuation when its sales, the
+ * price guide or its metal give an estimate. With `apply`, the estimate also becomes the item's value, through the
+ * same path as a PATCH (an `item.updated` change, its webhooks), in the transaction that records the valuation.
+ */
+export async function valuate(
+  sql: Sql,
+  input: { org: string; item: string | null; apply: boolean; now?: Date },
+): Promise<ValuateResult> {
+  const org = await requireOrganization(sql, input.org);
+  const now = input.now ?? new Date();
+  const items = await data.itemsToValue(sql, org.id, input.item);
+  if (input.item !== null && items.length === 0) {
+    throw new ProvisioningError('not_found', `No item with id or SKU "${input.item}" in ${org.slug}.`);
+  }
+  const identities = [...new Set(items.map((item) => item.identity))];
+  const salesByIdentity = new Map<string, Sale[]>();
+  for (const sale of await data.salesOf(sql, org.id, identities, now)) {
+    salesByIdentity.set(sale.identity, [...(salesByIdentity.get(sale.identity) ?? []), sale]);
+  }
+  const guide = await data.guideValuesOf(sql, org.id, identities);
+  const spotCentsPerOz = await data.spotPrices(sql);
+
+  const result: ValuateResult = { organization: { id: org.id, slug: org.slug }, valued: [], skipped: [] };
+  for (const item of items) {
+    const found = estimate({
+      item,
+      sales: salesByIdentity.get(item.identity) ?? [],
+      priceGuideValueInCents:
+        item.grade === null ? null : (guide.get(data.guideKey(item.identity, item.grade)) ?? null),
+      spotCentsPerOz,
+      now,
+    });
+    if (!found) {
+      result.skipped.push({ itemId: item.id, sku: item.sku });
+      continue;
+    }
+    const valuationId = await sql.begin(async (tx) => {
+      const id = await data.insertValuation(tx, org.id, item.id, found);
+      if (input.apply) {
+        await updateItem(asPool(tx), org.id, item.id, { valueInCents: found.estimateInCents });
+        await data.markApplied(tx, org.id, id);
+      }
+      return id;
+    });
+    result.valued.push({
+      itemId: item.id,
+      sku: item.sku,
+      valuationId,
+      basis: found.basis,
+      estimateInCents: found.estimateInCents,
+      confidencePercent: found.confidencePercent,
+      applied: input.apply,
+    });
+  }
+  return result;
+}
+
+export const setSpotPrice = (sql: Sql, input: { metal: string; centsPerOz: number }) =>
+  data.setSpotPrice(sql, input.metal, input.centsPerOz);
+
+export const listSpotPrices = (sql: Sql) => data.listSpotPrices(sql);

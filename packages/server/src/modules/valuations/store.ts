@@ -1,0 +1,184 @@
+import type { Queryable } from '../../db/types.js';
+import { looksLikeUuid } from '../../ids.js';
+import { COMPS_MAX_AGE_DAYS, type Estimate, type ItemFacts, identityOf, type Sale } from './engine.js';
+import { parseGrade } from './grades.js';
+
+/** The valuation engine's SQL: what it reads (items, sales, guide, spot prices) and the valuations it writes. */
+
+export interface ItemToValue extends ItemFacts {
+  id: string;
+  sku: string;
+}
+
+interface ItemRow {
+  id: string;
+  sku: string;
+  title: string;
+  grading_service: string | null;
+  grade: string | null;
+  attributes: ItemFacts['attributes'];
+}
+
+/**
+ * The items to value: one by id or SKU, or every item of the workspace. An item's identity is its `coin` attribute
+ * when it has one, else its title (engine.ts, identityOf).
+ */
+export async function itemsToValue(sql: Queryable, organizationId: string, ref: string | null): Promise<ItemToValue[]> {
+  const rows = await sql<ItemRow[]>`
+    SELECT id, sku, title, grading_service, grade, attributes FROM items
+    WHERE organization_id = ${organizationId}
+      ${ref === null ? sql`` : looksLikeUuid(ref) ? sql`AND id = ${ref}` : sql`AND sku = ${ref}`}
+    ORDER BY sku
+  `;
+  return rows.map((row) => {
+    const coin = row.attributes.coin;
+    return {
+      id: row.id,
+      sku: row.sku,
+      identity: identityOf(typeof coin === 'string' && coin.trim() !== '' ? coin : row.title),
+      gradingService: row.grading_service,
+      grade: row.grade,
+      attributes: row.attributes,
+    };
+  });
+}
+
+interface SaleRow {
+  coin_identity: string;
+  source: string;
+  title: string | null;
+  grading_service: string | null;
+  grade: string | null;
+  price_in_cents: string;
+  sold_at: Date;
+  sold_at_text: string;
+  venue: string | null;
+  url: string | null;
+}
+
+/** The workspace's sales of these identities within the engine's age limit of `now`. */
+export async function salesOf(
+  sql: Queryable,
+  organizationId: string,
+  identities: readonly string[],
+  now: Date,
+): Promise<Sale[]> {
+  const since = new Date(now.getTime() - COMPS_MAX_AGE_DAYS * 86_400_000);
+  const rows = await sql<SaleRow[]>`
+    SELECT coin_identity, source, title, grading_service, grade, price_in_cents, sold_at, sold_at_text, venue, url
+    FROM comparable_sales
+    WHERE organization_id = ${organizationId} AND coin_identity = ANY(${identities as string[]})
+      AND sold_at >= ${since} AND sold_at <= ${now}
+  `;
+  return rows.map((row) => ({
+    identity: row.coin_identity,
+    source: row.source,
+    title: row.title,
+    gradingService: row.grading_service,
+    grade: row.grade,
+    priceInCents: Number(row.price_in_cents),
+    soldAt: row.sold_at,
+    soldAtText: row.sold_at_text,
+    venue: row.venue,
+    url: row.url,
+  }));
+}
+
+/** The price guide's values for these identities, by `identity grade-key`. */
+export async function guideValuesOf(
+  sql: Queryable,
+  organizationId: string,
+  identities: readonly string[],
+): Promise<Map<string, number>> {
+  const rows = await sql<{ coin_identity: string; grade_key: string; value_in_cents: string }[]>`
+    SELECT coin_identity, grade_key, value_in_cents FROM price_guide_entries
+    WHERE organization_id = ${organizationId} AND coin_identity = ANY(${identities as string[]})
+  `;
+  return new Map(rows.map((row) => [guideKey(row.coin_identity, row.grade_key), Number(row.value_in_cents)]));
+}
+
+/** The key of a guide entry: the identity and the grade as the engine compares it (or as written, if not Sheldon). */
+export function guideKey(identity: string, grade: string): string {
+  return `${identity}\u0000${gradeKeyOf(grade)}`;
+}
+
+export function gradeKeyOf(grade: string): string {
+  return parseGrade(grade)?.key ?? grade.replace(/\s+/g, '').toUpperCase();
+}
+
+/** Spot prices in cents per troy ounce, by metal. */
+export async function spotPrices(sql: Queryable): Promise<Record<string, number>> {
+  const rows = await sql<{ metal: string; cents_per_oz: string }[]>`SELECT metal, cents_per_oz FROM spot_prices`;
+  return Object.fromEntries(rows.map((row) => [row.metal, Number(row.cents_per_oz)]));
+}
+
+export interface SpotPrice {
+  metal: string;
+  centsPerOz: number;
+  updatedAt: Date;
+}
+
+export async function setSpotPrice(sql: Queryable, metal: string, centsPerOz: number): Promise<SpotPrice> {
+  const [row] = await sql<{ metal: string; cents_per_oz: string; updated_at: Date }[]>`
+    INSERT INTO spot_prices (metal, cents_per_oz) VALUES (${metal}, ${centsPerOz})
+    ON CONFLICT (metal) DO UPDATE SET cents_per_oz = EXCLUDED.cents_per_oz, updated_at = now()
+    RETURNING metal, cents_per_oz, updated_at
+  `;
+  if (!row) throw new Error('the spot price upsert returned no row');
+  return { metal: row.metal, centsPerOz: Number(row.cents_per_oz), updatedAt: row.updated_at };
+}
+
+export async function listSpotPrices(sql: Queryable): Promise<SpotPrice[]> {
+  const rows = await sql<{ metal: string; cents_per_oz: string; updated_at: Date }[]>`
+    SELECT metal, cents_per_oz, updated_at FROM spot_prices ORDER BY metal
+  `;
+  return rows.map((row) => ({ metal: row.metal, centsPerOz: Number(row.cents_per_oz), updatedAt: row.updated_at }));
+}
+
+/** Writes a valuation and its comps, in their order; returns its id. */
+export async function insertValuation(
+  sql: Queryable,
+  organizationId: string,
+  itemId: string,
+  result: Estimate,
+): Promise<string> {
+  const [row] = await sql<{ id: string }[]>`
+    INSERT INTO valuations (
+      organization_id, item_id, estimate_low_in_cents, estimate_in_cents, estimate_high_in_cents, confidence_percent,
+      basis, price_guide_value_in_cents, melt_value_in_cents, summary
+    ) VALUES (
+      ${organizationId}, ${itemId}, ${result.estimateLowInCents}, ${result.estimateInCents},
+      ${result.estimateHighInCents}, ${result.confidencePercent}, ${result.basis}, ${result.priceGuideValueInCents},
+      ${result.meltValueInCents}, ${result.summary}
+    )
+    RETURNING id
+  `;
+  if (!row) throw new Error('the valuation insert returned no row');
+  if (result.comps.length > 0) {
+    await sql`
+      INSERT INTO valuation_comps ${sql(
+        result.comps.map((comp, position) => ({
+          organization_id: organizationId,
+          valuation_id: row.id,
+          position,
+          source: comp.source,
+          title: comp.title,
+          grade: comp.grade,
+          grading_service: comp.gradingService,
+          price_in_cents: comp.priceInCents,
+          sold_at: comp.soldAt,
+          venue: comp.venue,
+          url: comp.url,
+        })),
+      )}
+    `;
+  }
+  return row.id;
+}
+
+/** Records that the valuation's estimate became the item's value, at the time of the transaction that did it. */
+export async function markApplied(sql: Queryable, organizationId: string, valuationId: string): Promise<void> {
+  await sql`
+    UPDATE valuations SET applied_at = now() WHERE organization_id = ${organizationId} AND id = ${valuationId}
+  `;
+}

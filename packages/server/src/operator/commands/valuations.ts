@@ -1,0 +1,104 @@
+import { z } from 'zod';
+import * as valuations from '../../modules/valuations/index.js';
+import { date, table } from '../format.js';
+import { NO_OPTIONS, org, string } from '../options.js';
+import { spec } from '../spec.js';
+
+const dollars = (cents: number) => `$${(cents / 100).toFixed(2)}`;
+const flag = { type: 'boolean' } as const;
+/** Up to ten SKUs, then how many more: `--all` on a large workspace should not print thousands on one line. */
+const named = (skus: string[]) =>
+  skus.length <= 10 ? skus.join(', ') : `${skus.slice(0, 10).join(', ')} and ${skus.length - 10} more (see --json)`;
+
+/** The valuation engine, run by the operator, and the spot prices its melt values use. */
+export const VALUATIONS_COMMANDS = [
+  spec({
+    name: 'valuate',
+    summary:
+      'Value one item or every item from comparable sales, the price guide or metal content; --apply makes each estimate the item value.',
+    synopsis: '--org <id|slug> (--item <id|sku> | --all) [--apply]',
+    example: 'coinventory-server valuate --org liberty-coin --item MOR-1881-S-65',
+    options: { org: string, item: string, all: flag, apply: flag },
+    input: z
+      .object({
+        org,
+        item: z.string().min(1, 'must not be empty').optional(),
+        all: z.boolean().optional(),
+        apply: z.boolean().optional(),
+      })
+      .superRefine((value, ctx) => {
+        if ((value.item === undefined) === !value.all) {
+          ctx.addIssue({
+            code: z.ZodIssueCode.custom,
+            path: ['item'],
+            message: 'give either --item <id|sku> or --all (one of them)',
+          });
+        }
+      })
+      .transform((value) => ({ org: value.org, item: value.item ?? null, apply: value.apply === true })),
+    run: (sql, input) => valuations.valuate(sql, input),
+    text: (result) => {
+      const lines =
+        result.valued.length === 0
+          ? []
+          : [
+              table([
+                ['ITEM', 'BASIS', 'ESTIMATE', 'CONFIDENCE', 'APPLIED'],
+                ...result.valued.map((v) => [
+                  v.sku,
+                  v.basis,
+                  dollars(v.estimateInCents),
+                  `${v.confidencePercent}%`,
+                  v.applied ? 'yes' : 'no',
+                ]),
+              ]),
+              '',
+            ];
+      lines.push(
+        `${result.valued.length} ${result.valued.length === 1 ? 'item' : 'items'} valued in ${result.organization.slug}` +
+          (result.skipped.length === 0
+            ? '.'
+            : `; ${result.skipped.length} without comparable sales, a price guide value or metal content (${named(result.skipped.map((s) => s.sku))}).`),
+      );
+      return lines.join('\n');
+    },
+  }),
+  spec({
+    name: 'spot set',
+    summary: 'Set the spot price of a metal, which every melt value uses from then on.',
+    synopsis: '--metal <gold|silver|platinum|palladium|…> --usd-per-oz <price per troy ounce>',
+    example: 'coinventory-server spot set --metal silver --usd-per-oz 31.25',
+    options: { metal: string, 'usd-per-oz': string },
+    input: z
+      .object({
+        metal: z
+          .string({ required_error: 'is required' })
+          .trim()
+          .toLowerCase()
+          .regex(/^[a-z]+$/, 'must be a metal name in letters, e.g. silver'),
+        'usd-per-oz': z
+          .string({ required_error: 'is required' })
+          .regex(/^[0-9]+(\.[0-9]{1,2})?$/, 'must be a price in dollars with at most two decimals, e.g. 31.25')
+          .transform((value) => Math.round(Number(value) * 100))
+          .pipe(z.number().int().min(1, 'must be above 0').max(100_000_000_00, 'must be at most 10000000000')),
+      })
+      .transform((value) => ({ metal: value.metal, centsPerOz: value['usd-per-oz'] })),
+    run: (sql, input) => valuations.setSpotPrice(sql, input),
+    text: (spot) => `Spot ${spot.metal}: ${dollars(spot.centsPerOz)} per troy ounce.`,
+  }),
+  spec({
+    name: 'spot list',
+    summary: 'List the spot prices melt values use.',
+    synopsis: '',
+    example: 'coinventory-server spot list',
+    ...NO_OPTIONS,
+    run: (sql) => valuations.listSpotPrices(sql),
+    text: (spots) =>
+      spots.length === 0
+        ? 'No spot prices: set one with `coinventory-server spot set`.'
+        : table([
+            ['METAL', 'USD PER OZ', 'SET AT'],
+            ...spots.map((s) => [s.metal, dollars(s.centsPerOz), date(s.updatedAt)]),
+          ]),
+  }),
+];

@@ -1,0 +1,221 @@
+import { ChangeListSchema, type Valuation, ValuationListSchema } from '@coinventory/contract';
+import { describe, expect, it } from 'vitest';
+import type { Sql } from '../../../src/db/types.js';
+import { identityOf } from '../../../src/modules/valuations/index.js';
+import { EXIT, executeAdminCommand } from '../../../src/operator/index.js';
+import { expectStatus } from '../../support/http.js';
+import { type Api, createItem, freshApi, getItem } from '../../support/items.js';
+import { uniqueSku } from '../../support/routes.js';
+import { serverWithWorkspace } from '../../support/server.js';
+import { createWorkspace, type TestWorkspace } from '../../support/workspace.js';
+
+/**
+ * `coinventory-server valuate` end to end: sales in the database, the command run as the admin socket runs it, the
+ * valuation read back through the API. The figures are the engine fixture's (engine.test.ts), worked out by hand.
+ */
+
+const DAY_MS = 86_400_000;
+const TITLE = '1881-S Morgan Dollar';
+
+describe('valuate, run in-process on the suite’s database', () => {
+  const ctx = serverWithWorkspace({ policy: { maxRequests: 100_000, windowSeconds: 60 } });
+  const sql = (): Sql => ctx.server.database.sql;
+  const run = (...argv: string[]) => executeAdminCommand(argv, sql());
+  const ok = (output: { exitCode: number; stdout: string; stderr: string }) => {
+    expect(output.exitCode, output.stderr).toBe(EXIT.ok);
+    expect(output.stderr).toBe('');
+    return output.stdout;
+  };
+  const fresh = async (): Promise<{ ws: TestWorkspace; api: Api }> => {
+    const ws = await createWorkspace(sql());
+    return { ws, api: await freshApi(ctx.server, ws) };
+  };
+
+  /** A sale `daysAgo` days before now, of the Morgan unless told otherwise. */
+  async function addSale(
+    organizationId: string,
+    sale: { grade: string; price: number; daysAgo: number; service?: string; coin?: string },
+  ) {
+    const soldAt = new Date(Date.now() - sale.daysAgo * DAY_MS);
+    const coin = sale.coin ?? TITLE;
+    const row = {
+      source: 'auction_archive',
+      title: `${coin} ${sale.service ?? 'PCGS'} ${sale.grade}`,
+      grade: sale.grade,
+      gradingService: sale.service ?? 'PCGS',
+      priceInCents: sale.price,
+      soldAt: soldAt.toISOString().slice(0, 10),
+      venue: 'Heritage',
+      url: `https://heritage.example/lots/${sale.grade}-${sale.price}-${sale.daysAgo}`,
+    };
+    await sql()`
+      INSERT INTO comparable_sales (
+        organization_id, source, external_id, coin, coin_identity, title, grading_service, grade, price_in_cents,
+        sold_at, sold_at_text, venue, url
+      ) VALUES (
+        ${organizationId}, ${row.source}, ${row.url}, ${coin}, ${identityOf(coin)}, ${row.title}, ${row.gradingService},
+        ${row.grade}, ${row.priceInCents}, ${soldAt}, ${row.soldAt}, ${row.venue}, ${row.url}
+      )
+    `;
+    return row;
+  }
+
+  async function valuations(api: Api, itemId: string): Promise<Valuation[]> {
+    const response = await api.get(`/items/${itemId}/valuations`);
+    expectStatus(response, 200);
+    return ValuationListSchema.parse(response.body).items;
+  }
+
+  it('values an item from its comparable sales; the API shows the estimate, range, confidence and comps', async () => {
+    const { ws, api } = await fresh();
+    ok(await run('spot', 'set', '--metal', 'Silver', '--usd-per-oz', '38'));
+    const item = await createItem(api, {
+      sku: uniqueSku('VAL'),
+      title: TITLE,
+      gradingService: 'PCGS',
+      grade: 'MS65',
+      valueInCents: 20_000,
+      attributes: { metal: 'silver', fineness: 0.9, weightGrams: 26.73 },
+    });
+    const A = await addSale(ws.organizationId, { grade: 'MS65', price: 24_000, daysAgo: 31 });
+    const D = await addSale(ws.organizationId, { grade: 'MS65', price: 26_200, daysAgo: 365 });
+    const C = await addSale(ws.organizationId, { grade: 'MS65', price: 27_000, daysAgo: 180 });
+    const B = await addSale(ws.organizationId, { grade: 'MS65', price: 25_500, daysAgo: 91 });
+    // Not comparables: another grading service, too old, another coin, one grade step away (not needed).
+    await addSale(ws.organizationId, { grade: 'MS65', price: 30_000, daysAgo: 20, service: 'NGC' });
+    await addSale(ws.organizationId, { grade: 'MS65', price: 50_000, daysAgo: 761 });
+    await addSale(ws.organizationId, { grade: 'MS65', price: 70_000, daysAgo: 10, coin: '1881-O Morgan Dollar' });
+    await addSale(ws.organizationId, { grade: 'MS64', price: 11_000, daysAgo: 5 });
+
+    const result = JSON.parse(ok(await run('valuate', '--org', ws.slug, '--item', item.sku, '--json')));
+    const [valuation, ...others] = await valuations(api, item.id);
+    expect(others).toEqual([]);
+    expect(result).toEqual({
+      organization: { id: ws.organizationId, slug: ws.slug },
+      valued: [
+        {
+          itemId: item.id,
+          sku: item.sku,
+          valuationId: valuation?.id,
+          basis: 'comps',
+          estimateInCents: 25_850,
+          confidencePercent: 70,
+          applied: false,
+        },
+      ],
+      skipped: [],
+    });
+    expect(valuation).toEqual({
+      id: expect.any(String),
+      itemId: item.id,
+      estimateLowInCents: 25_125,
+      estimateInCents: 25_850,
+      estimateHighInCents: 26_400,
+      confidencePercent: 70,
+      basis: 'comps',
+      priceGuideValueInCents: null,
+      meltValueInCents: 2_939,
+      summary: 'Median of 4 comparable PCGS MS65 sales: $258.50, range $251.25 to $264.00.',
+      comps: [A, B, C, D],
+      appliedAt: null,
+      createdAt: expect.any(String),
+    });
+    // Without --apply the item keeps its value.
+    expect((await getItem(api, item.id)).valueInCents).toBe(20_000);
+  });
+
+  it('--apply makes the estimate the item value, with an item.updated change, and records when', async () => {
+    const { ws, api } = await fresh();
+    const item = await createItem(api, { sku: uniqueSku('VAL'), title: TITLE, gradingService: 'PCGS', grade: 'MS65' });
+    for (const [price, daysAgo] of [
+      [24_000, 31],
+      [25_500, 91],
+      [27_000, 180],
+    ] as const) {
+      await addSale(ws.organizationId, { grade: 'MS65', price, daysAgo });
+    }
+    const cursor = (await api.get('/changes/cursor')).body as { cursor: string };
+
+    ok(await run('valuate', '--org', ws.organizationId, '--item', item.id, '--apply'));
+    const [valuation] = await valuations(api, item.id);
+    expect(valuation?.estimateInCents).toBe(25_500); // the median of three
+    expect(valuation?.appliedAt).not.toBeNull();
+    const updated = await getItem(api, item.id);
+    expect(updated.valueInCents).toBe(25_500);
+    // The change is stamped with its transaction's start, which is also when the valuation was applied.
+    expect(updated.updatedAt).toBe(valuation?.appliedAt);
+
+    const changes = ChangeListSchema.parse((await api.get(`/changes?after=${cursor.cursor}`)).body);
+    expect(changes.items.map((change) => [change.type, change.objectId])).toEqual([['item.updated', item.id]]);
+    expect(changes.items[0]?.data).toEqual(updated);
+  });
+
+  it('falls back to the price guide, then to melt; --all values every item and names those it could not', async () => {
+    const { ws, api } = await fresh();
+    ok(await run('spot', 'set', '--metal', 'silver', '--usd-per-oz', '38.00'));
+    const guided = await createItem(api, { sku: 'A-GUIDED', title: TITLE, gradingService: 'PCGS', grade: 'MS65' });
+    const bullion = await createItem(api, {
+      sku: 'B-BULLION',
+      title: 'Silver round',
+      attributes: { metal: 'silver', fineness: 0.9, weightGrams: 26.73 },
+    });
+    const unknown = await createItem(api, { sku: 'C-UNKNOWN', title: 'An unattributed token' });
+    await addSale(ws.organizationId, { grade: 'MS65', price: 24_000, daysAgo: 31 });
+    await sql()`
+      INSERT INTO price_guide_entries (organization_id, coin_identity, grade_key, coin, grade, value_in_cents)
+      VALUES (${ws.organizationId}, ${identityOf(TITLE)}, 'MS65', ${TITLE}, 'MS 65', 30000)
+    `;
+
+    const text = ok(await run('valuate', '--org', ws.slug, '--all'));
+    expect(text).toBe(
+      [
+        'ITEM       BASIS        ESTIMATE  CONFIDENCE  APPLIED',
+        'A-GUIDED   price_guide  $300.00   50%         no',
+        'B-BULLION  melt         $29.39    40%         no',
+        '',
+        `2 items valued in ${ws.slug}; 1 without comparable sales, a price guide value or metal content (C-UNKNOWN).`,
+        '',
+      ].join('\n'),
+    );
+    expect(await valuations(api, guided.id)).toMatchObject([
+      {
+        basis: 'price_guide',
+        estimateInCents: 30_000,
+        priceGuideValueInCents: 30_000,
+        comps: [],
+        summary:
+          'Price guide value for MS65: $300.00, range $270.00 to $330.00; 1 comparable sale, fewer than the 3 an estimate from sales needs.',
+      },
+    ]);
+    expect(await valuations(api, bullion.id)).toMatchObject([{ basis: 'melt', meltValueInCents: 2_939 }]);
+    expect(await valuations(api, unknown.id)).toEqual([]);
+    expect(ok(await run('spot', 'list'))).toMatch(/^METAL +USD PER OZ +SET AT\nsilver +\$38\.00 +\d{4}-/);
+  });
+
+  it('refuses what it cannot do, naming the option, and values nothing', async () => {
+    const { ws } = await fresh();
+    for (const argv of [
+      ['valuate', '--org', ws.slug],
+      ['valuate', '--org', ws.slug, '--all', '--item', 'X'],
+    ]) {
+      const output = await run(...argv);
+      expect(output.exitCode).toBe(EXIT.usage);
+      expect(output.stderr).toContain('--item: give either --item <id|sku> or --all (one of them)');
+    }
+    const missing = await run('valuate', '--org', ws.slug, '--item', 'NO-SUCH-SKU');
+    expect(missing).toEqual({
+      exitCode: EXIT.notFound,
+      stdout: '',
+      stderr: `No item with id or SKU "NO-SUCH-SKU" in ${ws.slug}.\n`,
+    });
+    for (const price of ['abc', '0', '1.234', '-5']) {
+      const output = await run('spot', 'set', '--metal', 'silver', '--usd-per-oz', price);
+      expect(output.exitCode, price).toBe(EXIT.usage);
+      expect(output.stderr).toContain(price === '-5' ? "Option '--usd-per-oz' argument is ambiguous" : '--usd-per-oz:');
+    }
+    const [row] = await sql()<{ n: number }[]>`
+      SELECT count(*)::int AS n FROM valuations WHERE organization_id = ${ws.organizationId}
+    `;
+    expect(row?.n).toBe(0);
+  });
+});
