@@ -1,6 +1,5 @@
-import { csvRecord, csvRow, ITEM_CSV_COLUMNS } from '@coinventory/contract/csv';
+import { CsvParser, csvRecord, csvRow, ITEM_CSV_COLUMNS } from '@coinventory/contract/csv';
 import { describe, expect, it } from 'vitest';
-import { CsvParser } from '../src/import/csv-reader.js';
 import { csvInputRow, ndjsonRow, planHeader } from '../src/import/rows.js';
 
 // The import's CSV reader and row reading, without a server: every way RFC 4180 text can arrive in chunks, and

@@ -1,5 +1,7 @@
 import type { CreateItemBody, Item } from './types.js';
 
+export * from './csv-reader.js';
+
 /**
  * CSV as Coinventory writes it, the same bytes from the CLI's `--output csv` and the server's export (RFC 4180): a
  * header row, records ending in CRLF, fields quoted when they hold `"`, `,`, CR or LF (and when they start or end

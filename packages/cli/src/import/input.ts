@@ -1,9 +1,8 @@
 import type { Hash } from 'node:crypto';
 import { type FileHandle, open, rm, stat, truncate } from 'node:fs/promises';
 import type { BatchMode } from '@coinventory/contract/constants';
-import { csvRecord } from '@coinventory/contract/csv';
+import { type CsvRecord, csvRecord, isBlank, readCsv } from '@coinventory/contract/csv';
 import { CliError, EXIT, errorMessage, isErrno } from '../errors.js';
-import { type CsvRecord, isBlank, readCsv } from './csv-reader.js';
 import { readText } from './read-text.js';
 import {
   type CsvPlan,

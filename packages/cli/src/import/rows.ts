@@ -1,4 +1,5 @@
 import type { BatchMode } from '@coinventory/contract/constants';
+import type { CsvRecord } from '@coinventory/contract/csv';
 import {
   ITEM_BODY_FIELD_KINDS,
   ITEM_COLUMN_BODY_FIELDS,
@@ -7,7 +8,6 @@ import {
 } from '@coinventory/contract/csv';
 import type { ErrorBody } from '@coinventory/sdk';
 import { CliError, EXIT } from '../errors.js';
-import type { CsvRecord } from './csv-reader.js';
 
 // What `items import` reads from each row of its file: the body of a `POST /items/batch` entry, or why the row is
 // refused before anything is sent. A CSV's columns (or an NDJSON line's fields) are the item's, as `items export`

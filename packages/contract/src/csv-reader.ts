@@ -1,7 +1,8 @@
-// A streaming RFC 4180 reader: records from text that arrives in chunks, so a large file is never held whole.
-// Fields are separated by commas; a field may be quoted ("…"), and then holds commas, line breaks and doubled quotes
-// (""); records end in CRLF, LF or a lone CR. Quoting mistakes do not stop the reading: the record is marked with the
-// problem (an import refuses that row) and the next record is read as usual.
+// A streaming RFC 4180 reader, which the CLI's item import and the server's operator imports share: records from
+// text that arrives in chunks, so a large file is never held whole. Fields are separated by commas; a field may be
+// quoted ("…"), and then holds commas, line breaks and doubled quotes (""); records end in CRLF, LF or a lone CR.
+// Quoting mistakes do not stop the reading: the record is marked with the problem (an import refuses that row) and
+// the next record is read as usual.
 
 /** One record, with where it is. */
 export interface CsvRecord {
