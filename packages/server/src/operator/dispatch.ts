@@ -32,7 +32,7 @@ export async function runAdmin(argv: string[], env: Env): Promise<CommandOutput>
   const socketPath = adminSocketPath(dataDir);
   const deadline = Date.now() + BUSY_WAIT_MS;
   for (;;) {
-    const viaServer = await sendAdminCommand(socketPath, argv);
+    const viaServer = await sendAdminCommand(socketPath, prepared.argv);
     if (viaServer) return viaServer;
     let lock: DataDirLock;
     try {

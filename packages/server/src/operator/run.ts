@@ -1,3 +1,4 @@
+import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import type { z } from 'zod';
 import type { Sql } from '../db/types.js';
@@ -40,7 +41,9 @@ const line = (text: string) => (text.endsWith('\n') ? text : `${text}\n`);
 
 export type PreparedCommand =
   /** Nothing to run: help, or a usage error. */
-  { kind: 'done'; output: CommandOutput } | { kind: 'run'; name: string; run(sql: Sql): Promise<CommandOutput> };
+  | { kind: 'done'; output: CommandOutput }
+  /** `argv` is the command as another process must receive it: a file argument made an absolute path. */
+  | { kind: 'run'; name: string; argv: string[]; run(sql: Sql): Promise<CommandOutput> };
 
 /** Parses and validates an admin command's arguments, before any database is opened. */
 export function prepareAdminCommand(argv: readonly string[]): PreparedCommand {
@@ -50,11 +53,13 @@ export function prepareAdminCommand(argv: readonly string[]): PreparedCommand {
   const { command, args } = found;
   let values: Record<string, unknown>;
   let positionals: string[];
+  let tokens: ReturnType<typeof parseArgs>['tokens'];
   try {
-    ({ values, positionals } = parseArgs({
+    ({ values, positionals, tokens } = parseArgs({
       args,
       allowPositionals: true,
       strict: true,
+      tokens: true,
       options: { ...command.options, json: { type: 'boolean' }, help: { type: 'boolean', short: 'h' } },
     }));
   } catch (error) {
@@ -63,10 +68,20 @@ export function prepareAdminCommand(argv: readonly string[]): PreparedCommand {
     );
   }
   if (values.help) return done(ok(`${commandHelp(command)}\n`));
-  if (positionals.length > 0) {
+  const sent = [...argv];
+  const { json, help: _help, ...given } = values;
+  if ('file' in command && command.file) {
+    if (positionals.length !== 1) {
+      const problem = positionals.length === 0 ? 'Give the file to read' : `Unexpected argument "${positionals[1]}"`;
+      return done(fail(EXIT.usage, `${problem}.\n\n${commandHelp(command)}\n`));
+    }
+    const file = resolve(positionals[0] as string);
+    given.file = file;
+    const at = tokens?.find((token) => token.kind === 'positional')?.index;
+    if (at !== undefined) sent[argv.length - args.length + at] = file;
+  } else if (positionals.length > 0) {
     return done(fail(EXIT.usage, `Unexpected argument "${positionals[0]}".\n\n${commandHelp(command)}\n`));
   }
-  const { json, help: _help, ...given } = values;
   const parsed = (command.input as z.ZodType<unknown, z.ZodTypeDef, unknown>).safeParse(given);
   if (!parsed.success) {
     const problems = parsed.error.issues.map((issue) => `  --${String(issue.path[0] ?? '')}: ${issue.message}`);
@@ -75,6 +90,7 @@ export function prepareAdminCommand(argv: readonly string[]): PreparedCommand {
   return {
     kind: 'run',
     name: command.name,
+    argv: sent,
     run: async (sql) => {
       try {
         const result: unknown = await (command.run as (sql: Sql, input: unknown) => Promise<unknown>)(sql, parsed.data);

@@ -27,6 +27,11 @@ export interface CommandSpec<Input, Result> {
   synopsis: string;
   example: string;
   options: Options;
+  /**
+   * The command reads a file named by one positional argument (`import sales FILE`). It reaches the input as `file`,
+   * an absolute path: through the admin socket the server reads it, from another working directory.
+   */
+  file?: true;
   input: z.ZodType<Input, z.ZodTypeDef, unknown>;
   run(sql: Sql, input: Input): Promise<Result>;
   text(result: Result): string;

@@ -103,6 +103,26 @@ export function meltValueOf(
   return { cents: Math.round(ounces * spot), ounces, metal: metal.toLowerCase(), spot };
 }
 
+/**
+ * An item's coin identity: its `coin` attribute when it has one; else its title, less the grading service and grade
+ * it ends with when it does ("1881-S Morgan Dollar PCGS MS65" is the coin "1881-S Morgan Dollar").
+ */
+export function itemIdentity(item: {
+  title: string;
+  gradingService: string | null;
+  grade: string | null;
+  attributes: ItemFacts['attributes'];
+}): string {
+  const coin = item.attributes.coin;
+  if (typeof coin === 'string' && coin.trim() !== '') return identityOf(coin);
+  let identity = identityOf(item.title);
+  for (const suffix of [item.grade, item.gradingService]) {
+    const part = suffix === null ? '' : identityOf(suffix);
+    if (part !== '' && identity.endsWith(` ${part}`)) identity = identity.slice(0, -part.length - 1);
+  }
+  return identity;
+}
+
 /** The q-quantile of sorted values, interpolated linearly between neighbours (the usual "type 7" definition). */
 export function quantile(sorted: readonly number[], q: number): number {
   const position = (sorted.length - 1) * q;

@@ -1,3 +1,4 @@
 /** The valuation engine: estimates from comparable sales, the price guide and metal content (engine.ts). */
-export { estimate, identityOf, meltValueOf } from './engine.js';
+export { estimate, identityOf, itemIdentity, meltValueOf } from './engine.js';
+export { PRICE_GUIDE_IMPORT, SALES_IMPORT } from './imports.js';
 export { listSpotPrices, setSpotPrice, type ValuateResult, valuate } from './operator.js';

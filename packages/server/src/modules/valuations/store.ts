@@ -1,6 +1,6 @@
 import type { Queryable } from '../../db/types.js';
 import { looksLikeUuid } from '../../ids.js';
-import { COMPS_MAX_AGE_DAYS, type Estimate, type ItemFacts, identityOf, type Sale } from './engine.js';
+import { COMPS_MAX_AGE_DAYS, type Estimate, type ItemFacts, itemIdentity, type Sale } from './engine.js';
 import { parseGrade } from './grades.js';
 
 /** The valuation engine's SQL: what it reads (items, sales, guide, spot prices) and the valuations it writes. */
@@ -19,10 +19,7 @@ interface ItemRow {
   attributes: ItemFacts['attributes'];
 }
 
-/**
- * The items to value: one by id or SKU, or every item of the workspace. An item's identity is its `coin` attribute
- * when it has one, else its title (engine.ts, identityOf).
- */
+/** The items to value: one by id or SKU, or every item of the workspace, each with its identity (itemIdentity). */
 export async function itemsToValue(sql: Queryable, organizationId: string, ref: string | null): Promise<ItemToValue[]> {
   const rows = await sql<ItemRow[]>`
     SELECT id, sku, title, grading_service, grade, attributes FROM items
@@ -30,17 +27,19 @@ export async function itemsToValue(sql: Queryable, organizationId: string, ref: 
       ${ref === null ? sql`` : looksLikeUuid(ref) ? sql`AND id = ${ref}` : sql`AND sku = ${ref}`}
     ORDER BY sku
   `;
-  return rows.map((row) => {
-    const coin = row.attributes.coin;
-    return {
-      id: row.id,
-      sku: row.sku,
-      identity: identityOf(typeof coin === 'string' && coin.trim() !== '' ? coin : row.title),
+  return rows.map((row) => ({
+    id: row.id,
+    sku: row.sku,
+    identity: itemIdentity({
+      title: row.title,
       gradingService: row.grading_service,
       grade: row.grade,
       attributes: row.attributes,
-    };
-  });
+    }),
+    gradingService: row.grading_service,
+    grade: row.grade,
+    attributes: row.attributes,
+  }));
 }
 
 interface SaleRow {

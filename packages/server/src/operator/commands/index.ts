@@ -1,4 +1,5 @@
 import { DATABASE_COMMANDS } from './database.js';
+import { IMPORTS_COMMANDS } from './imports.js';
 import { KEYS_COMMANDS } from './keys.js';
 import { MARKETPLACE_COMMANDS } from './marketplace.js';
 import { ORGANIZATIONS_COMMANDS } from './organizations.js';
@@ -13,6 +14,7 @@ export const COMMANDS = [
   ...PEOPLE_COMMANDS,
   ...KEYS_COMMANDS,
   ...MARKETPLACE_COMMANDS,
+  ...IMPORTS_COMMANDS,
   ...VALUATIONS_COMMANDS,
   ...WEBHOOKS_COMMANDS,
 ] as const;

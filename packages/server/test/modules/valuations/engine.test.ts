@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { estimate, type Inputs, identityOf, type Sale } from '../../../src/modules/valuations/engine.js';
+import { estimate, type Inputs, identityOf, itemIdentity, type Sale } from '../../../src/modules/valuations/engine.js';
 import { parseGrade } from '../../../src/modules/valuations/grades.js';
 
 /**
@@ -161,6 +161,16 @@ describe('the valuation engine, on a fixed fixture', () => {
     const lower = [A, B, C].map((s) => ({ ...s, gradingService: ' pcgs ', grade: 'ms 65' }));
     expect(estimate(inputs({ sales: lower }))?.basis).toBe('comps');
     expect(identityOf('1881-S  Morgan Dollar!')).toBe('1881 s morgan dollar');
+  });
+
+  it("takes an item's coin from its coin attribute, else from its title less the grading service and grade", () => {
+    const item = { title: '1881-S Morgan Dollar PCGS MS65', gradingService: 'PCGS', grade: 'MS65', attributes: {} };
+    expect(itemIdentity(item)).toBe(MORGAN);
+    expect(itemIdentity({ ...item, title: '1881-S Morgan Dollar MS65' })).toBe(MORGAN);
+    expect(itemIdentity({ ...item, title: '1881-S Morgan Dollar' })).toBe(MORGAN);
+    // Only at the end: a grade inside the title is part of the coin's name as written.
+    expect(itemIdentity({ ...item, title: 'PCGS MS65 1881-S Morgan Dollar' })).toBe('pcgs ms65 1881 s morgan dollar');
+    expect(itemIdentity({ ...item, attributes: { coin: '1881-S Morgan' } })).toBe('1881 s morgan');
   });
 });
 

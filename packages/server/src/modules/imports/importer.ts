@@ -1,0 +1,119 @@
+import { basename } from 'node:path';
+import type { z } from 'zod';
+import type { Sql, TransactionSql } from '../../db/types.js';
+import { ProvisioningError } from '../../errors.js';
+import { requireOrganization } from '../workspaces/index.js';
+import { readImportFile } from './read.js';
+
+/**
+ * One kind of record an operator imports (`coinventory-server import <kind> FILE`): its fields, the rules of one row
+ * (the API's bounds), the natural key a re-import updates by, and how a batch of valid rows is written.
+ */
+export interface ImportKind<Row> {
+  name: string;
+  /** Every field, in the order a CSV header lists them. */
+  fields: readonly string[];
+  required: readonly string[];
+  row: z.ZodType<Row, z.ZodTypeDef, unknown>;
+  /** The natural key of a row, and what it is made of (for the message on a row that repeats another). */
+  key(row: Row): string;
+  keyFields: string;
+  /** Upserts the rows by their natural key; says how many were created and updated (the rest were unchanged). */
+  write(tx: TransactionSql, organizationId: string, rows: Row[]): Promise<{ created: number; updated: number }>;
+}
+
+export interface Reject {
+  row: number;
+  reason: string;
+}
+
+export interface ImportResult {
+  kind: string;
+  file: string;
+  organization: { id: string; slug: string };
+  dryRun: boolean;
+  /** Rows read (blank lines aside). */
+  rows: number;
+  created: number;
+  updated: number;
+  unchanged: number;
+  rejected: Reject[];
+}
+
+export interface ImportOptions {
+  org: string;
+  file: string;
+  dryRun: boolean;
+  /** Import the valid rows even when others are refused (otherwise a file is all or nothing). */
+  partial: boolean;
+}
+
+/** Shown in a refusal's message; `--json` of a partial import has them all. */
+const REJECTS_SHOWN = 20;
+
+class DryRunRollback extends Error {}
+
+export async function runImport<Row>(sql: Sql, kind: ImportKind<Row>, options: ImportOptions): Promise<ImportResult> {
+  const org = await requireOrganization(sql, options.org);
+  const name = basename(options.file);
+  const valid: Row[] = [];
+  const rejected: Reject[] = [];
+  const seen = new Map<string, number>();
+  const rows = readImportFile(options.file, kind.fields, kind.required);
+  for (const read of rows) {
+    if ('problem' in read) {
+      rejected.push({ row: read.row, reason: read.problem });
+      continue;
+    }
+    const parsed = kind.row.safeParse(read.values);
+    if (!parsed.success) {
+      const reason = parsed.error.issues
+        .map((issue) => (issue.path.length > 0 ? `${issue.path.join('.')}: ${issue.message}` : issue.message))
+        .join('; ');
+      rejected.push({ row: read.row, reason });
+      continue;
+    }
+    const key = kind.key(parsed.data);
+    const first = seen.get(key);
+    if (first !== undefined) {
+      rejected.push({ row: read.row, reason: `repeats row ${first} (the same ${kind.keyFields})` });
+      continue;
+    }
+    seen.set(key, read.row);
+    valid.push(parsed.data);
+  }
+
+  if (rejected.length > 0 && !options.partial) {
+    const shown = rejected.slice(0, REJECTS_SHOWN).map((reject) => `  row ${reject.row}: ${reject.reason}`);
+    const more = rejected.length > REJECTS_SHOWN ? [`  … and ${rejected.length - REJECTS_SHOWN} more`] : [];
+    throw new ProvisioningError(
+      'refused',
+      [
+        `Nothing imported: ${rejected.length} of ${rows.length} rows of ${name} are refused (--partial imports the others).`,
+        ...shown,
+        ...more,
+      ].join('\n'),
+    );
+  }
+
+  let counts = { created: 0, updated: 0 };
+  try {
+    await sql.begin(async (tx) => {
+      counts = valid.length > 0 ? await kind.write(tx, org.id, valid) : counts;
+      if (options.dryRun) throw new DryRunRollback();
+    });
+  } catch (error) {
+    if (!(error instanceof DryRunRollback)) throw error;
+  }
+  return {
+    kind: kind.name,
+    file: name,
+    organization: { id: org.id, slug: org.slug },
+    dryRun: options.dryRun,
+    rows: rows.length,
+    created: counts.created,
+    updated: counts.updated,
+    unchanged: valid.length - counts.created - counts.updated,
+    rejected,
+  };
+}

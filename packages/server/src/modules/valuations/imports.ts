@@ -1,0 +1,172 @@
+import { LIMITS } from '@coinventory/contract';
+import { z } from 'zod';
+import type { TransactionSql } from '../../db/types.js';
+import type { ImportKind } from '../imports/index.js';
+import { identityOf } from './engine.js';
+import { gradeKeyOf } from './store.js';
+
+/**
+ * The valuation engine's sources as operators import them: comparable sales and price-guide values. Text is bounded
+ * as the API bounds it (a grade and a grading service as an item's), money as cents (an integer from 0 to 2^53 − 1),
+ * a date as ISO 8601.
+ */
+
+const text = (max: number) =>
+  z
+    .string({ required_error: 'is required', invalid_type_error: 'must be text' })
+    .trim()
+    .min(1, 'must not be empty')
+    .max(max, `must be at most ${max} characters`);
+const optionalText = (max: number) =>
+  text(max)
+    .optional()
+    .transform((value) => value ?? null);
+/** Whole cents: a number in NDJSON, digits in CSV. */
+const cents = z.preprocess(
+  (value) => (typeof value === 'string' && /^[0-9]+$/.test(value) ? Number(value) : value),
+  z
+    .number({ required_error: 'is required', invalid_type_error: 'must be whole cents (digits only)' })
+    .int('must be whole cents (digits only)')
+    .min(0, 'must be at least 0')
+    .max(Number.MAX_SAFE_INTEGER, 'must be at most 9007199254740991'),
+);
+/** A day (`2026-05-01`, taken as midnight UTC) or a date-time with Z or an offset; kept as written too. */
+const soldAt = z
+  .string({ required_error: 'is required', invalid_type_error: 'must be text' })
+  .trim()
+  .refine(
+    (value) =>
+      /^\d{4}-\d{2}-\d{2}$/.test(value)
+        ? !Number.isNaN(Date.parse(`${value}T00:00:00Z`)) &&
+          new Date(`${value}T00:00:00Z`).toISOString().startsWith(value)
+        : z.string().datetime({ offset: true }).safeParse(value).success,
+    'must be a date (2026-05-01) or an ISO 8601 date-time with Z or an offset',
+  )
+  .transform((value) => ({
+    text: value,
+    at: new Date(/^\d{4}-\d{2}-\d{2}$/.test(value) ? `${value}T00:00:00Z` : value),
+  }));
+const url = z
+  .string({ invalid_type_error: 'must be text' })
+  .trim()
+  .max(2048, 'must be at most 2048 characters')
+  .url('must be a URL')
+  .refine((value) => /^https?:\/\//i.test(value), 'must be an http or https URL')
+  .optional()
+  .transform((value) => value ?? null);
+
+const SaleRow = z
+  .object({
+    source: text(100),
+    externalId: text(200),
+    coin: text(LIMITS.title.max),
+    title: optionalText(LIMITS.title.max),
+    gradingService: optionalText(LIMITS.gradingService.max),
+    grade: optionalText(LIMITS.grade.max),
+    priceInCents: cents,
+    soldAt,
+    venue: optionalText(200),
+    url,
+  })
+  .strict();
+type SaleRow = z.infer<typeof SaleRow>;
+
+/** How many rows one statement upserts. */
+const CHUNK = 500;
+
+/**
+ * Upserts `rows` a chunk at a time with `write`, which returns one row per record it inserted or changed: `created`
+ * true for an insert. A record the file leaves as it was returns nothing (the upsert's WHERE), and is unchanged.
+ */
+async function upsertInChunks<T>(rows: T[], write: (chunk: T[]) => Promise<Array<{ created: boolean }>>) {
+  let created = 0;
+  let updated = 0;
+  for (let start = 0; start < rows.length; start += CHUNK) {
+    const written = await write(rows.slice(start, start + CHUNK));
+    created += written.filter((row) => row.created).length;
+    updated += written.filter((row) => !row.created).length;
+  }
+  return { created, updated };
+}
+
+function upsertSales(tx: TransactionSql, organizationId: string, rows: SaleRow[]) {
+  return upsertInChunks(rows, (chunk) => {
+    const values = chunk.map((row) => ({
+      organization_id: organizationId,
+      source: row.source,
+      external_id: row.externalId,
+      coin: row.coin,
+      coin_identity: identityOf(row.coin),
+      title: row.title,
+      grading_service: row.gradingService,
+      grade: row.grade,
+      price_in_cents: row.priceInCents,
+      sold_at: row.soldAt.at,
+      sold_at_text: row.soldAt.text,
+      venue: row.venue,
+      url: row.url,
+    }));
+    // Only a row whose values changed is updated (and counted so); the same file imported again changes nothing.
+    return tx<{ created: boolean }[]>`
+      INSERT INTO comparable_sales ${tx(values)}
+      ON CONFLICT (organization_id, source, external_id) DO UPDATE SET
+        coin = EXCLUDED.coin, coin_identity = EXCLUDED.coin_identity, title = EXCLUDED.title,
+        grading_service = EXCLUDED.grading_service, grade = EXCLUDED.grade, price_in_cents = EXCLUDED.price_in_cents,
+        sold_at = EXCLUDED.sold_at, sold_at_text = EXCLUDED.sold_at_text, venue = EXCLUDED.venue, url = EXCLUDED.url,
+        updated_at = now()
+      WHERE (comparable_sales.coin, comparable_sales.title, comparable_sales.grading_service, comparable_sales.grade,
+             comparable_sales.price_in_cents, comparable_sales.sold_at, comparable_sales.sold_at_text,
+             comparable_sales.venue, comparable_sales.url)
+        IS DISTINCT FROM (EXCLUDED.coin, EXCLUDED.title, EXCLUDED.grading_service, EXCLUDED.grade,
+             EXCLUDED.price_in_cents, EXCLUDED.sold_at, EXCLUDED.sold_at_text, EXCLUDED.venue, EXCLUDED.url)
+      RETURNING (xmax = 0) AS created
+    `;
+  });
+}
+
+export const SALES_IMPORT: ImportKind<SaleRow> = {
+  name: 'sales',
+  fields: Object.keys(SaleRow.shape),
+  required: ['source', 'externalId', 'coin', 'priceInCents', 'soldAt'],
+  row: SaleRow,
+  key: (row) => JSON.stringify([row.source, row.externalId]),
+  keyFields: 'source and externalId',
+  write: upsertSales,
+};
+
+const GuideRow = z
+  .object({ coin: text(LIMITS.title.max), grade: text(LIMITS.grade.max), valueInCents: cents })
+  .strict();
+type GuideRow = z.infer<typeof GuideRow>;
+
+function upsertGuide(tx: TransactionSql, organizationId: string, rows: GuideRow[]) {
+  return upsertInChunks(rows, (chunk) => {
+    const values = chunk.map((row) => ({
+      organization_id: organizationId,
+      coin_identity: identityOf(row.coin),
+      grade_key: gradeKeyOf(row.grade),
+      coin: row.coin,
+      grade: row.grade,
+      value_in_cents: row.valueInCents,
+    }));
+    return tx<{ created: boolean }[]>`
+      INSERT INTO price_guide_entries ${tx(values)}
+      ON CONFLICT (organization_id, coin_identity, grade_key) DO UPDATE SET
+        coin = EXCLUDED.coin, grade = EXCLUDED.grade, value_in_cents = EXCLUDED.value_in_cents, updated_at = now()
+      WHERE (price_guide_entries.coin, price_guide_entries.grade, price_guide_entries.value_in_cents)
+        IS DISTINCT FROM (EXCLUDED.coin, EXCLUDED.grade, EXCLUDED.value_in_cents)
+      RETURNING (xmax = 0) AS created
+    `;
+  });
+}
+
+export const PRICE_GUIDE_IMPORT: ImportKind<GuideRow> = {
+  name: 'price-guide',
+  fields: Object.keys(GuideRow.shape),
+  required: ['coin', 'grade', 'valueInCents'],
+  row: GuideRow,
+  // The guide holds one value per coin and grade as the engine compares them: `MS 65` repeats `MS65`.
+  key: (row) => JSON.stringify([identityOf(row.coin), gradeKeyOf(row.grade)]),
+  keyFields: 'coin and grade',
+  write: upsertGuide,
+};

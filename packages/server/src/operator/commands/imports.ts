@@ -1,0 +1,56 @@
+import { z } from 'zod';
+import { IMPORT_FORMATS, type ImportKind, type ImportResult, runImport } from '../../modules/imports/index.js';
+import { PRICE_GUIDE_IMPORT, SALES_IMPORT } from '../../modules/valuations/index.js';
+import { org, string } from '../options.js';
+import { spec } from '../spec.js';
+
+const flag = { type: 'boolean' } as const;
+const file = z
+  .string()
+  .refine(
+    (path) => IMPORT_FORMATS.some((format) => path.toLowerCase().endsWith(format)),
+    `must be a ${IMPORT_FORMATS.join(', ')} file`,
+  );
+
+function summary(result: ImportResult): string {
+  const counts = `${result.created} created, ${result.updated} updated, ${result.unchanged} unchanged`;
+  const refused = result.rejected.length === 0 ? '' : `, ${result.rejected.length} refused`;
+  const head = result.dryRun
+    ? `Dry run of ${result.file} (${result.kind}) for ${result.organization.slug}, nothing written: it would make ${counts}${refused}, of ${result.rows} rows.`
+    : `Imported ${result.file} (${result.kind}) into ${result.organization.slug}: ${counts}${refused}, of ${result.rows} rows.`;
+  return [head, ...result.rejected.map((reject) => `  row ${reject.row}: ${reject.reason}`)].join('\n');
+}
+
+/** `import <kind> FILE`: one command per kind, all reading and checking files the same way (modules/imports). */
+const importCommand = <Row>(kind: ImportKind<Row>, what: string, example: string) =>
+  spec({
+    name: `import ${kind.name}`,
+    summary: `Import ${what} from a CSV or NDJSON file; a row whose ${kind.keyFields} is already there is updated. All or nothing unless --partial.`,
+    synopsis: 'FILE.csv|FILE.ndjson --org <id|slug> [--dry-run] [--partial]',
+    example,
+    options: { org: string, 'dry-run': flag, partial: flag },
+    file: true,
+    input: z
+      .object({ org, file, 'dry-run': z.boolean().optional(), partial: z.boolean().optional() })
+      .transform((value) => ({
+        org: value.org,
+        file: value.file,
+        dryRun: value['dry-run'] === true,
+        partial: value.partial === true,
+      })),
+    run: (sql, input) => runImport(sql, kind, input),
+    text: summary,
+  });
+
+export const IMPORTS_COMMANDS = [
+  importCommand(
+    SALES_IMPORT,
+    'comparable sales (auction and dealer results) for the valuation engine',
+    'coinventory-server import sales sales.csv --org liberty-coin --dry-run',
+  ),
+  importCommand(
+    PRICE_GUIDE_IMPORT,
+    'a price guide (a value per coin and grade) for the valuation engine',
+    'coinventory-server import price-guide price-guide.csv --org liberty-coin',
+  ),
+];
