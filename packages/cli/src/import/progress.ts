@@ -31,7 +31,8 @@ export class ImportProgress {
   readonly #before: number;
   readonly #started = performance.now();
   #done: number;
-  #last = 0;
+  /** When the line was last drawn: never, so the first update always draws (even within 100 ms of the start). */
+  #last = Number.NEGATIVE_INFINITY;
   #waiting: string | undefined;
 
   constructor(io: IO, total: number, before: number) {
