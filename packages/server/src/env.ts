@@ -158,7 +158,7 @@ const EnvShape = z.object({
     .enum(['on', 'off'])
     .default('on')
     .describe(
-      'on: each server process runs the marketplace sync and webhook workers; off: run "coinventory-server sync-worker" apart.',
+      'on: each server process runs the marketplace sync and webhook workers and the scheduled valuations; off: run "coinventory-server sync-worker" apart.',
     ),
   SYNC_POLL_MS: z.coerce
     .number()
@@ -271,6 +271,15 @@ const EnvShape = z.object({
     .min(1)
     .default(60 * 60_000)
     .describe('Longest webhook retry delay and endpoint pause.'),
+  VALUATION_POLL_MS: z.coerce
+    .number()
+    .int()
+    .min(10)
+    .max(3_600_000)
+    .default(60_000)
+    .describe(
+      'How often a worker looks for a workspace whose scheduled valuation is due ("coinventory-server valuation policy --every-hours").',
+    ),
   WEB_CONCURRENCY: z.coerce
     .number()
     .int()

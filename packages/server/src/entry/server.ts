@@ -12,6 +12,7 @@ import type { Logger } from '../logger.js';
 import { FailedAuthLimiter } from '../modules/access/index.js';
 import { syncWorkerFromEnv } from '../modules/marketplace/index.js';
 import { createMetrics, shareWithPrimary } from '../modules/metrics/index.js';
+import { startValuationScheduler } from '../modules/valuations/index.js';
 import { addressPolicyFromEnv, webhookWorkerFromEnv } from '../modules/webhooks/index.js';
 import { checkStatementTimeout } from './database.js';
 import { startHousekeeping } from './housekeeping.js';
@@ -125,6 +126,10 @@ export async function startServer({ env, logger, beforeServing }: StartOptions):
   const worker = env.SYNC_WORKER === 'on' ? syncWorkerFromEnv(env, database.sql, logger, metrics?.sync) : undefined;
   const webhookWorker =
     env.SYNC_WORKER === 'on' ? webhookWorkerFromEnv(env, database.sql, logger, webhookPolicy) : undefined;
+  const valuations =
+    env.SYNC_WORKER === 'on'
+      ? startValuationScheduler({ sql: database.sql, logger, pollMs: env.VALUATION_POLL_MS })
+      : undefined;
   const housekeeping = startHousekeeping({
     sql: database.sql,
     logger,
@@ -168,7 +173,7 @@ export async function startServer({ env, logger, beforeServing }: StartOptions):
       await closed;
       clearInterval(sweep);
       clearTimeout(timer);
-      await Promise.all([worker?.stop(), webhookWorker?.stop()]);
+      await Promise.all([worker?.stop(), webhookWorker?.stop(), valuations?.stop()]);
       await housekeeping.stop();
       await database.close();
     })();

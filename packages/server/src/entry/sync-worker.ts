@@ -8,6 +8,7 @@ import type { Env } from '../env.js';
 import type { Logger } from '../logger.js';
 import { syncWorkerFromEnv } from '../modules/marketplace/index.js';
 import { createMetrics, METRICS_PATH, metricsRoute } from '../modules/metrics/index.js';
+import { startValuationScheduler } from '../modules/valuations/index.js';
 import { addressPolicyFromEnv, webhookWorkerFromEnv } from '../modules/webhooks/index.js';
 import { checkStatementTimeout } from './database.js';
 
@@ -37,11 +38,12 @@ export async function syncWorker(env: Env, logger: Logger) {
   }
   const worker = syncWorkerFromEnv(env, database.sql, logger, metrics?.sync);
   const webhookWorker = webhookWorkerFromEnv(env, database.sql, logger, webhookPolicy);
+  const valuations = startValuationScheduler({ sql: database.sql, logger, pollMs: env.VALUATION_POLL_MS });
   const shutdown = (signal: string) => {
     logger.info({ signal }, 'sync worker stopping');
     (async () => {
       metricsServer?.close();
-      await Promise.all([worker.stop(), webhookWorker.stop()]);
+      await Promise.all([worker.stop(), webhookWorker.stop(), valuations.stop()]);
       await database.close();
       lock?.release();
     })()

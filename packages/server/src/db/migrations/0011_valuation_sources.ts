@@ -10,6 +10,11 @@
  * `price_guide_entries`: a value per coin identity and grade (`grade_key`, the grade as the engine compares it).
  *
  * `spot_prices`: cents per troy ounce by metal. Not a workspace's data: one market price serves every workspace.
+ *
+ * `valuation_policies`: a workspace's operator policy for the engine: whether its estimates become items' values
+ * (`apply`, off unless set), and how often every item is valued again (`every_hours`, never unless set). A scheduled
+ * run is claimed with a lease (`lease_owner`, `lease_until`), so one process of many runs it, and another takes it
+ * over if that one dies.
  */
 export const name = 'valuation_sources';
 
@@ -45,6 +50,16 @@ CREATE TABLE price_guide_entries (
   value_in_cents bigint NOT NULL CHECK (value_in_cents >= 0),
   updated_at timestamptz NOT NULL DEFAULT now(),
   PRIMARY KEY (organization_id, coin_identity, grade_key)
+);
+
+CREATE TABLE valuation_policies (
+  organization_id uuid PRIMARY KEY REFERENCES organizations (id) ON DELETE CASCADE,
+  apply boolean NOT NULL DEFAULT false,
+  every_hours integer CHECK (every_hours BETWEEN 1 AND 8760),
+  last_run_at timestamptz,
+  lease_owner text,
+  lease_until timestamptz,
+  updated_at timestamptz NOT NULL DEFAULT now()
 );
 
 CREATE TABLE spot_prices (

@@ -18,8 +18,29 @@ export interface ImportKind<Row> {
   /** The natural key of a row, and what it is made of (for the message on a row that repeats another). */
   key(row: Row): string;
   keyFields: string;
-  /** Upserts the rows by their natural key; says how many were created and updated (the rest were unchanged). */
-  write(tx: TransactionSql, organizationId: string, rows: Row[]): Promise<{ created: number; updated: number }>;
+  /**
+   * Upserts the rows by their natural key; says how many were created and updated (the rest were unchanged), and what
+   * the created and updated ones concern (for `revalue`).
+   */
+  write(tx: TransactionSql, organizationId: string, rows: Row[]): Promise<Written>;
+  /**
+   * For what the valuation engine reads (sales, a price guide): once the import has committed, values again the items
+   * that what it created or updated concerns (`Written.touched`).
+   */
+  revalue?(sql: Sql, organizationId: string, touched: ReadonlySet<string>): Promise<Revalued>;
+}
+
+export interface Written {
+  created: number;
+  updated: number;
+  touched: ReadonlySet<string>;
+}
+
+export interface Revalued {
+  /** Items that got a new valuation. */
+  valued: number;
+  /** Items concerned that nothing could value. */
+  withoutBasis: number;
 }
 
 export interface Reject {
@@ -38,6 +59,8 @@ export interface ImportResult {
   updated: number;
   unchanged: number;
   rejected: Reject[];
+  /** Kinds the valuation engine reads: the items valued again after an import that changed something. */
+  revalued?: Revalued;
 }
 
 export interface ImportOptions {
@@ -96,7 +119,7 @@ export async function runImport<Row>(sql: Sql, kind: ImportKind<Row>, options: I
     );
   }
 
-  let counts = { created: 0, updated: 0 };
+  let counts: Written = { created: 0, updated: 0, touched: new Set() };
   try {
     await sql.begin(async (tx) => {
       counts = valid.length > 0 ? await kind.write(tx, org.id, valid) : counts;
@@ -105,6 +128,10 @@ export async function runImport<Row>(sql: Sql, kind: ImportKind<Row>, options: I
   } catch (error) {
     if (!(error instanceof DryRunRollback)) throw error;
   }
+  const revalued =
+    kind.revalue && !options.dryRun && counts.touched.size > 0
+      ? await kind.revalue(sql, org.id, counts.touched)
+      : undefined;
   return {
     kind: kind.name,
     file: name,
@@ -115,5 +142,6 @@ export async function runImport<Row>(sql: Sql, kind: ImportKind<Row>, options: I
     updated: counts.updated,
     unchanged: valid.length - counts.created - counts.updated,
     rejected,
+    ...(revalued && { revalued }),
   };
 }

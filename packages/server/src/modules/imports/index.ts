@@ -1,4 +1,11 @@
 /** Operator imports: files of records read, checked row by row and upserted by their natural key. */
 
-export { type ImportKind, type ImportOptions, type ImportResult, runImport } from './importer.js';
+export {
+  type ImportKind,
+  type ImportOptions,
+  type ImportResult,
+  type Revalued,
+  runImport,
+  type Written,
+} from './importer.js';
 export { IMPORT_FORMATS } from './read.js';

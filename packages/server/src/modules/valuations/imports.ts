@@ -1,8 +1,9 @@
 import { LIMITS } from '@coinventory/contract';
 import { z } from 'zod';
 import type { TransactionSql } from '../../db/types.js';
-import type { ImportKind } from '../imports/index.js';
+import type { ImportKind, Written } from '../imports/index.js';
 import { identityOf } from './engine.js';
+import { revalueCoins } from './operator.js';
 import { gradeKeyOf } from './store.js';
 
 /**
@@ -74,19 +75,25 @@ type SaleRow = z.infer<typeof SaleRow>;
 /** How many rows one statement upserts. */
 const CHUNK = 500;
 
+type Upserted = Array<{ created: boolean; coin_identity: string }>;
+
 /**
  * Upserts `rows` a chunk at a time with `write`, which returns one row per record it inserted or changed: `created`
- * true for an insert. A record the file leaves as it was returns nothing (the upsert's WHERE), and is unchanged.
+ * true for an insert, and the record's coin. A record the file leaves as it was returns nothing (the upsert's WHERE),
+ * and is unchanged. The coins of what changed are the ones to value again.
  */
-async function upsertInChunks<T>(rows: T[], write: (chunk: T[]) => Promise<Array<{ created: boolean }>>) {
+async function upsertInChunks<T>(rows: T[], write: (chunk: T[]) => Promise<Upserted>): Promise<Written> {
   let created = 0;
   let updated = 0;
+  const touched = new Set<string>();
   for (let start = 0; start < rows.length; start += CHUNK) {
-    const written = await write(rows.slice(start, start + CHUNK));
-    created += written.filter((row) => row.created).length;
-    updated += written.filter((row) => !row.created).length;
+    for (const row of await write(rows.slice(start, start + CHUNK))) {
+      if (row.created) created += 1;
+      else updated += 1;
+      touched.add(row.coin_identity);
+    }
   }
-  return { created, updated };
+  return { created, updated, touched };
 }
 
 function upsertSales(tx: TransactionSql, organizationId: string, rows: SaleRow[]) {
@@ -107,7 +114,7 @@ function upsertSales(tx: TransactionSql, organizationId: string, rows: SaleRow[]
       url: row.url,
     }));
     // Only a row whose values changed is updated (and counted so); the same file imported again changes nothing.
-    return tx<{ created: boolean }[]>`
+    return tx<Upserted>`
       INSERT INTO comparable_sales ${tx(values)}
       ON CONFLICT (organization_id, source, external_id) DO UPDATE SET
         coin = EXCLUDED.coin, coin_identity = EXCLUDED.coin_identity, title = EXCLUDED.title,
@@ -119,7 +126,7 @@ function upsertSales(tx: TransactionSql, organizationId: string, rows: SaleRow[]
              comparable_sales.venue, comparable_sales.url)
         IS DISTINCT FROM (EXCLUDED.coin, EXCLUDED.title, EXCLUDED.grading_service, EXCLUDED.grade,
              EXCLUDED.price_in_cents, EXCLUDED.sold_at, EXCLUDED.sold_at_text, EXCLUDED.venue, EXCLUDED.url)
-      RETURNING (xmax = 0) AS created
+      RETURNING (xmax = 0) AS created, coin_identity
     `;
   });
 }
@@ -132,6 +139,7 @@ export const SALES_IMPORT: ImportKind<SaleRow> = {
   key: (row) => JSON.stringify([row.source, row.externalId]),
   keyFields: 'source and externalId',
   write: upsertSales,
+  revalue: revalueCoins,
 };
 
 const GuideRow = z
@@ -149,13 +157,13 @@ function upsertGuide(tx: TransactionSql, organizationId: string, rows: GuideRow[
       grade: row.grade,
       value_in_cents: row.valueInCents,
     }));
-    return tx<{ created: boolean }[]>`
+    return tx<Upserted>`
       INSERT INTO price_guide_entries ${tx(values)}
       ON CONFLICT (organization_id, coin_identity, grade_key) DO UPDATE SET
         coin = EXCLUDED.coin, grade = EXCLUDED.grade, value_in_cents = EXCLUDED.value_in_cents, updated_at = now()
       WHERE (price_guide_entries.coin, price_guide_entries.grade, price_guide_entries.value_in_cents)
         IS DISTINCT FROM (EXCLUDED.coin, EXCLUDED.grade, EXCLUDED.value_in_cents)
-      RETURNING (xmax = 0) AS created
+      RETURNING (xmax = 0) AS created, coin_identity
     `;
   });
 }
@@ -169,4 +177,5 @@ export const PRICE_GUIDE_IMPORT: ImportKind<GuideRow> = {
   key: (row) => JSON.stringify([identityOf(row.coin), gradeKeyOf(row.grade)]),
   keyFields: 'coin and grade',
   write: upsertGuide,
+  revalue: revalueCoins,
 };

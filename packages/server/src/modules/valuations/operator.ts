@@ -28,17 +28,31 @@ export interface ValuateResult {
 }
 
 /**
- * Values one item (by id or SKU) or every item of the organization: each gets a new valuation when its sales, the
- * price guide or its metal give an estimate. With `apply`, the estimate also becomes the item's value, through the
- * same path as a PATCH (an `item.updated` change, its webhooks), in the transaction that records the valuation.
+ * Values one item (by id or SKU) or every item of the organization (of these coins only, when `coins` is given): each gets a new valuation when its sales, the
+ * price guide or its metal give an estimate. With `apply` (or under a workspace policy that applies), the estimate
+ * also becomes the item's value, through the same path as a PATCH (an `item.updated` change, its webhooks), in the
+ * transaction that records the valuation.
  */
 export async function valuate(
   sql: Sql,
-  input: { org: string; item: string | null; apply: boolean; now?: Date },
+  input: {
+    org: string;
+    item: string | null;
+    apply?: boolean;
+    now?: Date;
+    coins?: ReadonlySet<string>;
+    /** Checked before each item: true ends the run there (a process shutting down). */
+    stopped?: () => boolean;
+  },
 ): Promise<ValuateResult> {
   const org = await requireOrganization(sql, input.org);
   const now = input.now ?? new Date();
-  const items = await data.itemsToValue(sql, org.id, input.item);
+  // Without --apply, the workspace's policy decides (off unless an operator set it).
+  const apply = input.apply === true || (await data.policyOf(sql, org.id)).apply;
+  const { coins } = input;
+  const items = (await data.itemsToValue(sql, org.id, input.item)).filter(
+    (item) => coins === undefined || coins.has(item.identity),
+  );
   if (input.item !== null && items.length === 0) {
     throw new ProvisioningError('not_found', `No item with id or SKU "${input.item}" in ${org.slug}.`);
   }
@@ -52,6 +66,7 @@ export async function valuate(
 
   const result: ValuateResult = { organization: { id: org.id, slug: org.slug }, valued: [], skipped: [] };
   for (const item of items) {
+    if (input.stopped?.()) break;
     const found = estimate({
       item,
       sales: salesByIdentity.get(item.identity) ?? [],
@@ -66,7 +81,7 @@ export async function valuate(
     }
     const valuationId = await sql.begin(async (tx) => {
       const id = await data.insertValuation(tx, org.id, item.id, found);
-      if (input.apply) {
+      if (apply) {
         await updateItem(asPool(tx), org.id, item.id, { valueInCents: found.estimateInCents });
         await data.markApplied(tx, org.id, id);
       }
@@ -79,7 +94,7 @@ export async function valuate(
       basis: found.basis,
       estimateInCents: found.estimateInCents,
       confidencePercent: found.confidencePercent,
-      applied: input.apply,
+      applied: apply,
     });
   }
   return result;
@@ -89,3 +104,29 @@ export const setSpotPrice = (sql: Sql, input: { metal: string; centsPerOz: numbe
   data.setSpotPrice(sql, input.metal, input.centsPerOz);
 
 export const listSpotPrices = (sql: Sql) => data.listSpotPrices(sql);
+
+/**
+ * Values again the items of these coins (identities), after an import of their sales or price guide, applying the
+ * estimates only under the workspace's policy.
+ */
+export async function revalueCoins(sql: Sql, organizationId: string, coins: ReadonlySet<string>) {
+  const result = await valuate(sql, { org: organizationId, item: null, coins });
+  return { valued: result.valued.length, withoutBasis: result.skipped.length };
+}
+
+export async function showPolicy(sql: Sql, input: { org: string }) {
+  const org = await requireOrganization(sql, input.org);
+  return { organization: { id: org.id, slug: org.slug }, ...(await data.policyOf(sql, org.id)) };
+}
+
+export async function setPolicy(
+  sql: Sql,
+  input: { org: string; apply?: boolean | undefined; everyHours?: number | null | undefined },
+) {
+  const org = await requireOrganization(sql, input.org);
+  const change = {
+    ...(input.apply !== undefined && { apply: input.apply }),
+    ...(input.everyHours !== undefined && { everyHours: input.everyHours }),
+  };
+  return { organization: { id: org.id, slug: org.slug }, ...(await data.setPolicy(sql, org.id, change)) };
+}

@@ -181,3 +181,78 @@ export async function markApplied(sql: Queryable, organizationId: string, valuat
     UPDATE valuations SET applied_at = now() WHERE organization_id = ${organizationId} AND id = ${valuationId}
   `;
 }
+
+export interface ValuationPolicy {
+  /** Whether the engine's estimates become the items' values. */
+  apply: boolean;
+  /** Every item valued again this often, or never (null). */
+  everyHours: number | null;
+  lastRunAt: Date | null;
+}
+
+const DEFAULT_POLICY: ValuationPolicy = { apply: false, everyHours: null, lastRunAt: null };
+
+export async function policyOf(sql: Queryable, organizationId: string): Promise<ValuationPolicy> {
+  const [row] = await sql<{ apply: boolean; every_hours: number | null; last_run_at: Date | null }[]>`
+    SELECT apply, every_hours, last_run_at FROM valuation_policies WHERE organization_id = ${organizationId}
+  `;
+  return row ? { apply: row.apply, everyHours: row.every_hours, lastRunAt: row.last_run_at } : DEFAULT_POLICY;
+}
+
+/** Changes what is given of the policy; returns it whole. */
+export async function setPolicy(
+  sql: Queryable,
+  organizationId: string,
+  change: { apply?: boolean; everyHours?: number | null },
+): Promise<ValuationPolicy> {
+  const current = await policyOf(sql, organizationId);
+  const apply = change.apply ?? current.apply;
+  const everyHours = change.everyHours === undefined ? current.everyHours : change.everyHours;
+  await sql`
+    INSERT INTO valuation_policies (organization_id, apply, every_hours)
+    VALUES (${organizationId}, ${apply}, ${everyHours})
+    ON CONFLICT (organization_id) DO UPDATE SET
+      apply = EXCLUDED.apply, every_hours = EXCLUDED.every_hours, updated_at = now()
+  `;
+  return policyOf(sql, organizationId);
+}
+
+/**
+ * Claims the workspace whose scheduled valuation is most overdue, for `leaseMs`: another process skips it until the
+ * lease lapses (this one died) or is released.
+ */
+export async function claimDueValuation(
+  sql: Queryable,
+  owner: string,
+  leaseMs: number,
+): Promise<{ organizationId: string; apply: boolean } | null> {
+  const [row] = await sql<{ organization_id: string; apply: boolean }[]>`
+    UPDATE valuation_policies SET lease_owner = ${owner}, lease_until = now() + ${leaseMs} * interval '1 millisecond'
+    WHERE organization_id = (
+      SELECT organization_id FROM valuation_policies
+      WHERE every_hours IS NOT NULL
+        AND (last_run_at IS NULL OR last_run_at <= now() - every_hours * interval '1 hour')
+        AND (lease_until IS NULL OR lease_until < now())
+      ORDER BY last_run_at NULLS FIRST
+      LIMIT 1
+      FOR UPDATE SKIP LOCKED
+    )
+    RETURNING organization_id, apply
+  `;
+  return row ? { organizationId: row.organization_id, apply: row.apply } : null;
+}
+
+/** Ends a claimed run: done (the next is due `every_hours` from now), or failed (tried again after `retryMs`). */
+export async function finishValuationRun(
+  sql: Queryable,
+  organizationId: string,
+  owner: string,
+  outcome: { done: true } | { done: false; retryMs: number },
+): Promise<void> {
+  await sql`
+    UPDATE valuation_policies SET
+      ${outcome.done ? sql`last_run_at = now(), lease_until = NULL` : sql`lease_until = now() + ${outcome.retryMs} * interval '1 millisecond'`},
+      lease_owner = NULL
+    WHERE organization_id = ${organizationId} AND lease_owner = ${owner}
+  `;
+}

@@ -18,7 +18,13 @@ function summary(result: ImportResult): string {
   const head = result.dryRun
     ? `Dry run of ${result.file} (${result.kind}) for ${result.organization.slug}, nothing written: it would make ${counts}${refused}, of ${result.rows} rows.`
     : `Imported ${result.file} (${result.kind}) into ${result.organization.slug}: ${counts}${refused}, of ${result.rows} rows.`;
-  return [head, ...result.rejected.map((reject) => `  row ${reject.row}: ${reject.reason}`)].join('\n');
+  const revalued = result.revalued
+    ? [
+        `Valued again: ${result.revalued.valued} ${result.revalued.valued === 1 ? 'item' : 'items'} of these coins` +
+          (result.revalued.withoutBasis > 0 ? ` (${result.revalued.withoutBasis} without a basis still).` : '.'),
+      ]
+    : [];
+  return [head, ...result.rejected.map((reject) => `  row ${reject.row}: ${reject.reason}`), ...revalued].join('\n');
 }
 
 /** `import <kind> FILE`: one command per kind, all reading and checking files the same way (modules/imports). */

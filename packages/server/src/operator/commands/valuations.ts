@@ -64,6 +64,40 @@ export const VALUATIONS_COMMANDS = [
     },
   }),
   spec({
+    name: 'valuation policy',
+    summary:
+      "Show or set a workspace's valuation policy: whether estimates become item values, and how often every item is valued again.",
+    synopsis: '--org <id|slug> [--apply on|off] [--every-hours <1-8760>|off]',
+    example: 'coinventory-server valuation policy --org liberty-coin --every-hours 24',
+    options: { org: string, apply: string, 'every-hours': string },
+    input: z
+      .object({
+        org,
+        apply: z
+          .enum(['on', 'off'], { errorMap: () => ({ message: 'must be on or off' }) })
+          .optional()
+          .transform((value) => (value === undefined ? undefined : value === 'on')),
+        'every-hours': z
+          .string()
+          .regex(/^(off|[0-9]+)$/, 'must be a number of hours from 1 to 8760, or off')
+          .transform((value) => (value === 'off' ? null : Number(value)))
+          .refine((value) => value === null || (value >= 1 && value <= 8760), 'must be from 1 to 8760 hours, or off')
+          .optional(),
+      })
+      .transform((value) => ({ org: value.org, apply: value.apply, everyHours: value['every-hours'] })),
+    run: (sql, input) =>
+      input.apply === undefined && input.everyHours === undefined
+        ? valuations.showPolicy(sql, input)
+        : valuations.setPolicy(sql, input),
+    text: (policy) =>
+      [
+        `Valuation policy of ${policy.organization.slug}:`,
+        `  estimates become item values: ${policy.apply ? 'yes (every valuation is applied)' : 'no (only valuate --apply)'}`,
+        `  every item valued again: ${policy.everyHours === null ? 'never (only on demand and after imports)' : `every ${policy.everyHours} ${policy.everyHours === 1 ? 'hour' : 'hours'}`}`,
+        `  last scheduled run: ${policy.lastRunAt === null ? 'never' : date(policy.lastRunAt)}`,
+      ].join('\n'),
+  }),
+  spec({
     name: 'spot set',
     summary: 'Set the spot price of a metal, which every melt value uses from then on.',
     synopsis: '--metal <gold|silver|platinum|palladium|…> --usd-per-oz <price per troy ounce>',

@@ -71,9 +71,11 @@ describe('operator imports, run in-process on the suite’s database', () => {
       updated: 0,
       unchanged: 0,
       rejected: [],
+      revalued: { valued: 0, withoutBasis: 0 }, // the workspace has no items of these coins
     });
     const second = await json('import', 'sales', SALES, '--org', ws.slug);
     expect(second).toMatchObject({ rows: 7, created: 0, updated: 0, unchanged: 7, rejected: [] });
+    expect(second).not.toHaveProperty('revalued');
 
     const expected = csvObjects(SALES)
       .map((row) => ({
@@ -227,5 +229,54 @@ describe('operator imports, run in-process on the suite’s database', () => {
       SELECT price_guide_value_in_cents, estimate_low_in_cents FROM valuations WHERE organization_id = ${ws.organizationId}
     `;
     expect(valuation).toEqual({ price_guide_value_in_cents: 26_000, estimate_low_in_cents: 25_125 });
+  });
+
+  it('values again the items of the coins an import changed, and only when it changed something', async () => {
+    const ws = await createWorkspace(sql());
+    const api = await freshApi(ctx.server, ws);
+    const coin = 'Imported Test Dollar';
+    const item = await createItem(api, {
+      sku: 'ITD-63',
+      title: `${coin} NGC MS63`,
+      gradingService: 'NGC',
+      grade: 'MS63',
+    });
+    const other = await createItem(api, {
+      sku: 'OTHER',
+      title: 'Another coin NGC MS63',
+      gradingService: 'NGC',
+      grade: 'MS63',
+    });
+    const day = (daysAgo: number) => new Date(Date.now() - daysAgo * 86_400_000).toISOString().slice(0, 10);
+    const sales = file(
+      'recent.csv',
+      [
+        'source,externalId,coin,gradingService,grade,priceInCents,soldAt',
+        `test,1,${coin},NGC,MS63,10000,${day(10)}`,
+        `test,2,${coin},NGC,MS63,20000,${day(20)}`,
+        `test,3,${coin},NGC,MS63,30000,${day(30)}`,
+        '',
+      ].join('\n'),
+    );
+    const imported = await run('import', 'sales', sales, '--org', ws.slug);
+    expect(imported.stdout).toBe(
+      `Imported recent.csv (sales) into ${ws.slug}: 3 created, 0 updated, 0 unchanged, of 3 rows.\nValued again: 1 item of these coins.\n`,
+    );
+    const valuations = async (id: string) =>
+      ((await api.get(`/items/${id}/valuations`)).body as { items: Array<{ basis: string; estimateInCents: number }> })
+        .items;
+    expect(await valuations(item.id)).toMatchObject([{ basis: 'comps', estimateInCents: 20_000 }]);
+    expect(await valuations(other.id)).toEqual([]);
+    // The same file again changes nothing, so nothing is valued again.
+    expect(await json('import', 'sales', sales, '--org', ws.slug)).not.toHaveProperty('revalued');
+    expect(await valuations(item.id)).toHaveLength(1);
+    // Nor does a dry run.
+    const changed = file('changed-recent.csv', readFileSync(sales, 'utf8').replace(',10000,', ',12000,'));
+    expect(await json('import', 'sales', changed, '--org', ws.slug, '--dry-run')).not.toHaveProperty('revalued');
+    expect(await json('import', 'sales', changed, '--org', ws.slug)).toMatchObject({
+      updated: 1,
+      revalued: { valued: 1, withoutBasis: 0 },
+    });
+    expect((await valuations(item.id)).map((v) => v.estimateInCents)).toEqual([20_000, 20_000]);
   });
 });
