@@ -1,7 +1,8 @@
 import type { ValuationBasis } from '@coinventory/contract';
+import { violatedForeignKey } from '../../db/errors.js';
 import { asPool } from '../../db/nested.js';
 import type { Sql } from '../../db/types.js';
-import { ProvisioningError } from '../../errors.js';
+import { ApiError, ProvisioningError } from '../../errors.js';
 import { updateItem } from '../items/service.js';
 import { requireOrganization } from '../workspaces/index.js';
 import { estimate, type Sale } from './engine.js';
@@ -79,14 +80,22 @@ export async function valuate(
       result.skipped.push({ itemId: item.id, sku: item.sku });
       continue;
     }
-    const valuationId = await sql.begin(async (tx) => {
-      const id = await data.insertValuation(tx, org.id, item.id, found);
-      if (apply) {
-        await updateItem(asPool(tx), org.id, item.id, { valueInCents: found.estimateInCents });
-        await data.markApplied(tx, org.id, id);
-      }
-      return id;
-    });
+    const valuationId = await sql
+      .begin(async (tx) => {
+        const id = await data.insertValuation(tx, org.id, item.id, found);
+        if (apply) {
+          await updateItem(asPool(tx), org.id, item.id, { valueInCents: found.estimateInCents });
+          await data.markApplied(tx, org.id, id);
+        }
+        return id;
+      })
+      .catch((error: unknown) => {
+        // Deleted since the items were read (the API may delete while a run goes through thousands): nothing to value.
+        if (violatedForeignKey(error) !== null || (error instanceof ApiError && error.code === 'NOT_FOUND'))
+          return null;
+        throw error;
+      });
+    if (valuationId === null) continue;
     result.valued.push({
       itemId: item.id,
       sku: item.sku,

@@ -218,4 +218,34 @@ describe('valuate, run in-process on the suite’s database', () => {
     `;
     expect(row?.n).toBe(0);
   });
+
+  it('goes on past an item that is gone when its valuation is written, and values the others', async () => {
+    const { ws, api } = await fresh();
+    ok(await run('spot', 'set', '--metal', 'silver', '--usd-per-oz', '38'));
+    const silver = { metal: 'silver', fineness: 0.9, weightGrams: 26.73 };
+    const gone = await createItem(api, { sku: 'A-GONE', title: 'Silver round', attributes: silver });
+    const kept = await createItem(api, { sku: 'B-KEPT', title: 'Silver round', attributes: silver });
+    // A-GONE is gone when its valuation is written, as if the API had deleted it after the run read the items (the
+    // trigger's delete rolls back with the valuation, so the item stays for the assertions).
+    await sql().unsafe(`
+      CREATE FUNCTION test_delete_before_valuation() RETURNS trigger LANGUAGE plpgsql AS $$
+      BEGIN
+        DELETE FROM items WHERE organization_id = NEW.organization_id AND id = NEW.item_id AND sku = 'A-GONE';
+        RETURN NEW;
+      END $$;
+      CREATE TRIGGER test_delete_before_valuation BEFORE INSERT ON valuations
+        FOR EACH ROW EXECUTE FUNCTION test_delete_before_valuation();
+    `);
+    try {
+      const result = JSON.parse(ok(await run('valuate', '--org', ws.slug, '--all', '--json')));
+      expect(result.valued.map((v: { sku: string }) => v.sku)).toEqual(['B-KEPT']);
+      expect(await valuations(api, kept.id)).toHaveLength(1);
+      expect(await valuations(api, gone.id)).toEqual([]);
+    } finally {
+      await sql().unsafe(`
+        DROP TRIGGER test_delete_before_valuation ON valuations;
+        DROP FUNCTION test_delete_before_valuation();
+      `);
+    }
+  });
 });
