@@ -23,6 +23,8 @@ export interface ImportKind<Row> {
    * the created and updated ones concern (for `revalue`).
    */
   write(tx: TransactionSql, organizationId: string, rows: Row[]): Promise<Written>;
+  /** Rules that need the database (an item the row names must exist): the rows they refuse, with the reason. */
+  check?(sql: Sql, organizationId: string, rows: ReadonlyArray<{ row: number; value: Row }>): Promise<Reject[]>;
   /**
    * For what the valuation engine reads (sales, a price guide): once the import has committed, values again the items
    * that what it created or updated concerns (`Written.touched`).
@@ -79,7 +81,7 @@ class DryRunRollback extends Error {}
 export async function runImport<Row>(sql: Sql, kind: ImportKind<Row>, options: ImportOptions): Promise<ImportResult> {
   const org = await requireOrganization(sql, options.org);
   const name = basename(options.file);
-  const valid: Row[] = [];
+  let valid: Array<{ row: number; value: Row }> = [];
   const rejected: Reject[] = [];
   const seen = new Map<string, number>();
   const rows = readImportFile(options.file, kind.fields, kind.required);
@@ -103,7 +105,14 @@ export async function runImport<Row>(sql: Sql, kind: ImportKind<Row>, options: I
       continue;
     }
     seen.set(key, read.row);
-    valid.push(parsed.data);
+    valid.push({ row: read.row, value: parsed.data });
+  }
+  if (kind.check && valid.length > 0) {
+    const refused = await kind.check(sql, org.id, valid);
+    const refusedRows = new Set(refused.map((reject) => reject.row));
+    valid = valid.filter((entry) => !refusedRows.has(entry.row));
+    rejected.push(...refused);
+    rejected.sort((a, b) => a.row - b.row);
   }
 
   if (rejected.length > 0 && !options.partial) {
@@ -122,7 +131,14 @@ export async function runImport<Row>(sql: Sql, kind: ImportKind<Row>, options: I
   let counts: Written = { created: 0, updated: 0, touched: new Set() };
   try {
     await sql.begin(async (tx) => {
-      counts = valid.length > 0 ? await kind.write(tx, org.id, valid) : counts;
+      counts =
+        valid.length > 0
+          ? await kind.write(
+              tx,
+              org.id,
+              valid.map((entry) => entry.value),
+            )
+          : counts;
       if (options.dryRun) throw new DryRunRollback();
     });
   } catch (error) {

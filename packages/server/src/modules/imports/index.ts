@@ -1,5 +1,6 @@
 /** Operator imports: files of records read, checked row by row and upserted by their natural key. */
 
+export { cents, httpUrl, optionalText, requiredText, wholeNumber } from './fields.js';
 export {
   type ImportKind,
   type ImportOptions,

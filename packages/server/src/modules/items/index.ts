@@ -1,5 +1,6 @@
 /** Inventory items and their valuations: the API's one writable resource. */
 export { ITEMS, type StoredItemRow } from './columns.js';
+export { IMAGES_IMPORT } from './images-import.js';
 export { itemsRoutes } from './routes.js';
 export { createItem, deleteItem, listItemValuations, updateItem, type WriteNotifier } from './service.js';
 export { findItem, itemRead, listItems } from './store.js';

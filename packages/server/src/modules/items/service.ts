@@ -190,3 +190,31 @@ export async function listItemValuations(
   if (!(await items.itemExists(sql, organizationId, itemId))) throw notFound();
   return { items: await listValuations(sql, organizationId, itemId, limit) };
 }
+
+/**
+ * Replaces the item's images (an operator import): when they differ from what it has, its `updatedAt` moves and an
+ * `item.updated` change records the item with them, as any write of the item does. False when they were the same.
+ */
+export async function replaceImages(
+  sql: Sql,
+  organizationId: string,
+  id: string,
+  images: readonly items.ItemImage[],
+  notify: WriteNotifier = quiet,
+): Promise<boolean> {
+  const queued = await sql.begin(async (tx) => {
+    if (!(await items.lockItem(tx, organizationId, id))) throw notFound();
+    const current = await items.imagesOf(tx, organizationId, id);
+    if (JSON.stringify(current) === JSON.stringify(images)) return null;
+    await items.setImages(tx, organizationId, id, images);
+    await items.updateItem(tx, organizationId, id, {});
+    const item = await writtenItem(tx, organizationId, id);
+    return {
+      sync: 0,
+      webhooks: await recordChange(tx, organizationId, { type: 'item.updated', objectId: id, data: item }),
+    };
+  });
+  if (queued === null) return false;
+  tell(notify, queued);
+  return true;
+}

@@ -205,3 +205,37 @@ export async function itemExists(sql: Queryable, organizationId: string, id: str
   const [row] = await sql`SELECT 1 FROM items WHERE organization_id = ${organizationId} AND id = ${id}`;
   return row !== undefined;
 }
+
+export type ItemImage = Item['images'][number];
+
+/** The item's images in order. */
+export async function imagesOf(sql: Queryable, organizationId: string, itemId: string): Promise<ItemImage[]> {
+  return sql<ItemImage[]>`
+    SELECT url, width, height FROM item_images
+    WHERE organization_id = ${organizationId} AND item_id = ${itemId}
+    ORDER BY position
+  `;
+}
+
+/** Replaces the item's images with these, in this order. */
+export async function setImages(
+  sql: Queryable,
+  organizationId: string,
+  itemId: string,
+  images: readonly ItemImage[],
+): Promise<void> {
+  await sql`DELETE FROM item_images WHERE organization_id = ${organizationId} AND item_id = ${itemId}`;
+  if (images.length === 0) return;
+  await sql`
+    INSERT INTO item_images ${sql(
+      images.map((image, position) => ({
+        organization_id: organizationId,
+        item_id: itemId,
+        position,
+        url: image.url,
+        width: image.width,
+        height: image.height,
+      })),
+    )}
+  `;
+}

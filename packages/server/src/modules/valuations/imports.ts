@@ -1,7 +1,7 @@
 import { LIMITS } from '@coinventory/contract';
 import { z } from 'zod';
 import type { TransactionSql } from '../../db/types.js';
-import type { ImportKind, Written } from '../imports/index.js';
+import { cents, httpUrl, type ImportKind, optionalText, requiredText, type Written } from '../imports/index.js';
 import { identityOf } from './engine.js';
 import { revalueCoins } from './operator.js';
 import { gradeKeyOf } from './store.js';
@@ -12,25 +12,6 @@ import { gradeKeyOf } from './store.js';
  * a date as ISO 8601.
  */
 
-const text = (max: number) =>
-  z
-    .string({ required_error: 'is required', invalid_type_error: 'must be text' })
-    .trim()
-    .min(1, 'must not be empty')
-    .max(max, `must be at most ${max} characters`);
-const optionalText = (max: number) =>
-  text(max)
-    .optional()
-    .transform((value) => value ?? null);
-/** Whole cents: a number in NDJSON, digits in CSV. */
-const cents = z.preprocess(
-  (value) => (typeof value === 'string' && /^[0-9]+$/.test(value) ? Number(value) : value),
-  z
-    .number({ required_error: 'is required', invalid_type_error: 'must be whole cents (digits only)' })
-    .int('must be whole cents (digits only)')
-    .min(0, 'must be at least 0')
-    .max(Number.MAX_SAFE_INTEGER, 'must be at most 9007199254740991'),
-);
 /** A day (`2026-05-01`, taken as midnight UTC) or a date-time with Z or an offset; kept as written too. */
 const soldAt = z
   .string({ required_error: 'is required', invalid_type_error: 'must be text' })
@@ -47,20 +28,13 @@ const soldAt = z
     text: value,
     at: new Date(/^\d{4}-\d{2}-\d{2}$/.test(value) ? `${value}T00:00:00Z` : value),
   }));
-const url = z
-  .string({ invalid_type_error: 'must be text' })
-  .trim()
-  .max(2048, 'must be at most 2048 characters')
-  .url('must be a URL')
-  .refine((value) => /^https?:\/\//i.test(value), 'must be an http or https URL')
-  .optional()
-  .transform((value) => value ?? null);
+const url = httpUrl.optional().transform((value) => value ?? null);
 
 const SaleRow = z
   .object({
-    source: text(100),
-    externalId: text(200),
-    coin: text(LIMITS.title.max),
+    source: requiredText(100),
+    externalId: requiredText(200),
+    coin: requiredText(LIMITS.title.max),
     title: optionalText(LIMITS.title.max),
     gradingService: optionalText(LIMITS.gradingService.max),
     grade: optionalText(LIMITS.grade.max),
@@ -143,7 +117,7 @@ export const SALES_IMPORT: ImportKind<SaleRow> = {
 };
 
 const GuideRow = z
-  .object({ coin: text(LIMITS.title.max), grade: text(LIMITS.grade.max), valueInCents: cents })
+  .object({ coin: requiredText(LIMITS.title.max), grade: requiredText(LIMITS.grade.max), valueInCents: cents })
   .strict();
 type GuideRow = z.infer<typeof GuideRow>;
 

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { IMPORT_FORMATS, type ImportKind, type ImportResult, runImport } from '../../modules/imports/index.js';
+import { IMAGES_IMPORT } from '../../modules/items/index.js';
 import { PRICE_GUIDE_IMPORT, SALES_IMPORT } from '../../modules/valuations/index.js';
 import { org, string } from '../options.js';
 import { spec } from '../spec.js';
@@ -49,6 +50,11 @@ const importCommand = <Row>(kind: ImportKind<Row>, what: string, example: string
   });
 
 export const IMPORTS_COMMANDS = [
+  importCommand(
+    IMAGES_IMPORT,
+    "items' images (an item the file names gets exactly its rows, in order)",
+    'coinventory-server import images images.csv --org liberty-coin',
+  ),
   importCommand(
     SALES_IMPORT,
     'comparable sales (auction and dealer results) for the valuation engine',

@@ -2,23 +2,26 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { ChangeListSchema } from '@coinventory/contract';
 import { CsvParser } from '@coinventory/contract/csv';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { Sql } from '../../../src/db/types.js';
 import { identityOf, valuate } from '../../../src/modules/valuations/index.js';
 import { EXIT, executeAdminCommand, prepareAdminCommand } from '../../../src/operator/index.js';
-import { createItem, freshApi } from '../../support/items.js';
+import { createItem, freshApi, getItem } from '../../support/items.js';
 import { serverWithWorkspace } from '../../support/server.js';
 import { createWorkspace } from '../../support/workspace.js';
 
 /**
- * `coinventory-server import sales|price-guide FILE`: the samples (packages/server/samples/imports) imported twice
- * leave one copy of each record, exactly as the files have them; a bad file is refused row by row and changes nothing.
+ * `coinventory-server import sales|price-guide|images FILE`: the samples (packages/server/samples/imports) imported
+ * twice leave one copy of each record, exactly as the files have them; a bad file is refused row by row and changes
+ * nothing.
  */
 
 const SAMPLES = fileURLToPath(new URL('../../../samples/imports/', import.meta.url));
 const SALES = join(SAMPLES, 'sales.csv');
 const GUIDE = join(SAMPLES, 'price-guide.ndjson');
+const IMAGES = join(SAMPLES, 'images.csv');
 const work = mkdtempSync(join(tmpdir(), 'coinventory-imports-'));
 afterAll(() => rmSync(work, { recursive: true, force: true }));
 
@@ -278,5 +281,53 @@ describe('operator imports, run in-process on the suite’s database', () => {
       revalued: { valued: 1, withoutBasis: 0 },
     });
     expect((await valuations(item.id)).map((v) => v.estimateInCents)).toEqual([20_000, 20_000]);
+  });
+
+  it('imports the images sample twice: each item named gets exactly its rows, in order, with one item.updated', async () => {
+    const ws = await createWorkspace(sql());
+    const api = await freshApi(ctx.server, ws);
+    const morgan = await createItem(api, { sku: 'MOR-1881-S-65', title: '1881-S Morgan Dollar' });
+    const eagle = await createItem(api, { sku: 'ASE-2024-BU', title: 'Silver Eagle' });
+    const untouched = await createItem(api, { sku: 'OTHER', title: 'Not in the file' });
+    const cursor = ((await api.get('/changes/cursor')).body as { cursor: string }).cursor;
+
+    expect(await json('import', 'images', IMAGES, '--org', ws.slug)).toMatchObject({
+      rows: 4,
+      created: 4,
+      updated: 0,
+      unchanged: 0,
+      rejected: [],
+    });
+    expect(await json('import', 'images', IMAGES, '--org', ws.slug)).toMatchObject({ created: 0, unchanged: 4 });
+
+    const expected = new Map<string, Array<{ url: string; width: number | null; height: number | null }>>();
+    for (const row of csvObjects(IMAGES)) {
+      const image = {
+        url: row.url as string,
+        width: row.width ? Number(row.width) : null,
+        height: row.height ? Number(row.height) : null,
+      };
+      expected.set(row.sku as string, [...(expected.get(row.sku as string) ?? []), image]);
+    }
+    expect((await getItem(api, morgan.id)).images).toEqual(expected.get('MOR-1881-S-65'));
+    expect((await getItem(api, eagle.id)).images).toEqual(expected.get('ASE-2024-BU'));
+    expect((await getItem(api, untouched.id)).images).toEqual([]);
+    // One change per item whose images changed, carrying the item as GET shows it; none for the second import.
+    const changes = ChangeListSchema.parse((await api.get(`/changes?after=${cursor}`)).body).items;
+    expect(changes.map((change) => [change.type, change.objectId])).toEqual([
+      ['item.updated', morgan.id],
+      ['item.updated', eagle.id],
+    ]);
+    expect(changes[0]?.data).toEqual(await getItem(api, morgan.id));
+
+    // A file naming an item that does not exist is refused for that row, and nothing is written.
+    const unknown = file(
+      'unknown-sku.csv',
+      'sku,url\nNO-SUCH-SKU,https://images.example/1.jpg\nOTHER,https://images.example/2.jpg\n',
+    );
+    const refused = await run('import', 'images', unknown, '--org', ws.slug);
+    expect(refused.exitCode).toBe(EXIT.refused);
+    expect(refused.stderr).toContain('  row 2: sku: no item with SKU "NO-SUCH-SKU"');
+    expect((await getItem(api, untouched.id)).images).toEqual([]);
   });
 });

@@ -1,0 +1,80 @@
+import { LIMITS } from '@coinventory/contract';
+import { z } from 'zod';
+import { asPool } from '../../db/nested.js';
+import type { Queryable, TransactionSql } from '../../db/types.js';
+import { httpUrl, type ImportKind, wholeNumber } from '../imports/index.js';
+import { replaceImages } from './service.js';
+import type { ItemImage } from './store.js';
+
+/**
+ * Item images as an operator imports them (`import images FILE`): one row per image, `sku`, `url`, `width`,
+ * `height`. The rows of an item are its images, in file order: an item the file names gets exactly those (an
+ * `item.updated` change when they differ from what it had), an item it does not name keeps its own.
+ */
+
+const pixels = wholeNumber(1, 100_000, 'a whole number of pixels')
+  .optional()
+  .transform((value) => value ?? null);
+
+const ImageRow = z
+  .object({
+    sku: z
+      .string({ required_error: 'is required', invalid_type_error: 'must be text' })
+      .min(LIMITS.sku.min, 'must not be empty')
+      .max(LIMITS.sku.max, `must be at most ${LIMITS.sku.max} characters`),
+    url: httpUrl,
+    width: pixels,
+    height: pixels,
+  })
+  .strict();
+type ImageRow = z.infer<typeof ImageRow>;
+
+async function itemIdsBySku(sql: Queryable, organizationId: string, skus: string[]): Promise<Map<string, string>> {
+  const rows = await sql<{ id: string; sku: string }[]>`
+    SELECT id, sku FROM items WHERE organization_id = ${organizationId} AND sku = ANY(${skus})
+  `;
+  return new Map(rows.map((row) => [row.sku, row.id]));
+}
+
+async function writeImages(tx: TransactionSql, organizationId: string, rows: ImageRow[]) {
+  const bySku = new Map<string, ItemImage[]>();
+  for (const row of rows) {
+    bySku.set(row.sku, [...(bySku.get(row.sku) ?? []), { url: row.url, width: row.width, height: row.height }]);
+  }
+  const ids = await itemIdsBySku(tx, organizationId, [...bySku.keys()]);
+  let created = 0;
+  let updated = 0;
+  for (const [sku, images] of bySku) {
+    const id = ids.get(sku) as string; // check() refused the rows of SKUs that do not exist
+    const before = new Set(
+      (
+        await tx<{ url: string }[]>`
+          SELECT url FROM item_images WHERE organization_id = ${organizationId} AND item_id = ${id}
+        `
+      ).map((image) => image.url),
+    );
+    if (!(await replaceImages(asPool(tx), organizationId, id, images))) continue;
+    // An image new to the item is created; one it had, updated (its size or place may have changed).
+    for (const image of images) {
+      if (before.has(image.url)) updated += 1;
+      else created += 1;
+    }
+  }
+  return { created, updated, touched: new Set<string>() };
+}
+
+export const IMAGES_IMPORT: ImportKind<ImageRow> = {
+  name: 'images',
+  fields: Object.keys(ImageRow.shape),
+  required: ['sku', 'url'],
+  row: ImageRow,
+  key: (row) => JSON.stringify([row.sku, row.url]),
+  keyFields: 'sku and url',
+  check: async (sql, organizationId, rows) => {
+    const ids = await itemIdsBySku(sql, organizationId, [...new Set(rows.map((entry) => entry.value.sku))]);
+    return rows
+      .filter((entry) => !ids.has(entry.value.sku))
+      .map((entry) => ({ row: entry.row, reason: `sku: no item with SKU "${entry.value.sku}"` }));
+  },
+  write: writeImages,
+};
