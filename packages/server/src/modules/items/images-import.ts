@@ -2,6 +2,7 @@ import { LIMITS } from '@coinventory/contract';
 import { z } from 'zod';
 import { asPool } from '../../db/nested.js';
 import type { Queryable, TransactionSql } from '../../db/types.js';
+import { ProvisioningError } from '../../errors.js';
 import { httpUrl, type ImportKind, wholeNumber } from '../imports/index.js';
 import { replaceImages } from './service.js';
 import type { ItemImage } from './store.js';
@@ -45,7 +46,14 @@ async function writeImages(tx: TransactionSql, organizationId: string, rows: Ima
   let created = 0;
   let updated = 0;
   for (const [sku, images] of bySku) {
-    const id = ids.get(sku) as string; // check() refused the rows of SKUs that do not exist
+    const id = ids.get(sku);
+    // check() refused the rows of SKUs that did not exist; one deleted since then refuses the whole import.
+    if (id === undefined) {
+      throw new ProvisioningError(
+        'refused',
+        `No item with SKU "${sku}" any more (deleted during the import); nothing imported.`,
+      );
+    }
     const before = new Set(
       (
         await tx<{ url: string }[]>`

@@ -6,6 +6,7 @@ import { ChangeListSchema } from '@coinventory/contract';
 import { CsvParser } from '@coinventory/contract/csv';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { Sql } from '../../../src/db/types.js';
+import { IMAGES_IMPORT } from '../../../src/modules/items/index.js';
 import { identityOf, valuate } from '../../../src/modules/valuations/index.js';
 import { EXIT, executeAdminCommand, prepareAdminCommand } from '../../../src/operator/index.js';
 import { createItem, freshApi, getItem } from '../../support/items.js';
@@ -328,6 +329,17 @@ describe('operator imports, run in-process on the suite’s database', () => {
     const refused = await run('import', 'images', unknown, '--org', ws.slug);
     expect(refused.exitCode).toBe(EXIT.refused);
     expect(refused.stderr).toContain('  row 2: sku: no item with SKU "NO-SUCH-SKU"');
+    expect((await getItem(api, untouched.id)).images).toEqual([]);
+
+    // An item deleted after the rows were checked (here: the write is given a SKU no item has) refuses the import.
+    await expect(
+      sql().begin((tx) =>
+        IMAGES_IMPORT.write(tx, ws.organizationId, [
+          { sku: 'OTHER', url: 'https://images.example/3.jpg', width: null, height: null },
+          { sku: 'DELETED-MEANWHILE', url: 'https://images.example/4.jpg', width: null, height: null },
+        ]),
+      ),
+    ).rejects.toThrow('No item with SKU "DELETED-MEANWHILE" any more (deleted during the import); nothing imported.');
     expect((await getItem(api, untouched.id)).images).toEqual([]);
   });
 });
