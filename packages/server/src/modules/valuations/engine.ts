@@ -135,7 +135,8 @@ export function quantile(sorted: readonly number[], q: number): number {
 const sameService = (a: string | null, b: string | null) =>
   a !== null && b !== null && a.trim().toUpperCase() === b.trim().toUpperCase();
 
-const dollars = (cents: number) =>
+/** Cents as dollars to the cent, `$1,234.50`: the summaries', and the operator commands' tables. */
+export const dollars = (cents: number) =>
   `$${(cents / 100).toLocaleString('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2 })}`;
 const salesCount = (n: number) => `${n} comparable ${n === 1 ? 'sale' : 'sales'}`;
 

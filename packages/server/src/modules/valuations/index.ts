@@ -1,5 +1,5 @@
 /** The valuation engine: estimates from comparable sales, the price guide and metal content (engine.ts). */
-export { estimate, identityOf, itemIdentity, meltValueOf } from './engine.js';
+export { dollars, estimate, identityOf, itemIdentity, meltValueOf } from './engine.js';
 export { PRICE_GUIDE_IMPORT, SALES_IMPORT } from './imports.js';
 export {
   listSpotPrices,

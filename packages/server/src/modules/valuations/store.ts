@@ -199,22 +199,23 @@ export async function policyOf(sql: Queryable, organizationId: string): Promise<
   return row ? { apply: row.apply, everyHours: row.every_hours, lastRunAt: row.last_run_at } : DEFAULT_POLICY;
 }
 
-/** Changes what is given of the policy; returns it whole. */
+/** Changes what is given of the policy (the rest stays as it is); returns it whole. */
 export async function setPolicy(
   sql: Queryable,
   organizationId: string,
   change: { apply?: boolean; everyHours?: number | null },
 ): Promise<ValuationPolicy> {
-  const current = await policyOf(sql, organizationId);
-  const apply = change.apply ?? current.apply;
-  const everyHours = change.everyHours === undefined ? current.everyHours : change.everyHours;
-  await sql`
+  const [row] = await sql<{ apply: boolean; every_hours: number | null; last_run_at: Date | null }[]>`
     INSERT INTO valuation_policies (organization_id, apply, every_hours)
-    VALUES (${organizationId}, ${apply}, ${everyHours})
+    VALUES (${organizationId}, ${change.apply ?? false}, ${change.everyHours ?? null})
     ON CONFLICT (organization_id) DO UPDATE SET
-      apply = EXCLUDED.apply, every_hours = EXCLUDED.every_hours, updated_at = now()
+      apply = ${change.apply === undefined ? sql`valuation_policies.apply` : sql`EXCLUDED.apply`},
+      every_hours = ${change.everyHours === undefined ? sql`valuation_policies.every_hours` : sql`EXCLUDED.every_hours`},
+      updated_at = now()
+    RETURNING apply, every_hours, last_run_at
   `;
-  return policyOf(sql, organizationId);
+  if (!row) throw new Error('the valuation policy upsert returned no row');
+  return { apply: row.apply, everyHours: row.every_hours, lastRunAt: row.last_run_at };
 }
 
 /**

@@ -4,7 +4,6 @@ import { date, table } from '../format.js';
 import { NO_OPTIONS, org, string } from '../options.js';
 import { spec } from '../spec.js';
 
-const dollars = (cents: number) => `$${(cents / 100).toFixed(2)}`;
 const flag = { type: 'boolean' } as const;
 /** Up to ten SKUs, then how many more: `--all` on a large workspace should not print thousands on one line. */
 const named = (skus: string[]) =>
@@ -47,7 +46,7 @@ export const VALUATIONS_COMMANDS = [
                 ...result.valued.map((v) => [
                   v.sku,
                   v.basis,
-                  dollars(v.estimateInCents),
+                  valuations.dollars(v.estimateInCents),
                   `${v.confidencePercent}%`,
                   v.applied ? 'yes' : 'no',
                 ]),
@@ -118,7 +117,7 @@ export const VALUATIONS_COMMANDS = [
       })
       .transform((value) => ({ metal: value.metal, centsPerOz: value['usd-per-oz'] })),
     run: (sql, input) => valuations.setSpotPrice(sql, input),
-    text: (spot) => `Spot ${spot.metal}: ${dollars(spot.centsPerOz)} per troy ounce.`,
+    text: (spot) => `Spot ${spot.metal}: ${valuations.dollars(spot.centsPerOz)} per troy ounce.`,
   }),
   spec({
     name: 'spot list',
@@ -132,7 +131,7 @@ export const VALUATIONS_COMMANDS = [
         ? 'No spot prices: set one with `coinventory-server spot set`.'
         : table([
             ['METAL', 'USD PER OZ', 'SET AT'],
-            ...spots.map((s) => [s.metal, dollars(s.centsPerOz), date(s.updatedAt)]),
+            ...spots.map((s) => [s.metal, valuations.dollars(s.centsPerOz), date(s.updatedAt)]),
           ]),
   }),
 ];
