@@ -60,10 +60,19 @@ export const LIMITS = {
 
 /**
  * What the changes feed reports. Each type names the resource and what happened to it; `data` is the object as its
- * GET returns it at that change, or null for a deletion. Only items change through the API today; consignments and
- * invoices will join when something can change them.
+ * GET returns it at that change, or null for a deletion. Items change through the API; consignments, invoices and
+ * valuations through the operator's imports and the valuation engine.
  */
-export const CHANGE_TYPES = ['item.created', 'item.updated', 'item.deleted'] as const;
+export const CHANGE_TYPES = [
+  'item.created',
+  'item.updated',
+  'item.deleted',
+  'valuation.created',
+  'consignment.created',
+  'consignment.updated',
+  'invoice.created',
+  'invoice.updated',
+] as const;
 export type ChangeType = (typeof CHANGE_TYPES)[number];
 
 /**

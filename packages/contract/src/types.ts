@@ -11,10 +11,15 @@ import type {
   ChangeListSchema,
   ChangeSchema,
   ChangesCursorSchema,
+  ConsignmentCreatedChangeSchema,
+  ConsignmentUpdatedChangeSchema,
+  InvoiceCreatedChangeSchema,
+  InvoiceUpdatedChangeSchema,
   ItemCreatedChangeSchema,
   ItemDeletedChangeSchema,
   ItemUpdatedChangeSchema,
   ListChangesQuerySchema,
+  ValuationCreatedChangeSchema,
 } from './schemas/changes.js';
 import type { ErrorBodySchema, ErrorIssueSchema } from './schemas/common.js';
 import type {
@@ -102,6 +107,11 @@ export type Change = z.infer<typeof ChangeSchema>;
 export type ItemCreatedChange = z.infer<typeof ItemCreatedChangeSchema>;
 export type ItemUpdatedChange = z.infer<typeof ItemUpdatedChangeSchema>;
 export type ItemDeletedChange = z.infer<typeof ItemDeletedChangeSchema>;
+export type ValuationCreatedChange = z.infer<typeof ValuationCreatedChangeSchema>;
+export type ConsignmentCreatedChange = z.infer<typeof ConsignmentCreatedChangeSchema>;
+export type ConsignmentUpdatedChange = z.infer<typeof ConsignmentUpdatedChangeSchema>;
+export type InvoiceCreatedChange = z.infer<typeof InvoiceCreatedChangeSchema>;
+export type InvoiceUpdatedChange = z.infer<typeof InvoiceUpdatedChangeSchema>;
 export type ChangeList = z.infer<typeof ChangeListSchema>;
 export type BatchItemResult = z.infer<typeof BatchItemResultSchema>;
 export type BatchItemsResult = z.infer<typeof BatchItemsResultSchema>;

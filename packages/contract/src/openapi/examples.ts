@@ -276,6 +276,37 @@ const itemDeleted = {
   occurredAt: '2026-11-02T09:15:03.000Z',
   data: null,
 } as const;
+const valuationCreated = {
+  id: '1e8b3c5d-7f9a-4b2c-8d4e-6f0a1b2c3d4e',
+  type: 'valuation.created',
+  objectId: valuation.id,
+  occurredAt: valuation.createdAt,
+  data: valuation,
+} as const;
+const consignmentCreated = {
+  id: '2f9c4d6e-8a0b-4c3d-9e5f-7a1b2c3d4e5f',
+  type: 'consignment.created',
+  objectId: consignment.id,
+  occurredAt: '2026-11-02T09:20:00.000Z',
+  data: consignment,
+} as const;
+const consignmentUpdated = {
+  ...consignmentCreated,
+  id: '3a0d5e7f-9b1c-4d4e-8f6a-8b2c3d4e5f60',
+  type: 'consignment.updated',
+} as const;
+const invoiceCreated = {
+  id: '4b1e6f80-0c2d-4e5f-9a7b-9c3d4e5f6071',
+  type: 'invoice.created',
+  objectId: invoice.id,
+  occurredAt: '2026-11-02T09:25:00.000Z',
+  data: invoice,
+} as const;
+const invoiceUpdated = {
+  ...invoiceCreated,
+  id: '5c2f7091-1d3e-4f60-8b8c-0d4e5f607182',
+  type: 'invoice.updated',
+} as const;
 const changeList: ChangeList = {
   items: [itemUpdated, itemDeleted],
   nextCursor: 'Y2hnXzQ4NTk4YjRiOjEwNDQ',
@@ -417,6 +448,11 @@ export const COMPONENT_EXAMPLES = {
   ItemCreatedChange: itemCreated,
   ItemUpdatedChange: itemUpdated,
   ItemDeletedChange: itemDeleted,
+  ValuationCreatedChange: valuationCreated,
+  ConsignmentCreatedChange: consignmentCreated,
+  ConsignmentUpdatedChange: consignmentUpdated,
+  InvoiceCreatedChange: invoiceCreated,
+  InvoiceUpdatedChange: invoiceUpdated,
   Change: itemUpdated,
   ChangeList: changeList,
   ChangesCursor: changesCursor,

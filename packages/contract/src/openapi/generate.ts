@@ -23,9 +23,14 @@ import {
   ChangeListSchema,
   ChangeSchema,
   ChangesCursorSchema,
+  ConsignmentCreatedChangeSchema,
+  ConsignmentUpdatedChangeSchema,
+  InvoiceCreatedChangeSchema,
+  InvoiceUpdatedChangeSchema,
   ItemCreatedChangeSchema,
   ItemDeletedChangeSchema,
   ItemUpdatedChangeSchema,
+  ValuationCreatedChangeSchema,
 } from '../schemas/changes.js';
 import { ErrorBodySchema, ErrorIssueSchema } from '../schemas/common.js';
 import { ConsignmentListSchema, ConsignmentSchema, ConsignorSchema } from '../schemas/consignment.js';
@@ -113,6 +118,11 @@ export const COMPONENTS: Record<string, z.ZodTypeAny> = {
   ItemCreatedChange: ItemCreatedChangeSchema,
   ItemUpdatedChange: ItemUpdatedChangeSchema,
   ItemDeletedChange: ItemDeletedChangeSchema,
+  ValuationCreatedChange: ValuationCreatedChangeSchema,
+  ConsignmentCreatedChange: ConsignmentCreatedChangeSchema,
+  ConsignmentUpdatedChange: ConsignmentUpdatedChangeSchema,
+  InvoiceCreatedChange: InvoiceCreatedChangeSchema,
+  InvoiceUpdatedChange: InvoiceUpdatedChangeSchema,
   Change: ChangeSchema,
   ChangeList: ChangeListSchema,
   ChangesCursor: ChangesCursorSchema,

@@ -1,43 +1,86 @@
 import { z } from 'zod';
 import { CHANGE_TYPES, type ChangeType, DEFAULT_CHANGES_RETENTION_DAYS, LIMITS } from '../constants.js';
 import { dateTime, queryInteger, text, uuid } from '../primitives.js';
+import { ConsignmentSchema } from './consignment.js';
 import { codeList, strictObject } from './fields.js';
+import { InvoiceSchema } from './invoice.js';
 import { ItemSchema } from './item.js';
+import { ValuationSchema } from './valuation.js';
 
 const changeFields = <Type extends ChangeType, Data extends z.ZodTypeAny>(
   type: Type,
   description: string,
   data: Data,
+  occurredAt = "When the change was made (its transaction's start). The feed's order is commit order, which this need not follow.",
 ) =>
   strictObject(description, {
     id: uuid.describe('Change id: stable, and the same in every page and webhook that carries this change.'),
     type: z.literal(type).describe('What happened.'),
     objectId: uuid.describe('Id of the object that changed.'),
-    occurredAt: dateTime.describe(
-      "When the change was made (its transaction's start, which is also the object's `createdAt` or `updatedAt`). The feed's order is commit order, which this need not follow.",
-    ),
+    occurredAt: dateTime.describe(occurredAt),
     data,
   });
+
+const itemOccurredAt =
+  "When the change was made (its transaction's start, which is also the object's `createdAt` or `updatedAt`). The feed's order is commit order, which this need not follow.";
 
 export const ItemCreatedChangeSchema = changeFields(
   'item.created',
   'An item was created.',
   ItemSchema.describe('The item as `GET /items/{id}` returned it right after this change.'),
+  itemOccurredAt,
 );
 export const ItemUpdatedChangeSchema = changeFields(
   'item.updated',
   'An item was changed.',
   ItemSchema.describe('The item as `GET /items/{id}` returned it right after this change.'),
+  itemOccurredAt,
 );
 export const ItemDeletedChangeSchema = changeFields(
   'item.deleted',
   'An item was deleted.',
   z.null().describe('Always null: the item no longer exists.'),
+  itemOccurredAt,
+);
+export const ValuationCreatedChangeSchema = changeFields(
+  'valuation.created',
+  "The valuation engine valued an item (`objectId` is the valuation's id, `data.itemId` the item's). When the estimate was applied as the item's value, an `item.updated` change of the same transaction follows.",
+  ValuationSchema.describe('The valuation as `GET /items/{id}/valuations` lists it right after this change.'),
+  "When the change was made (its transaction's start, which is also the valuation's `createdAt`). The feed's order is commit order, which this need not follow.",
+);
+export const ConsignmentCreatedChangeSchema = changeFields(
+  'consignment.created',
+  'A consignment was created (by an import: consignments are managed in the application, not through the API).',
+  ConsignmentSchema.describe('The consignment as `GET /consignments/{id}` returned it right after this change.'),
+);
+export const ConsignmentUpdatedChangeSchema = changeFields(
+  'consignment.updated',
+  "A consignment's own fields, or which items it holds, were changed by an import. Its totals also move when its items' values or sales change; those changes are not reported here (follow `item.updated`).",
+  ConsignmentSchema.describe('The consignment as `GET /consignments/{id}` returned it right after this change.'),
+);
+export const InvoiceCreatedChangeSchema = changeFields(
+  'invoice.created',
+  'An invoice was created (by an import: invoices are managed in the application, not through the API).',
+  InvoiceSchema.describe('The invoice as `GET /invoices/{id}` returned it right after this change.'),
+);
+export const InvoiceUpdatedChangeSchema = changeFields(
+  'invoice.updated',
+  'An invoice, its lines or its payments were changed by an import.',
+  InvoiceSchema.describe('The invoice as `GET /invoices/{id}` returned it right after this change.'),
 );
 
 /** One entry of the changes feed; `type` tells what `data` holds. */
 export const ChangeSchema = z
-  .discriminatedUnion('type', [ItemCreatedChangeSchema, ItemUpdatedChangeSchema, ItemDeletedChangeSchema])
+  .discriminatedUnion('type', [
+    ItemCreatedChangeSchema,
+    ItemUpdatedChangeSchema,
+    ItemDeletedChangeSchema,
+    ValuationCreatedChangeSchema,
+    ConsignmentCreatedChangeSchema,
+    ConsignmentUpdatedChangeSchema,
+    InvoiceCreatedChangeSchema,
+    InvoiceUpdatedChangeSchema,
+  ])
   .describe('One change, as the changes feed reports it. `type` tells what `data` holds.');
 
 const cursorText = `An opaque cursor from \`nextCursor\` (or \`GET /changes/cursor\`). Cursors stay valid while the changes after them are kept (${DEFAULT_CHANGES_RETENTION_DAYS} days unless the server is configured otherwise); an expired one, or one of another workspace, is refused with 400: start again from a full read.`;

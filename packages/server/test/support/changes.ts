@@ -40,7 +40,7 @@ export async function readToEnd(
 export function applyChanges(copy: Map<string, Item>, changes: readonly Change[]): void {
   for (const change of changes) {
     if (change.type === 'item.deleted') copy.delete(change.objectId);
-    else copy.set(change.objectId, change.data);
+    else if (change.type === 'item.created' || change.type === 'item.updated') copy.set(change.objectId, change.data);
   }
 }
 

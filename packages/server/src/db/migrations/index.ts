@@ -9,6 +9,7 @@ import * as webhooks from './0008_webhooks.js';
 import * as marketplaceBackPressure from './0009_marketplace_back_pressure.js';
 import * as rateLimitUnlogged from './0010_rate_limit_unlogged.js';
 import * as valuationSources from './0011_valuation_sources.js';
+import * as importedRecords from './0012_imported_records.js';
 
 export interface Migration {
   version: number;
@@ -29,4 +30,5 @@ export const migrations: readonly Migration[] = [
   { version: 9, ...marketplaceBackPressure },
   { version: 10, ...rateLimitUnlogged },
   { version: 11, ...valuationSources },
+  { version: 12, ...importedRecords },
 ];

@@ -4,7 +4,7 @@ import type { Queryable } from '../../db/types.js';
 
 /** A change as its transaction records it: what happened to which object, and the object as the API now shows it. */
 export type ChangeRecord =
-  | { type: Extract<ChangeType, 'item.created' | 'item.updated'>; objectId: string; data: object }
+  | { type: Exclude<ChangeType, 'item.deleted'>; objectId: string; data: object }
   | { type: Extract<ChangeType, 'item.deleted'>; objectId: string; data: null };
 
 /**

@@ -3,5 +3,5 @@ export { ITEMS, type StoredItemRow } from './columns.js';
 export { IMAGES_IMPORT } from './images-import.js';
 export { itemsRoutes } from './routes.js';
 export { createItem, deleteItem, listItemValuations, updateItem, type WriteNotifier } from './service.js';
-export { findItem, itemRead, listItems } from './store.js';
-export { VALUATIONS } from './valuations.js';
+export { findItem, itemRead, listItems, lockItem } from './store.js';
+export { findValuation, VALUATIONS } from './valuations.js';

@@ -49,3 +49,10 @@ export async function listValuations(
     LIMIT ${limit}
   `);
 }
+
+/** One valuation as the item's list shows it (for the change that records it). */
+export async function findValuation(sql: Queryable, organizationId: string, id: string): Promise<Valuation | null> {
+  return VALUATIONS.first(sql`
+    SELECT ${VALUATIONS.select(sql)} FROM valuations v WHERE v.organization_id = ${organizationId} AND v.id = ${id}
+  `);
+}

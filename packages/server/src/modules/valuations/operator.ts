@@ -3,7 +3,8 @@ import { violatedForeignKey } from '../../db/errors.js';
 import { asPool } from '../../db/nested.js';
 import type { Sql } from '../../db/types.js';
 import { ApiError, ProvisioningError } from '../../errors.js';
-import { updateItem } from '../items/service.js';
+import { recordChange } from '../changes/index.js';
+import { findValuation, lockItem, updateItem } from '../items/index.js';
 import { requireOrganization } from '../workspaces/index.js';
 import { estimate, type Sale } from './engine.js';
 import * as data from './store.js';
@@ -82,11 +83,14 @@ export async function valuate(
     }
     const valuationId = await sql
       .begin(async (tx) => {
+        // The item's row first, then the feed (recordChange), as every write of an item: none deadlock.
+        if (!(await lockItem(tx, org.id, item.id))) return null;
         const id = await data.insertValuation(tx, org.id, item.id, found);
-        if (apply) {
-          await updateItem(asPool(tx), org.id, item.id, { valueInCents: found.estimateInCents });
-          await data.markApplied(tx, org.id, id);
-        }
+        if (apply) await data.markApplied(tx, org.id, id);
+        const valuation = await findValuation(tx, org.id, id);
+        if (!valuation) throw new Error(`valuation ${id} vanished in its own transaction`);
+        await recordChange(tx, org.id, { type: 'valuation.created', objectId: id, data: valuation });
+        if (apply) await updateItem(asPool(tx), org.id, item.id, { valueInCents: found.estimateInCents });
         return id;
       })
       .catch((error: unknown) => {

@@ -103,7 +103,7 @@ describe('the valuation scheduler, on the suite’s database', () => {
     startScheduler();
     await until(async () => (await getItem(api, itemId)).valueInCents === 20_000, 'the applied estimate');
     const changes = ChangeListSchema.parse((await api.get(`/changes?after=${cursor}`)).body);
-    expect(changes.items.map((change) => change.type)).toEqual(['item.updated']);
+    expect(changes.items.map((change) => change.type)).toEqual(['valuation.created', 'item.updated']);
     // The policy also applies what valuate runs without --apply.
     const output = await run('valuate', '--org', ws.slug, '--all');
     expect(output.stdout).toContain('STD-63  comps  $200.00   ');

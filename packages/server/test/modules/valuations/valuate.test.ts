@@ -87,6 +87,7 @@ describe('valuate, run in-process on the suite’s database', () => {
     await addSale(ws.organizationId, { grade: 'MS65', price: 70_000, daysAgo: 10, coin: '1881-O Morgan Dollar' });
     await addSale(ws.organizationId, { grade: 'MS64', price: 11_000, daysAgo: 5 });
 
+    const cursor = (await api.get('/changes/cursor')).body as { cursor: string };
     const result = JSON.parse(ok(await run('valuate', '--org', ws.slug, '--item', item.sku, '--json')));
     const [valuation, ...others] = await valuations(api, item.id);
     expect(others).toEqual([]);
@@ -120,8 +121,12 @@ describe('valuate, run in-process on the suite’s database', () => {
       appliedAt: null,
       createdAt: expect.any(String),
     });
-    // Without --apply the item keeps its value.
+    // Without --apply the item keeps its value: the feed has the valuation, exactly as listed, and no item change.
     expect((await getItem(api, item.id)).valueInCents).toBe(20_000);
+    const changes = ChangeListSchema.parse((await api.get(`/changes?after=${cursor.cursor}`)).body);
+    expect(changes.items.map((change) => [change.type, change.objectId, change.data])).toEqual([
+      ['valuation.created', valuation?.id, valuation],
+    ]);
   });
 
   it('--apply makes the estimate the item value, with an item.updated change, and records when', async () => {
@@ -146,8 +151,14 @@ describe('valuate, run in-process on the suite’s database', () => {
     expect(updated.updatedAt).toBe(valuation?.appliedAt);
 
     const changes = ChangeListSchema.parse((await api.get(`/changes?after=${cursor.cursor}`)).body);
-    expect(changes.items.map((change) => [change.type, change.objectId])).toEqual([['item.updated', item.id]]);
-    expect(changes.items[0]?.data).toEqual(updated);
+    // The valuation first (as listed, applied), then the item it changed, both of the run's one transaction.
+    expect(changes.items.map((change) => [change.type, change.objectId])).toEqual([
+      ['valuation.created', valuation?.id],
+      ['item.updated', item.id],
+    ]);
+    expect(changes.items[0]?.data).toEqual(valuation);
+    expect(changes.items[0]?.occurredAt).toBe(valuation?.createdAt);
+    expect(changes.items[1]?.data).toEqual(updated);
   });
 
   it('falls back to the price guide, then to melt; --all values every item and names those it could not', async () => {
