@@ -1,4 +1,7 @@
 import { randomUUID } from 'node:crypto';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { ERRORS, IDEMPOTENCY } from '@coinventory/contract/constants';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
@@ -9,7 +12,14 @@ import {
   NotFoundError,
   PreconditionFailedError,
 } from '../src/index.js';
-import { type RunningServer, startServer, stopServer, thrown } from './support/server.js';
+import {
+  DEMO_ORGANIZATION,
+  type RunningServer,
+  runOperatorCommand,
+  startServer,
+  stopServer,
+  thrown,
+} from './support/server.js';
 
 // What issue 17 added, against the real server binary on loopback with a fresh embedded database and the demo
 // workspace: categories, warehouses, the changes feed, Idempotency-Key and conditional requests. Well under the key's
@@ -99,10 +109,69 @@ describe('the changes feed', () => {
     const seen: Change[] = [];
     for await (const change of feed) {
       seen.push(change);
-      if (change.data?.sku === sku) controller.abort();
+      if (change.type === 'item.created' && change.data.sku === sku) controller.abort();
     }
     expect(seen.map((c) => c.type)).toEqual(['item.created']);
     expect(feed.cursor).not.toBe(cursor);
+  });
+
+  it("reports the valuation engine's valuations, typed, before the item.updated an applied one makes", async () => {
+    const live = server ?? expect.fail('no server');
+    const coin = `SDK Feed Dollar ${randomUUID()}`;
+    const item = await client.items.create({
+      sku: `SDK-VAL-${randomUUID()}`,
+      title: `${coin} PCGS MS64`,
+      gradingService: 'PCGS',
+      grade: 'MS64',
+      attributes: { coin },
+    });
+    const { cursor } = await client.changes.cursor();
+    // Three comparable sales of its coin (the engine's minimum), recent enough to count; importing them values it.
+    const daysAgo = (days: number) => new Date(Date.now() - days * 86_400_000).toISOString().slice(0, 10);
+    const dir = mkdtempSync(join(tmpdir(), 'coinventory-sdk-sales-'));
+    const file = join(dir, 'sales.csv');
+    writeFileSync(
+      file,
+      [
+        'source,externalId,coin,gradingService,grade,priceInCents,soldAt',
+        ...[30_000, 31_000, 32_000].map(
+          (price, i) => `sdk_test,${coin}-${i},${coin},PCGS,MS64,${price},${daysAgo(i + 1)}`,
+        ),
+      ].join('\n'),
+    );
+    const operator = async (...args: string[]) => {
+      const { code, stdout, stderr } = await runOperatorCommand(live, [...args, '--org', DEMO_ORGANIZATION]);
+      expect(code, `${stdout}${stderr}`).toBe(0);
+    };
+    await operator('import', 'sales', file);
+    await operator('valuate', '--item', item.sku, '--apply');
+    rmSync(dir, { recursive: true, force: true });
+
+    const seen: Change[] = [];
+    for await (const change of client.changes.all({ after: cursor })) seen.push(change);
+    const valuations = (await client.items.valuations(item.id)).items.reverse();
+    const valued = await client.items.get(item.id);
+    expect(valuations).toHaveLength(2);
+    // The import's valuation (the workspace does not apply estimates), then --apply's with its item.updated.
+    expect(seen.map((change) => [change.type, change.objectId])).toEqual([
+      ['valuation.created', valuations[0]?.id],
+      ['valuation.created', valuations[1]?.id],
+      ['item.updated', item.id],
+    ]);
+    const [first, applied, updated] = seen;
+    if (first?.type !== 'valuation.created' || applied?.type !== 'valuation.created') {
+      return expect.fail('not valuations');
+    }
+    expect([first.data, applied.data]).toEqual(valuations);
+    expect(applied.data).toMatchObject({ itemId: item.id, basis: 'comps', estimateInCents: 31_000 });
+    expect(applied.data.appliedAt).not.toBeNull();
+    expect(updated?.data).toEqual(valued);
+    expect(valued.valueInCents).toBe(31_000);
+    // Asked for by type, the valuations alone.
+    const only = [];
+    for await (const change of client.changes.all({ after: cursor, types: ['valuation.created'] })) only.push(change);
+    expect(only).toEqual([first, applied]);
+    await client.items.delete(item.id);
   });
 
   it('refuses a cursor that is not one, with an issue that says to start again from a full read', async () => {

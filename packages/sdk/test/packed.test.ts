@@ -159,7 +159,12 @@ async function main(): Promise<void> {
   if (again !== NOT_MODIFIED) void again.sku;
   await client.items.update(read.id, { quantity: 1 }, { ifMatch: etag, idempotencyKey: 'k-1' });
   const feed = client.changes.all({ after: (await client.changes.cursor()).cursor, types: ['item.deleted'] });
-  for await (const change of feed) if (change.type !== 'item.deleted') void change.data.sku;
+  for await (const change of feed) {
+    if (change.type === 'item.created' || change.type === 'item.updated') void change.data.sku;
+    else if (change.type === 'valuation.created') void change.data.itemId;
+    // @ts-expect-error: not every change that is not a deletion is an item's (a valuation, a consignment, an invoice)
+    else if (change.type !== 'item.deleted') void change.data.sku;
+  }
   const cursor: string | undefined = feed.cursor;
   // @ts-expect-error: without ifNoneMatch the result is never NOT_MODIFIED, so it is an Item
   const notAnItem: typeof NOT_MODIFIED = await client.items.get(read.id);

@@ -6,18 +6,31 @@ import {
   APIError,
   type APIPromise,
   type APIResponse,
+  type Change,
   type ChangeFeed,
+  type ChangeType,
   Coinventory,
   type CollectedItems,
   type ConditionalGetOptions,
+  type Consignment,
+  type ConsignmentCreatedChange,
+  type ConsignmentUpdatedChange,
+  type Invoice,
+  type InvoiceCreatedChange,
+  type InvoiceUpdatedChange,
   type Item,
+  type ItemCreatedChange,
+  type ItemDeletedChange,
   Items,
+  type ItemUpdatedChange,
   NOT_MODIFIED,
   type NotModified,
   type Page,
   type PagePromise,
   RateLimitError,
   type RequestOptions,
+  type Valuation,
+  type ValuationCreatedChange,
   verifyWebhook,
 } from '../src/index.js';
 
@@ -57,6 +70,18 @@ describe('types come from the contract', () => {
     const _fetch = async (request: Request) => verifyWebhook(await request.text(), request.headers, 'whsec_x');
     // @ts-expect-error: a parsed body cannot be verified
     const _parsed = (body: object) => verifyWebhook(body, {}, 'whsec_x');
+    // An endpoint subscribes to any change type (or '*'); a delivery narrows by type as a feed's change does.
+    const _subscribe = () => {
+      endpoints.create({ url: 'https://shop.example/hooks', events: ['valuation.created', 'invoice.updated'] });
+      // @ts-expect-error: not a change type
+      endpoints.create({ url: 'https://shop.example/hooks', events: ['valuation.updated'] });
+    };
+    const _receive = async (body: string) => {
+      const event = await verifyWebhook(body, {}, 'whsec_x');
+      if (event.type === 'valuation.created') expectTypeOf(event.data).toEqualTypeOf<Valuation>();
+      if (event.type === 'consignment.updated') expectTypeOf(event.data).toEqualTypeOf<Consignment>();
+      if (event.type === 'ping') expectTypeOf(event.data).toEqualTypeOf<null>();
+    };
   });
 
   it('takes the contract inputs, with autocomplete for statuses and sorts', () => {
@@ -208,9 +233,48 @@ describe('the changes feed', () => {
       const feed = client.changes.all({ types: ['item.deleted'], follow: true });
       expectTypeOf(feed.cursor).toEqualTypeOf<string | undefined>();
       for await (const change of feed) {
-        if (change.type === 'item.deleted') expectTypeOf(change.data).toEqualTypeOf<null>();
-        else expectTypeOf(change.data).toEqualTypeOf<Item>();
+        // Every change type narrows `data` to its object; a switch over them all is exhaustive.
+        switch (change.type) {
+          case 'item.created':
+          case 'item.updated':
+            expectTypeOf(change).toEqualTypeOf<ItemCreatedChange | ItemUpdatedChange>();
+            expectTypeOf(change.data).toEqualTypeOf<Item>();
+            break;
+          case 'item.deleted':
+            expectTypeOf(change).toEqualTypeOf<ItemDeletedChange>();
+            expectTypeOf(change.data).toEqualTypeOf<null>();
+            break;
+          case 'valuation.created':
+            expectTypeOf(change).toEqualTypeOf<ValuationCreatedChange>();
+            expectTypeOf(change.data).toEqualTypeOf<Valuation>();
+            expectTypeOf(change.data.itemId).toEqualTypeOf<string>();
+            break;
+          case 'consignment.created':
+          case 'consignment.updated':
+            expectTypeOf(change).toEqualTypeOf<ConsignmentCreatedChange | ConsignmentUpdatedChange>();
+            expectTypeOf(change.data).toEqualTypeOf<Consignment>();
+            break;
+          case 'invoice.created':
+          case 'invoice.updated':
+            expectTypeOf(change).toEqualTypeOf<InvoiceCreatedChange | InvoiceUpdatedChange>();
+            expectTypeOf(change.data).toEqualTypeOf<Invoice>();
+            break;
+          default:
+            expectTypeOf(change).toBeNever();
+        }
+        // Not every change's data is an item: `type` must name the item types before reading one.
+        if (change.type !== 'item.deleted') {
+          // @ts-expect-error: a Valuation, a Consignment or an Invoice has no sku
+          void change.data.sku;
+        }
       }
+      expectTypeOf<Change['type']>().toEqualTypeOf<ChangeType>();
+      expectTypeOf<Change>().toEqualTypeOf<Contract.Change>();
+      expectTypeOf<ValuationCreatedChange>().toEqualTypeOf<Contract.ValuationCreatedChange>();
+      expectTypeOf<ConsignmentUpdatedChange>().toEqualTypeOf<Contract.ConsignmentUpdatedChange>();
+      expectTypeOf<InvoiceUpdatedChange>().toEqualTypeOf<Contract.InvoiceUpdatedChange>();
+      // Only types of the contract's CHANGE_TYPES filter the feed, the new ones included.
+      client.changes.list({ types: ['valuation.created', 'consignment.updated', 'invoice.created'] });
       // @ts-expect-error: not a change type
       client.changes.list({ types: ['item.archived'] });
       // @ts-expect-error: types is a list, not the query's comma-separated text

@@ -1,7 +1,9 @@
 import { randomUUID } from 'node:crypto';
+import openApiDocument from '@coinventory/contract/openapi';
 import { Webhook } from 'standardwebhooks';
 import { describe, expect, it } from 'vitest';
 import {
+  CHANGE_TYPES,
   CoinventoryError,
   generateWebhookSecret,
   signWebhook,
@@ -98,6 +100,41 @@ describe('verifyWebhook accepts what standardwebhooks signs', () => {
     expect(await verifyWebhook(body, headers, OTHER_SECRET)).toEqual(event);
     const onlyNew = signedByReference(event);
     expect(await verifyWebhook(body, onlyNew.headers, [OTHER_SECRET, SECRET])).toEqual(event);
+  });
+
+  it.each(CHANGE_TYPES)('a %s delivery (the contract example), typed by its type', async (type) => {
+    // ValuationCreatedChange, ConsignmentUpdatedChange, …: the component of each change type.
+    const component = `${type.replace(/(?:^|\.)(\w)/g, (_, letter: string) => letter.toUpperCase())}Change`;
+    const [example] = (openApiDocument.components.schemas[component]?.examples ?? []) as WebhookEvent[];
+    const event = { ...(example ?? expect.fail(`no example of ${component}`)), id: randomUUID() };
+    expect(event.type).toBe(type);
+    const { body, headers } = signedByReference(event);
+    const verified = await verifyWebhook(body, headers, SECRET);
+    expect(verified).toEqual(event);
+    // Each type carries its own object: only the item types carry an item.
+    switch (verified.type) {
+      case 'item.created':
+      case 'item.updated':
+        expect(verified.data.sku).toEqual(expect.any(String));
+        break;
+      case 'item.deleted':
+        expect(verified.data).toBeNull();
+        break;
+      case 'valuation.created':
+        expect(verified.data.itemId).toEqual(expect.any(String));
+        expect(verified.data).not.toHaveProperty('sku');
+        break;
+      case 'consignment.created':
+      case 'consignment.updated':
+        expect(verified.data.totalPayoutInCents).toEqual(expect.any(Number));
+        break;
+      case 'invoice.created':
+      case 'invoice.updated':
+        expect(verified.data.lines).toEqual(expect.any(Array));
+        break;
+      default:
+        expect.fail(`not a change type: ${verified.type}`);
+    }
   });
 
   it('a secret without its whsec_ prefix, and a ping', async () => {

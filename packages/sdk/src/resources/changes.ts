@@ -5,10 +5,20 @@ import type { RequestOptions } from '../core/transport.js';
 import { Resource } from './resource.js';
 
 /**
- * The changes feed: `client.changes`. Every change to the workspace's items, in commit order, read from a cursor.
+ * The changes feed: `client.changes`. Every change to the workspace, in commit order, read from a cursor: items
+ * created, updated and deleted through the API (`item.*`), the valuation engine's valuations (`valuation.created`),
+ * and consignments and invoices an operator imports (`consignment.*`, `invoice.*`). `type` narrows `data`.
  *
- * Keep a copy in sync: take `cursor()`, read everything (`client.items.list()`), then follow the feed from that
- * cursor with `all()` or `pages()`, storing the cursor they expose as you apply what they yield.
+ * Keep a copy of the items in sync: take `cursor()`, read everything (`client.items.list()`), then follow the feed
+ * from that cursor with `all()` or `pages()`, storing the cursor they expose as you apply what they yield. Act on the
+ * types you keep and pass over the others (or ask for only yours with `types`): new types may be added.
+ *
+ * ```ts
+ * for await (const change of client.changes.all({ after: saved })) {
+ *   if (change.type === 'item.created' || change.type === 'item.updated') copy.set(change.objectId, change.data);
+ *   else if (change.type === 'item.deleted') copy.delete(change.objectId);
+ * }
+ * ```
  */
 export class Changes extends Resource {
   /**

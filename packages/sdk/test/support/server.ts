@@ -1,7 +1,14 @@
 import { expect } from 'vitest';
 
 // The real server binary, from @coinventory/server's test helper (a devDependency, built first by turbo).
-export { createKey, type RunningServer, startServer, stopServer } from '@coinventory/server/testing';
+export {
+  createKey,
+  DEMO_ORGANIZATION,
+  type RunningServer,
+  runOperatorCommand,
+  startServer,
+  stopServer,
+} from '@coinventory/server/testing';
 
 /** Resolves to what `call` threw; fails the test if it resolved. */
 export const thrown = (call: Promise<unknown>): Promise<unknown> =>
