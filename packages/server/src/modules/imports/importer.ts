@@ -36,6 +36,8 @@ export interface Written {
   created: number;
   updated: number;
   touched: ReadonlySet<string>;
+  /** Kinds whose file is the whole of what it names (an invoice's lines): the records it no longer has, removed. */
+  removed?: number;
 }
 
 export interface Revalued {
@@ -60,6 +62,8 @@ export interface ImportResult {
   created: number;
   updated: number;
   unchanged: number;
+  /** Kinds whose file is the whole of what it names: the records removed because the file no longer has them. */
+  removed?: number;
   rejected: Reject[];
   /** Kinds the valuation engine reads: the items valued again after an import that changed something. */
   revalued?: Revalued;
@@ -157,7 +161,46 @@ export async function runImport<Row>(sql: Sql, kind: ImportKind<Row>, options: I
     created: counts.created,
     updated: counts.updated,
     unchanged: valid.length - counts.created - counts.updated,
+    ...(counts.removed !== undefined && { removed: counts.removed }),
     rejected,
     ...(revalued && { revalued }),
   };
+}
+
+/** How many rows one statement upserts. */
+const CHUNK = 500;
+
+/**
+ * What an upsert returns for each record it inserted or changed: `created` true for an insert, and what the record
+ * concerns (`Written.touched`). A record the file leaves as it was returns nothing (the upsert's WHERE … IS DISTINCT
+ * FROM), and is counted unchanged.
+ */
+export type Upserted = Array<{ created: boolean; touched: string }>;
+
+/** Upserts `rows` a chunk at a time with `write`, counting what it created and updated. */
+export async function upsertInChunks<T>(rows: T[], write: (chunk: T[]) => Promise<Upserted>): Promise<Written> {
+  let created = 0;
+  let updated = 0;
+  const touched = new Set<string>();
+  for (let start = 0; start < rows.length; start += CHUNK) {
+    for (const row of await write(rows.slice(start, start + CHUNK))) {
+      if (row.created) created += 1;
+      else updated += 1;
+      touched.add(row.touched);
+    }
+  }
+  return { created, updated, touched };
+}
+
+/** The rows naming another record (`name`, null for none) that `known` lacks, refused with `reason`. */
+export function refuseUnknown<Row>(
+  rows: ReadonlyArray<{ row: number; value: Row }>,
+  name: (row: Row) => string | null,
+  known: { has(name: string): boolean },
+  reason: (name: string) => string,
+): Reject[] {
+  return rows.flatMap((entry) => {
+    const wanted = name(entry.value);
+    return wanted === null || known.has(wanted) ? [] : [{ row: entry.row, reason: reason(wanted) }];
+  });
 }

@@ -1,11 +1,10 @@
-import { LIMITS } from '@coinventory/contract';
 import { z } from 'zod';
 import { asPool } from '../../db/nested.js';
-import type { Queryable, TransactionSql } from '../../db/types.js';
+import type { TransactionSql } from '../../db/types.js';
 import { ProvisioningError } from '../../errors.js';
-import { httpUrl, type ImportKind, wholeNumber } from '../imports/index.js';
+import { httpUrl, type ImportKind, sku, wholeNumber } from '../imports/index.js';
 import { replaceImages } from './service.js';
-import type { ItemImage } from './store.js';
+import { type ItemImage, idsBySku } from './store.js';
 
 /**
  * Item images as an operator imports them (`import images FILE`): one row per image, `sku`, `url`, `width`,
@@ -19,10 +18,7 @@ const pixels = wholeNumber(1, 100_000, 'a whole number of pixels')
 
 const ImageRow = z
   .object({
-    sku: z
-      .string({ required_error: 'is required', invalid_type_error: 'must be text' })
-      .min(LIMITS.sku.min, 'must not be empty')
-      .max(LIMITS.sku.max, `must be at most ${LIMITS.sku.max} characters`),
+    sku,
     url: httpUrl,
     width: pixels,
     height: pixels,
@@ -30,19 +26,12 @@ const ImageRow = z
   .strict();
 type ImageRow = z.infer<typeof ImageRow>;
 
-async function itemIdsBySku(sql: Queryable, organizationId: string, skus: string[]): Promise<Map<string, string>> {
-  const rows = await sql<{ id: string; sku: string }[]>`
-    SELECT id, sku FROM items WHERE organization_id = ${organizationId} AND sku = ANY(${skus})
-  `;
-  return new Map(rows.map((row) => [row.sku, row.id]));
-}
-
 async function writeImages(tx: TransactionSql, organizationId: string, rows: ImageRow[]) {
   const bySku = new Map<string, ItemImage[]>();
   for (const row of rows) {
     bySku.set(row.sku, [...(bySku.get(row.sku) ?? []), { url: row.url, width: row.width, height: row.height }]);
   }
-  const ids = await itemIdsBySku(tx, organizationId, [...bySku.keys()]);
+  const ids = await idsBySku(tx, organizationId, [...bySku.keys()]);
   let created = 0;
   let updated = 0;
   for (const [sku, images] of bySku) {
@@ -79,7 +68,7 @@ export const IMAGES_IMPORT: ImportKind<ImageRow> = {
   key: (row) => JSON.stringify([row.sku, row.url]),
   keyFields: 'sku and url',
   check: async (sql, organizationId, rows) => {
-    const ids = await itemIdsBySku(sql, organizationId, [...new Set(rows.map((entry) => entry.value.sku))]);
+    const ids = await idsBySku(sql, organizationId, [...new Set(rows.map((entry) => entry.value.sku))]);
     return rows
       .filter((entry) => !ids.has(entry.value.sku))
       .map((entry) => ({ row: entry.row, reason: `sku: no item with SKU "${entry.value.sku}"` }));

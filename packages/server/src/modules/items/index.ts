@@ -2,6 +2,21 @@
 export { ITEMS, type StoredItemRow } from './columns.js';
 export { IMAGES_IMPORT } from './images-import.js';
 export { itemsRoutes } from './routes.js';
-export { createItem, deleteItem, listItemValuations, updateItem, type WriteNotifier } from './service.js';
-export { findItem, itemRead, listItems, lockItem } from './store.js';
+export {
+  createItem,
+  deleteItem,
+  listItemValuations,
+  recordItemsUpdated,
+  updateItem,
+  type WriteNotifier,
+} from './service.js';
+export {
+  findItem,
+  idsBySku,
+  itemRead,
+  listItems,
+  lockItem,
+  setConsignment,
+  touchItemsOfCategories,
+} from './store.js';
 export { findValuation, VALUATIONS } from './valuations.js';

@@ -218,3 +218,15 @@ export async function replaceImages(
   tell(notify, queued);
   return true;
 }
+
+/**
+ * Records an `item.updated` change for each item an import changed through another record (its consignment, its
+ * category's name), each read as GET returns it. Call it after the import's writes, in their transaction: it takes
+ * the feed's lock (migration 0007), so the item rows must be locked (written) before.
+ */
+export async function recordItemsUpdated(tx: Queryable, organizationId: string, ids: readonly string[]): Promise<void> {
+  for (const id of ids) {
+    const item = await writtenItem(tx, organizationId, id);
+    await recordChange(tx, organizationId, { type: 'item.updated', objectId: id, data: item });
+  }
+}

@@ -176,6 +176,39 @@ export async function updateItem(
   return rows.length > 0;
 }
 
+/**
+ * Puts the items in a consignment (or in none): an imported link. Returns those that were elsewhere, whose
+ * updated_at moved; the others were in it already.
+ */
+export async function setConsignment(
+  sql: Queryable,
+  organizationId: string,
+  ids: readonly string[],
+  consignmentId: string | null,
+): Promise<string[]> {
+  const rows = await sql<{ id: string }[]>`
+    UPDATE items SET consignment_id = ${consignmentId}, updated_at = now()
+    WHERE organization_id = ${organizationId} AND id = ANY(${ids as string[]})
+      AND consignment_id IS DISTINCT FROM ${consignmentId}::uuid
+    RETURNING id
+  `;
+  return rows.map((row) => row.id);
+}
+
+/** The items of these categories, their updated_at moved: a renamed category changes how each of them reads. */
+export async function touchItemsOfCategories(
+  sql: Queryable,
+  organizationId: string,
+  categoryIds: readonly string[],
+): Promise<string[]> {
+  const rows = await sql<{ id: string }[]>`
+    UPDATE items SET updated_at = now()
+    WHERE organization_id = ${organizationId} AND category_id = ANY(${categoryIds as string[]}::uuid[])
+    RETURNING id
+  `;
+  return rows.map((row) => row.id);
+}
+
 /** Locks the item's row for the rest of the transaction and returns its available quantity (null: no such item). */
 export async function lockItem(
   sql: Queryable,
@@ -194,6 +227,18 @@ export async function deleteItem(sql: Queryable, organizationId: string, id: str
 }
 
 /** The id of the workspace's item with this SKU, or null. */
+/** The ids of the workspace's items with these SKUs, by SKU (an unknown SKU is absent). */
+export async function idsBySku(
+  sql: Queryable,
+  organizationId: string,
+  skus: readonly string[],
+): Promise<Map<string, string>> {
+  const rows = await sql<{ id: string; sku: string }[]>`
+    SELECT id, sku FROM items WHERE organization_id = ${organizationId} AND sku = ANY(${skus as string[]})
+  `;
+  return new Map(rows.map((row) => [row.sku, row.id]));
+}
+
 export async function findIdBySku(sql: Queryable, organizationId: string, sku: string): Promise<string | null> {
   const [row] = await sql<
     { id: string }[]

@@ -1,7 +1,16 @@
 import { LIMITS } from '@coinventory/contract';
 import { z } from 'zod';
 import type { TransactionSql } from '../../db/types.js';
-import { cents, httpUrl, type ImportKind, optionalText, requiredText, type Written } from '../imports/index.js';
+import {
+  cents,
+  dateText,
+  httpUrl,
+  type ImportKind,
+  optionalText,
+  requiredText,
+  type Upserted,
+  upsertInChunks,
+} from '../imports/index.js';
 import { identityOf } from './engine.js';
 import { revalueCoins } from './operator.js';
 import { gradeKeyOf } from './store.js';
@@ -12,22 +21,6 @@ import { gradeKeyOf } from './store.js';
  * a date as ISO 8601.
  */
 
-/** A day (`2026-05-01`, taken as midnight UTC) or a date-time with Z or an offset; kept as written too. */
-const soldAt = z
-  .string({ required_error: 'is required', invalid_type_error: 'must be text' })
-  .trim()
-  .refine(
-    (value) =>
-      /^\d{4}-\d{2}-\d{2}$/.test(value)
-        ? !Number.isNaN(Date.parse(`${value}T00:00:00Z`)) &&
-          new Date(`${value}T00:00:00Z`).toISOString().startsWith(value)
-        : z.string().datetime({ offset: true }).safeParse(value).success,
-    'must be a date (2026-05-01) or an ISO 8601 date-time with Z or an offset',
-  )
-  .transform((value) => ({
-    text: value,
-    at: new Date(/^\d{4}-\d{2}-\d{2}$/.test(value) ? `${value}T00:00:00Z` : value),
-  }));
 const url = httpUrl.optional().transform((value) => value ?? null);
 
 const SaleRow = z
@@ -39,36 +32,12 @@ const SaleRow = z
     gradingService: optionalText(LIMITS.gradingService.max),
     grade: optionalText(LIMITS.grade.max),
     priceInCents: cents,
-    soldAt,
+    soldAt: dateText,
     venue: optionalText(200),
     url,
   })
   .strict();
 type SaleRow = z.infer<typeof SaleRow>;
-
-/** How many rows one statement upserts. */
-const CHUNK = 500;
-
-type Upserted = Array<{ created: boolean; coin_identity: string }>;
-
-/**
- * Upserts `rows` a chunk at a time with `write`, which returns one row per record it inserted or changed: `created`
- * true for an insert, and the record's coin. A record the file leaves as it was returns nothing (the upsert's WHERE),
- * and is unchanged. The coins of what changed are the ones to value again.
- */
-async function upsertInChunks<T>(rows: T[], write: (chunk: T[]) => Promise<Upserted>): Promise<Written> {
-  let created = 0;
-  let updated = 0;
-  const touched = new Set<string>();
-  for (let start = 0; start < rows.length; start += CHUNK) {
-    for (const row of await write(rows.slice(start, start + CHUNK))) {
-      if (row.created) created += 1;
-      else updated += 1;
-      touched.add(row.coin_identity);
-    }
-  }
-  return { created, updated, touched };
-}
 
 function upsertSales(tx: TransactionSql, organizationId: string, rows: SaleRow[]) {
   return upsertInChunks(rows, (chunk) => {
@@ -100,7 +69,7 @@ function upsertSales(tx: TransactionSql, organizationId: string, rows: SaleRow[]
              comparable_sales.venue, comparable_sales.url)
         IS DISTINCT FROM (EXCLUDED.coin, EXCLUDED.title, EXCLUDED.grading_service, EXCLUDED.grade,
              EXCLUDED.price_in_cents, EXCLUDED.sold_at, EXCLUDED.sold_at_text, EXCLUDED.venue, EXCLUDED.url)
-      RETURNING (xmax = 0) AS created, coin_identity
+      RETURNING (xmax = 0) AS created, coin_identity AS touched
     `;
   });
 }
@@ -137,7 +106,7 @@ function upsertGuide(tx: TransactionSql, organizationId: string, rows: GuideRow[
         coin = EXCLUDED.coin, grade = EXCLUDED.grade, value_in_cents = EXCLUDED.value_in_cents, updated_at = now()
       WHERE (price_guide_entries.coin, price_guide_entries.grade, price_guide_entries.value_in_cents)
         IS DISTINCT FROM (EXCLUDED.coin, EXCLUDED.grade, EXCLUDED.value_in_cents)
-      RETURNING (xmax = 0) AS created, coin_identity
+      RETURNING (xmax = 0) AS created, coin_identity AS touched
     `;
   });
 }

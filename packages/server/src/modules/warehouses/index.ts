@@ -1,3 +1,5 @@
 /** The workspace's warehouses and their zones, read-only. */
+
+export { WAREHOUSES_IMPORT, ZONES_IMPORT } from './import.js';
 export { warehousesRoutes } from './routes.js';
 export { WAREHOUSES, warehouseRead } from './store.js';

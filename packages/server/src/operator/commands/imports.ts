@@ -1,7 +1,16 @@
 import { z } from 'zod';
+import { CATEGORIES_IMPORT } from '../../modules/categories/index.js';
+import { CONSIGNMENT_ITEMS_IMPORT, CONSIGNMENTS_IMPORT, CONSIGNORS_IMPORT } from '../../modules/consignments/index.js';
 import { IMPORT_FORMATS, type ImportKind, type ImportResult, runImport } from '../../modules/imports/index.js';
+import {
+  CUSTOMERS_IMPORT,
+  INVOICE_LINES_IMPORT,
+  INVOICE_PAYMENTS_IMPORT,
+  INVOICES_IMPORT,
+} from '../../modules/invoices/index.js';
 import { IMAGES_IMPORT } from '../../modules/items/index.js';
 import { PRICE_GUIDE_IMPORT, SALES_IMPORT } from '../../modules/valuations/index.js';
+import { WAREHOUSES_IMPORT, ZONES_IMPORT } from '../../modules/warehouses/index.js';
 import { org, string } from '../options.js';
 import { spec } from '../spec.js';
 
@@ -14,7 +23,8 @@ const file = z
   );
 
 function summary(result: ImportResult): string {
-  const counts = `${result.created} created, ${result.updated} updated, ${result.unchanged} unchanged`;
+  const removed = result.removed === undefined ? '' : `, ${result.removed} removed`;
+  const counts = `${result.created} created, ${result.updated} updated, ${result.unchanged} unchanged${removed}`;
   const refused = result.rejected.length === 0 ? '' : `, ${result.rejected.length} refused`;
   const head = result.dryRun
     ? `Dry run of ${result.file} (${result.kind}) for ${result.organization.slug}, nothing written: it would make ${counts}${refused}, of ${result.rows} rows.`
@@ -49,11 +59,62 @@ const importCommand = <Row>(kind: ImportKind<Row>, what: string, example: string
     text: summary,
   });
 
+/** In the order records depend on one another: what "Moving to Coinventory" imports them in. */
 export const IMPORTS_COMMANDS = [
+  importCommand(
+    CATEGORIES_IMPORT,
+    'item categories (externalId, name)',
+    'coinventory-server import categories categories.csv --org liberty-coin --dry-run',
+  ),
+  importCommand(
+    WAREHOUSES_IMPORT,
+    'warehouses (externalId, name)',
+    'coinventory-server import warehouses warehouses.csv --org liberty-coin',
+  ),
+  importCommand(
+    ZONES_IMPORT,
+    "warehouses' zones (warehouse, externalId, name)",
+    'coinventory-server import zones zones.csv --org liberty-coin',
+  ),
   importCommand(
     IMAGES_IMPORT,
     "items' images (an item the file names gets exactly its rows, in order)",
     'coinventory-server import images images.csv --org liberty-coin',
+  ),
+  importCommand(
+    CONSIGNORS_IMPORT,
+    'consignors (externalId, name, email)',
+    'coinventory-server import consignors consignors.csv --org liberty-coin',
+  ),
+  importCommand(
+    CONSIGNMENTS_IMPORT,
+    'consignments (number, status, consignor, commission, dates)',
+    'coinventory-server import consignments consignments.csv --org liberty-coin',
+  ),
+  importCommand(
+    CONSIGNMENT_ITEMS_IMPORT,
+    'which consignment each item is in (sku, consignment; no consignment takes it out)',
+    'coinventory-server import consignment-items consignment-items.csv --org liberty-coin',
+  ),
+  importCommand(
+    CUSTOMERS_IMPORT,
+    'customers (externalId, name, email)',
+    'coinventory-server import customers customers.csv --org liberty-coin',
+  ),
+  importCommand(
+    INVOICES_IMPORT,
+    'invoices (number, status, source, customer, amounts, dates)',
+    'coinventory-server import invoices invoices.csv --org liberty-coin',
+  ),
+  importCommand(
+    INVOICE_LINES_IMPORT,
+    "invoices' lines (an invoice the file names gets exactly its lines)",
+    'coinventory-server import invoice-lines invoice-lines.csv --org liberty-coin',
+  ),
+  importCommand(
+    INVOICE_PAYMENTS_IMPORT,
+    "invoices' payments (invoice, externalId, amount, method, status, paid at)",
+    'coinventory-server import invoice-payments invoice-payments.csv --org liberty-coin',
   ),
   importCommand(
     SALES_IMPORT,

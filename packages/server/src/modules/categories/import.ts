@@ -1,0 +1,46 @@
+import { z } from 'zod';
+import type { TransactionSql } from '../../db/types.js';
+import { externalId, type ImportKind, requiredText, type Upserted, upsertInChunks } from '../imports/index.js';
+import { recordItemsUpdated, touchItemsOfCategories } from '../items/index.js';
+
+/**
+ * Categories as an operator imports them (`import categories FILE`): `externalId` (the category's id in the system
+ * the dealer is leaving: what a re-import updates by) and `name`. A renamed category changes how each of its items
+ * reads, so each of them gets an `item.updated` change.
+ */
+
+/** A category name: as long as an item title may be. */
+const CATEGORY_NAME_MAX = 300;
+
+const CategoryRow = z.object({ externalId, name: requiredText(CATEGORY_NAME_MAX) }).strict();
+type CategoryRow = z.infer<typeof CategoryRow>;
+
+async function writeCategories(tx: TransactionSql, organizationId: string, rows: CategoryRow[]) {
+  const written = await upsertInChunks(rows, (chunk) => {
+    const values = chunk.map((row) => ({
+      organization_id: organizationId,
+      external_id: row.externalId,
+      name: row.name,
+    }));
+    return tx<Upserted>`
+      INSERT INTO categories ${tx(values)}
+      ON CONFLICT (organization_id, external_id) WHERE external_id IS NOT NULL DO UPDATE SET name = EXCLUDED.name
+      WHERE categories.name IS DISTINCT FROM EXCLUDED.name
+      RETURNING (xmax = 0) AS created, id::text AS touched
+    `;
+  });
+  // Only a renamed one has items already; a new one has none.
+  const renamed = await touchItemsOfCategories(tx, organizationId, [...written.touched]);
+  await recordItemsUpdated(tx, organizationId, renamed);
+  return written;
+}
+
+export const CATEGORIES_IMPORT: ImportKind<CategoryRow> = {
+  name: 'categories',
+  fields: Object.keys(CategoryRow.shape),
+  required: ['externalId', 'name'],
+  row: CategoryRow,
+  key: (row) => row.externalId,
+  keyFields: 'externalId',
+  write: writeCategories,
+};

@@ -1,0 +1,304 @@
+import { CONSIGNMENT_STATUSES } from '@coinventory/contract';
+import { z } from 'zod';
+import type { Queryable, TransactionSql } from '../../db/types.js';
+import { recordChange } from '../changes/index.js';
+import {
+  externalId,
+  type ImportKind,
+  oneOf,
+  optionalDate,
+  optionalText,
+  PERSON_FIELDS,
+  PersonRow,
+  refuseUnknown,
+  requiredText,
+  sku,
+  type Upserted,
+  upsertInChunks,
+  type Written,
+  wholeNumber,
+} from '../imports/index.js';
+import { idsBySku, recordItemsUpdated, setConsignment } from '../items/index.js';
+import { findConsignment } from './store.js';
+
+/**
+ * Consignors, consignments and which items each holds, as an operator imports them (consignments are managed in the
+ * vendor's application, never through the API). Each consignment an import creates or changes gets a
+ * `consignment.created` or `consignment.updated` change, recorded after the import's writes in their transaction
+ * (the feed's lock is taken last, migration 0007).
+ */
+
+const NAME_MAX = 200;
+
+/** Records a change for each consignment, as `GET /consignments/{id}` returns it now. */
+async function recordConsignments(
+  tx: Queryable,
+  organizationId: string,
+  ids: Iterable<string>,
+  type: 'consignment.created' | 'consignment.updated',
+): Promise<void> {
+  for (const id of ids) {
+    const consignment = await findConsignment(tx, organizationId, id);
+    if (!consignment) throw new Error(`consignment ${id} vanished inside the import that wrote it`);
+    await recordChange(tx, organizationId, { type, objectId: id, data: consignment });
+  }
+}
+
+// ── consignors ─────────────────────────────────────────────────────────────────────────────────────────────────────
+
+async function writeConsignors(tx: TransactionSql, organizationId: string, rows: PersonRow[]) {
+  const written = await upsertInChunks(rows, (chunk) => {
+    const values = chunk.map((row) => ({
+      organization_id: organizationId,
+      external_id: row.externalId,
+      name: row.name,
+      email: row.email,
+    }));
+    return tx<Upserted>`
+      INSERT INTO consignors ${tx(values)}
+      ON CONFLICT (organization_id, external_id) WHERE external_id IS NOT NULL
+      DO UPDATE SET name = EXCLUDED.name, email = EXCLUDED.email
+      WHERE (consignors.name, consignors.email) IS DISTINCT FROM (EXCLUDED.name, EXCLUDED.email)
+      RETURNING (xmax = 0) AS created, id::text AS touched
+    `;
+  });
+  // A consignment shows its consignor's name and email: those of a changed consignor read differently now.
+  const affected = await tx<{ id: string }[]>`
+    SELECT id FROM consignments
+    WHERE organization_id = ${organizationId} AND consignor_id = ANY(${[...written.touched]}::uuid[])
+    ORDER BY created_at, id
+  `;
+  await recordConsignments(
+    tx,
+    organizationId,
+    affected.map((row) => row.id),
+    'consignment.updated',
+  );
+  return written;
+}
+
+export const CONSIGNORS_IMPORT: ImportKind<PersonRow> = {
+  name: 'consignors',
+  fields: PERSON_FIELDS,
+  required: ['externalId'],
+  row: PersonRow,
+  key: (row) => row.externalId,
+  keyFields: 'externalId',
+  write: writeConsignors,
+};
+
+// ── consignments ───────────────────────────────────────────────────────────────────────────────────────────────────
+
+const ConsignmentRow = z
+  .object({
+    number: requiredText(100),
+    name: optionalText(NAME_MAX),
+    status: oneOf(CONSIGNMENT_STATUSES),
+    paymentStatus: optionalText(50),
+    consignor: externalId.optional().transform((value) => value ?? null),
+    commissionBps: wholeNumber(0, 10_000, 'whole basis points')
+      .optional()
+      .transform((value) => value ?? null),
+    buyerPremiumBps: wholeNumber(0, 100_000, 'whole basis points')
+      .optional()
+      .transform((value) => value ?? null),
+    receivedAt: optionalDate,
+    soldAt: optionalDate,
+    settledAt: optionalDate,
+    createdAt: optionalDate,
+  })
+  .strict();
+type ConsignmentRow = z.infer<typeof ConsignmentRow>;
+
+async function consignorsByExternalId(
+  sql: Queryable,
+  organizationId: string,
+  externalIds: readonly string[],
+): Promise<Map<string, string>> {
+  const rows = await sql<{ id: string; external_id: string }[]>`
+    SELECT id, external_id FROM consignors
+    WHERE organization_id = ${organizationId} AND external_id = ANY(${externalIds as string[]})
+  `;
+  return new Map(rows.map((row) => [row.external_id, row.id]));
+}
+
+/** Upserts consignments by number, their createdAt too when `dated`; returns those created or changed. */
+function upsertConsignments(tx: TransactionSql, values: object[], dated: boolean) {
+  return tx<Upserted>`
+    INSERT INTO consignments ${tx(values)}
+    ON CONFLICT (organization_id, number) WHERE number IS NOT NULL DO UPDATE SET
+      name = EXCLUDED.name, status = EXCLUDED.status, payment_status = EXCLUDED.payment_status,
+      consignor_id = EXCLUDED.consignor_id, commission_bps = EXCLUDED.commission_bps,
+      buyer_premium_bps = EXCLUDED.buyer_premium_bps, received_at = EXCLUDED.received_at,
+      sold_at = EXCLUDED.sold_at, settled_at = EXCLUDED.settled_at
+      ${dated ? tx`, created_at = EXCLUDED.created_at` : tx``}
+    WHERE (consignments.name, consignments.status, consignments.payment_status, consignments.consignor_id,
+           consignments.commission_bps, consignments.buyer_premium_bps, consignments.received_at,
+           consignments.sold_at, consignments.settled_at ${dated ? tx`, consignments.created_at` : tx``})
+      IS DISTINCT FROM (EXCLUDED.name, EXCLUDED.status, EXCLUDED.payment_status, EXCLUDED.consignor_id,
+           EXCLUDED.commission_bps, EXCLUDED.buyer_premium_bps, EXCLUDED.received_at, EXCLUDED.sold_at,
+           EXCLUDED.settled_at ${dated ? tx`, EXCLUDED.created_at` : tx``})
+    RETURNING (xmax = 0) AS created, id::text AS touched
+  `;
+}
+
+async function writeConsignments(tx: TransactionSql, organizationId: string, rows: ConsignmentRow[]) {
+  const consignors = await consignorsByExternalId(tx, organizationId, [
+    ...new Set(rows.flatMap((row) => (row.consignor === null ? [] : [row.consignor]))),
+  ]);
+  const created: string[] = [];
+  const updated: string[] = [];
+  const written = await upsertInChunks(rows, async (chunk) => {
+    const values = chunk.map((row) => ({
+      organization_id: organizationId,
+      number: row.number,
+      name: row.name,
+      status: row.status,
+      payment_status: row.paymentStatus,
+      consignor_id: row.consignor === null ? null : (consignors.get(row.consignor) ?? null),
+      commission_bps: row.commissionBps,
+      buyer_premium_bps: row.buyerPremiumBps,
+      received_at: row.receivedAt,
+      sold_at: row.soldAt,
+      settled_at: row.settledAt,
+      created_at: row.createdAt,
+    }));
+    // A row without createdAt creates a consignment now, and leaves an existing one's as it is: two statements.
+    const dated = values.filter((value) => value.created_at !== null);
+    const undated = values.filter((value) => value.created_at === null).map(({ created_at, ...value }) => value);
+    const upserted: Upserted = [];
+    if (undated.length > 0) upserted.push(...(await upsertConsignments(tx, undated, false)));
+    if (dated.length > 0) upserted.push(...(await upsertConsignments(tx, dated, true)));
+    for (const row of upserted) (row.created ? created : updated).push(row.touched);
+    return upserted;
+  });
+  await recordConsignments(tx, organizationId, created, 'consignment.created');
+  await recordConsignments(tx, organizationId, updated, 'consignment.updated');
+  return written;
+}
+
+export const CONSIGNMENTS_IMPORT: ImportKind<ConsignmentRow> = {
+  name: 'consignments',
+  fields: Object.keys(ConsignmentRow.shape),
+  required: ['number', 'status'],
+  row: ConsignmentRow,
+  key: (row) => row.number,
+  keyFields: 'number',
+  check: async (sql, organizationId, rows) => {
+    const named = [
+      ...new Set(rows.flatMap((entry) => (entry.value.consignor === null ? [] : [entry.value.consignor]))),
+    ];
+    const known = await consignorsByExternalId(sql, organizationId, named);
+    return refuseUnknown(
+      rows,
+      (row) => row.consignor,
+      known,
+      (name) => `consignor: no consignor with externalId "${name}" (import consignors first)`,
+    );
+  },
+  write: writeConsignments,
+};
+
+// ── which items each consignment holds ─────────────────────────────────────────────────────────────────────────────
+
+const ConsignmentItemRow = z
+  .object({
+    sku,
+    consignment: requiredText(100)
+      .optional()
+      .transform((value) => value ?? null),
+  })
+  .strict();
+type ConsignmentItemRow = z.infer<typeof ConsignmentItemRow>;
+
+async function consignmentsByNumber(
+  sql: Queryable,
+  organizationId: string,
+  numbers: readonly string[],
+): Promise<Map<string, string>> {
+  const rows = await sql<{ id: string; number: string }[]>`
+    SELECT id, number FROM consignments WHERE organization_id = ${organizationId} AND number = ANY(${numbers as string[]})
+  `;
+  return new Map(rows.map((row) => [row.number, row.id]));
+}
+
+async function writeConsignmentItems(
+  tx: TransactionSql,
+  organizationId: string,
+  rows: ConsignmentItemRow[],
+): Promise<Written> {
+  const items = await idsBySku(
+    tx,
+    organizationId,
+    rows.map((row) => row.sku),
+  );
+  const consignments = await consignmentsByNumber(tx, organizationId, [
+    ...new Set(rows.flatMap((row) => (row.consignment === null ? [] : [row.consignment]))),
+  ]);
+  // The items' rows locked first, in one order, then their consignment read: an API write of one of them waits.
+  const before = new Map(
+    (
+      await tx<{ id: string; consignment_id: string | null }[]>`
+        SELECT id, consignment_id FROM items
+        WHERE organization_id = ${organizationId} AND id = ANY(${[...items.values()]}::uuid[])
+        ORDER BY id FOR UPDATE
+      `
+    ).map((row) => [row.id, row.consignment_id]),
+  );
+  let created = 0;
+  let updated = 0;
+  const changedItems: string[] = [];
+  const changedConsignments = new Set<string>();
+  for (const row of rows) {
+    const itemId = items.get(row.sku);
+    const consignmentId = row.consignment === null ? null : consignments.get(row.consignment);
+    // check() refused unknown ones; an item deleted since refuses the import (nothing is written).
+    if (itemId === undefined || !before.has(itemId) || consignmentId === undefined) {
+      throw new Error(`item ${row.sku} or consignment ${row.consignment} vanished during the import`);
+    }
+    const previous = before.get(itemId) ?? null;
+    if (previous === consignmentId) continue;
+    await setConsignment(tx, organizationId, [itemId], consignmentId);
+    if (previous === null) created += 1;
+    else updated += 1;
+    changedItems.push(itemId);
+    for (const id of [previous, consignmentId]) if (id !== null) changedConsignments.add(id);
+  }
+  await recordItemsUpdated(tx, organizationId, changedItems);
+  await recordConsignments(tx, organizationId, changedConsignments, 'consignment.updated');
+  return { created, updated, touched: new Set(changedItems) };
+}
+
+export const CONSIGNMENT_ITEMS_IMPORT: ImportKind<ConsignmentItemRow> = {
+  name: 'consignment-items',
+  fields: Object.keys(ConsignmentItemRow.shape),
+  required: ['sku'],
+  row: ConsignmentItemRow,
+  key: (row) => row.sku,
+  keyFields: 'sku',
+  check: async (sql, organizationId, rows) => {
+    const items = await idsBySku(
+      sql,
+      organizationId,
+      rows.map((entry) => entry.value.sku),
+    );
+    const consignments = await consignmentsByNumber(sql, organizationId, [
+      ...new Set(rows.flatMap((entry) => (entry.value.consignment === null ? [] : [entry.value.consignment]))),
+    ]);
+    return [
+      ...refuseUnknown(
+        rows,
+        (row) => row.sku,
+        items,
+        (name) => `sku: no item with SKU "${name}"`,
+      ),
+      ...refuseUnknown(
+        rows,
+        (row) => row.consignment,
+        consignments,
+        (name) => `consignment: no consignment numbered "${name}" (import consignments first)`,
+      ),
+    ];
+  },
+  write: writeConsignmentItems,
+};

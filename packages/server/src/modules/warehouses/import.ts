@@ -1,0 +1,124 @@
+import { z } from 'zod';
+import type { Queryable, TransactionSql } from '../../db/types.js';
+import { externalId, type ImportKind, requiredText, type Upserted, upsertInChunks } from '../imports/index.js';
+
+/**
+ * Warehouses and their zones as an operator imports them. `import warehouses FILE`: `externalId` (the warehouse's id
+ * in the system the dealer is leaving: what a re-import updates by) and `name`. `import zones FILE`: `warehouse` (a
+ * warehouse's externalId), `externalId` (unique within the warehouse) and `name`; a new zone comes after the
+ * warehouse's others, in file order (an item sent to a warehouse without a zone goes to its first).
+ */
+
+const NAME_MAX = 200;
+
+const WarehouseRow = z.object({ externalId, name: requiredText(NAME_MAX) }).strict();
+type WarehouseRow = z.infer<typeof WarehouseRow>;
+
+function writeWarehouses(tx: TransactionSql, organizationId: string, rows: WarehouseRow[]) {
+  return upsertInChunks(rows, (chunk) => {
+    const values = chunk.map((row) => ({
+      organization_id: organizationId,
+      external_id: row.externalId,
+      name: row.name,
+    }));
+    return tx<Upserted>`
+      INSERT INTO warehouses ${tx(values)}
+      ON CONFLICT (organization_id, external_id) WHERE external_id IS NOT NULL DO UPDATE SET name = EXCLUDED.name
+      WHERE warehouses.name IS DISTINCT FROM EXCLUDED.name
+      RETURNING (xmax = 0) AS created, id::text AS touched
+    `;
+  });
+}
+
+export const WAREHOUSES_IMPORT: ImportKind<WarehouseRow> = {
+  name: 'warehouses',
+  fields: Object.keys(WarehouseRow.shape),
+  required: ['externalId', 'name'],
+  row: WarehouseRow,
+  key: (row) => row.externalId,
+  keyFields: 'externalId',
+  write: writeWarehouses,
+};
+
+const ZoneRow = z.object({ warehouse: externalId, externalId, name: requiredText(NAME_MAX) }).strict();
+type ZoneRow = z.infer<typeof ZoneRow>;
+
+/** The workspace's imported warehouses among `externalIds`, by externalId; locked when `lock` (zones are added). */
+async function warehousesByExternalId(
+  sql: Queryable,
+  organizationId: string,
+  externalIds: readonly string[],
+  lock = false,
+): Promise<Map<string, string>> {
+  const rows = await sql<{ id: string; external_id: string }[]>`
+    SELECT id, external_id FROM warehouses
+    WHERE organization_id = ${organizationId} AND external_id = ANY(${externalIds as string[]})
+    ORDER BY id
+    ${lock ? sql`FOR UPDATE` : sql``}
+  `;
+  return new Map(rows.map((row) => [row.external_id, row.id]));
+}
+
+async function writeZones(tx: TransactionSql, organizationId: string, rows: ZoneRow[]) {
+  // The warehouses' rows locked first: two imports adding zones to one warehouse take positions one after the other.
+  const warehouses = await warehousesByExternalId(
+    tx,
+    organizationId,
+    [...new Set(rows.map((row) => row.warehouse))],
+    true,
+  );
+  const last = new Map(
+    (
+      await tx<{ warehouse_id: string; last: number }[]>`
+        SELECT warehouse_id, max(position) AS last FROM zones
+        WHERE organization_id = ${organizationId} AND warehouse_id = ANY(${[...warehouses.values()]}::uuid[])
+        GROUP BY warehouse_id
+      `
+    ).map((row) => [row.warehouse_id, row.last]),
+  );
+  return upsertInChunks(rows, (chunk) => {
+    const values = chunk.map((row) => {
+      const warehouseId = warehouses.get(row.warehouse);
+      // check() refused rows of unknown warehouses, and imported warehouses are never deleted.
+      if (warehouseId === undefined) throw new Error(`warehouse ${row.warehouse} vanished during the import`);
+      const position = (last.get(warehouseId) ?? 0) + 1;
+      last.set(warehouseId, position);
+      return {
+        organization_id: organizationId,
+        warehouse_id: warehouseId,
+        external_id: row.externalId,
+        name: row.name,
+        position,
+      };
+    });
+    // A zone already there keeps its place; only its name is updated.
+    return tx<Upserted>`
+      INSERT INTO zones ${tx(values)}
+      ON CONFLICT (organization_id, warehouse_id, external_id) WHERE external_id IS NOT NULL
+      DO UPDATE SET name = EXCLUDED.name
+      WHERE zones.name IS DISTINCT FROM EXCLUDED.name
+      RETURNING (xmax = 0) AS created, id::text AS touched
+    `;
+  });
+}
+
+export const ZONES_IMPORT: ImportKind<ZoneRow> = {
+  name: 'zones',
+  fields: Object.keys(ZoneRow.shape),
+  required: ['warehouse', 'externalId', 'name'],
+  row: ZoneRow,
+  key: (row) => JSON.stringify([row.warehouse, row.externalId]),
+  keyFields: 'warehouse and externalId',
+  check: async (sql, organizationId, rows) => {
+    const known = await warehousesByExternalId(sql, organizationId, [
+      ...new Set(rows.map((entry) => entry.value.warehouse)),
+    ]);
+    return rows
+      .filter((entry) => !known.has(entry.value.warehouse))
+      .map((entry) => ({
+        row: entry.row,
+        reason: `warehouse: no warehouse with externalId "${entry.value.warehouse}" (import warehouses first)`,
+      }));
+  },
+  write: writeZones,
+};
