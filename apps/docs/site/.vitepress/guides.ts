@@ -50,6 +50,7 @@ export const guideSections: GuideSection[] = [
     items: [
       { text: 'Deploying the server', link: '/guide/deploying' },
       { text: 'Operator commands', link: '/guide/operator-commands' },
+      { text: 'Moving to Coinventory', link: '/guide/moving-to-coinventory' },
       { text: 'How valuations are computed', link: '/guide/valuation-engine' },
     ],
   },

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { TransactionSql } from '../../db/types.js';
+import type { Queryable, TransactionSql } from '../../db/types.js';
 import { externalId, type ImportKind, requiredText, type Upserted, upsertInChunks } from '../imports/index.js';
 import { recordItemsUpdated, touchItemsOfCategories } from '../items/index.js';
 
@@ -44,3 +44,16 @@ export const CATEGORIES_IMPORT: ImportKind<CategoryRow> = {
   keyFields: 'externalId',
   write: writeCategories,
 };
+
+/** The workspace's imported categories among `externalIds`: their ids by externalId. */
+export async function categoriesByExternalId(
+  sql: Queryable,
+  organizationId: string,
+  externalIds: readonly string[],
+): Promise<Map<string, string>> {
+  const rows = await sql<{ id: string; external_id: string }[]>`
+    SELECT id, external_id FROM categories
+    WHERE organization_id = ${organizationId} AND external_id = ANY(${externalIds as string[]})
+  `;
+  return new Map(rows.map((row) => [row.external_id, row.id]));
+}

@@ -122,3 +122,36 @@ export const ZONES_IMPORT: ImportKind<ZoneRow> = {
   },
   write: writeZones,
 };
+
+/**
+ * Where imported warehouses and zones are, by `warehouse` externalId and `warehouse zone` externalIds: the
+ * warehouse's id with its first zone (by position), and each zone's id.
+ */
+export async function placesByExternalId(
+  sql: Queryable,
+  organizationId: string,
+  warehouseExternalIds: readonly string[],
+): Promise<{ warehouses: Map<string, { id: string; firstZoneId: string | null }>; zones: Map<string, string> }> {
+  const rows = await sql<
+    { warehouse_id: string; warehouse_external_id: string; zone_id: string | null; zone_external_id: string | null }[]
+  >`
+    SELECT w.id AS warehouse_id, w.external_id AS warehouse_external_id, z.id AS zone_id, z.external_id AS zone_external_id
+    FROM warehouses w
+    LEFT JOIN zones z ON z.organization_id = w.organization_id AND z.warehouse_id = w.id
+    WHERE w.organization_id = ${organizationId} AND w.external_id = ANY(${warehouseExternalIds as string[]})
+    ORDER BY w.id, z.position
+  `;
+  const warehouses = new Map<string, { id: string; firstZoneId: string | null }>();
+  const zones = new Map<string, string>();
+  for (const row of rows) {
+    if (!warehouses.has(row.warehouse_external_id)) {
+      warehouses.set(row.warehouse_external_id, { id: row.warehouse_id, firstZoneId: row.zone_id });
+    }
+    if (row.zone_id !== null && row.zone_external_id !== null) {
+      zones.set(zoneKey(row.warehouse_external_id, row.zone_external_id), row.zone_id);
+    }
+  }
+  return { warehouses, zones };
+}
+
+export const zoneKey = (warehouse: string, zone: string): string => JSON.stringify([warehouse, zone]);

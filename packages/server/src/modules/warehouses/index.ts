@@ -1,5 +1,6 @@
 /** The workspace's warehouses and their zones, read-only. */
 
 export { WAREHOUSES_IMPORT, ZONES_IMPORT } from './import.js';
+export { ITEM_PLACES_IMPORT } from './item-places-import.js';
 export { warehousesRoutes } from './routes.js';
 export { WAREHOUSES, warehouseRead } from './store.js';

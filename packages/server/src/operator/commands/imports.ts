@@ -10,7 +10,7 @@ import {
 } from '../../modules/invoices/index.js';
 import { IMAGES_IMPORT } from '../../modules/items/index.js';
 import { PRICE_GUIDE_IMPORT, SALES_IMPORT } from '../../modules/valuations/index.js';
-import { WAREHOUSES_IMPORT, ZONES_IMPORT } from '../../modules/warehouses/index.js';
+import { ITEM_PLACES_IMPORT, WAREHOUSES_IMPORT, ZONES_IMPORT } from '../../modules/warehouses/index.js';
 import { org, string } from '../options.js';
 import { spec } from '../spec.js';
 
@@ -75,6 +75,11 @@ export const IMPORTS_COMMANDS = [
     ZONES_IMPORT,
     "warehouses' zones (warehouse, externalId, name)",
     'coinventory-server import zones zones.csv --org liberty-coin',
+  ),
+  importCommand(
+    ITEM_PLACES_IMPORT,
+    "each item's category, warehouse and zone by their externalIds (sku, category, warehouse, zone)",
+    'coinventory-server import item-places item-places.csv --org liberty-coin',
   ),
   importCommand(
     IMAGES_IMPORT,
