@@ -112,7 +112,7 @@ export async function runImport<Row>(sql: Sql, kind: ImportKind<Row>, options: I
     valid.push({ row: read.row, value: parsed.data });
   }
   if (kind.check && valid.length > 0) {
-    const refused = await kind.check(sql, org.id, valid);
+    const refused = oneByRow(await kind.check(sql, org.id, valid));
     const refusedRows = new Set(refused.map((reject) => reject.row));
     valid = valid.filter((entry) => !refusedRows.has(entry.row));
     rejected.push(...refused);
@@ -165,6 +165,16 @@ export async function runImport<Row>(sql: Sql, kind: ImportKind<Row>, options: I
     rejected,
     ...(revalued && { revalued }),
   };
+}
+
+/**
+ * One reject per row: a row several checks refuse (an unknown invoice and an unknown SKU) gets their reasons together,
+ * as a row's field errors are, so the count of refused rows and the report's lines are of rows.
+ */
+function oneByRow(rejects: readonly Reject[]): Reject[] {
+  const reasons = new Map<number, string[]>();
+  for (const reject of rejects) reasons.set(reject.row, [...(reasons.get(reject.row) ?? []), reject.reason]);
+  return [...reasons].map(([row, reasonsOfRow]) => ({ row, reason: reasonsOfRow.join('; ') }));
 }
 
 /** How many rows one statement upserts. */
