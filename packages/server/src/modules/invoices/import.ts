@@ -135,17 +135,34 @@ async function writeInvoices(tx: TransactionSql, organizationId: string, rows: I
   const customers = await customersByExternalId(tx, organizationId, [
     ...new Set(rows.flatMap((row) => (row.customer === null ? [] : [row.customer]))),
   ]);
+  // What the invoices already there were issued to: a row without a name or email keeps it, unless the row names
+  // another customer (an invoice keeps what it was issued to, even after its customer is renamed).
+  const issued = new Map(
+    (
+      await tx<
+        { number: number; customer_id: string | null; customer_name: string | null; customer_email: string | null }[]
+      >`
+        SELECT number, customer_id, customer_name, customer_email FROM invoices
+        WHERE organization_id = ${organizationId} AND number = ANY(${rows.map((row) => row.number)}::int[])
+      `
+    ).map((row) => [row.number, row]),
+  );
   const created: string[] = [];
   const updated: string[] = [];
   const written = await upsertInChunks(rows, async (chunk) => {
     const values = chunk.map((row) => {
-      const customer = row.customer === null ? undefined : customers.get(row.customer);
+      const found = row.customer === null ? undefined : customers.get(row.customer);
+      const before = issued.get(row.number);
+      const customer =
+        before !== undefined && before.customer_id === (found?.id ?? null)
+          ? { name: before.customer_name, email: before.customer_email }
+          : found;
       return {
         organization_id: organizationId,
         number: row.number,
         status: row.status,
         source: row.source,
-        customer_id: customer?.id ?? null,
+        customer_id: found?.id ?? null,
         // Billed to the customer's name and email unless the row says what the invoice was issued to.
         customer_name: row.customerName ?? customer?.name ?? null,
         customer_email: row.customerEmail ?? customer?.email ?? null,

@@ -696,6 +696,10 @@ describe('operator imports of records, run in-process on the suite’s database'
     expect(await json('import', 'customers', renamedCustomer, '--org', ws.slug)).toMatchObject({ updated: 1 });
     expect(await changed(cursor)).toEqual([]);
     expect((await invoice(api, i5001)).customer.name).toBe('Harold Jennings');
+    // Nor does importing the invoices again: a row without a name keeps what the invoice was issued to.
+    expect(await json('import', 'invoices', voided, '--org', ws.slug)).toMatchObject({ updated: 0, unchanged: 3 });
+    expect(await changed(cursor)).toEqual([]);
+    expect((await invoice(api, i5001)).customer.name).toBe('Harold Jennings');
 
     // Fewer lines for an invoice the file names: the missing ones are removed; an invoice it does not name keeps
     // its lines. A dry run says so and changes nothing.
