@@ -1,14 +1,13 @@
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { ChangeListSchema } from '@coinventory/contract';
-import { CsvParser } from '@coinventory/contract/csv';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { Sql } from '../../../src/db/types.js';
 import { IMAGES_IMPORT } from '../../../src/modules/items/index.js';
 import { identityOf, valuate } from '../../../src/modules/valuations/index.js';
-import { EXIT, executeAdminCommand, prepareAdminCommand } from '../../../src/operator/index.js';
+import { EXIT, prepareAdminCommand } from '../../../src/operator/index.js';
+import { csvObjects, operatorCommands, SAMPLES } from '../../support/imports.js';
 import { createItem, freshApi, getItem } from '../../support/items.js';
 import { serverWithWorkspace } from '../../support/server.js';
 import { createWorkspace } from '../../support/workspace.js';
@@ -19,7 +18,6 @@ import { createWorkspace } from '../../support/workspace.js';
  * nothing.
  */
 
-const SAMPLES = fileURLToPath(new URL('../../../samples/imports/', import.meta.url));
 const SALES = join(SAMPLES, 'sales.csv');
 const GUIDE = join(SAMPLES, 'price-guide.ndjson');
 const IMAGES = join(SAMPLES, 'images.csv');
@@ -33,28 +31,10 @@ function file(name: string, text: string): string {
   return path;
 }
 
-/** The sample CSV as records of field name to value (absent when empty). */
-function csvObjects(path: string): Array<Record<string, string>> {
-  const parser = new CsvParser();
-  const [header, ...records] = [...parser.push(readFileSync(path, 'utf8')), ...parser.end()].filter(
-    (record) => record.fields.join('') !== '',
-  );
-  return records.map((record) =>
-    Object.fromEntries(
-      (header?.fields ?? []).flatMap((name, i) => (record.fields[i] ? [[name, record.fields[i] as string]] : [])),
-    ),
-  );
-}
-
 describe('operator imports, run in-process on the suite’s database', () => {
   const ctx = serverWithWorkspace({ policy: { maxRequests: 100_000, windowSeconds: 60 } });
   const sql = (): Sql => ctx.server.database.sql;
-  const run = (...argv: string[]) => executeAdminCommand(argv, sql());
-  const json = async (...argv: string[]) => {
-    const output = await run(...argv, '--json');
-    expect(output.exitCode, output.stderr).toBe(EXIT.ok);
-    return JSON.parse(output.stdout);
-  };
+  const { run, json } = operatorCommands(sql);
   const salesOf = async (organizationId: string) =>
     sql()<Record<string, unknown>[]>`
       SELECT source, external_id, coin, coin_identity, title, grading_service, grade, price_in_cents, sold_at,

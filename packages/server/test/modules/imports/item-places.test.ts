@@ -1,12 +1,11 @@
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { CategoryListSchema, ChangeListSchema, type Item, WarehouseListSchema } from '@coinventory/contract';
-import { CsvParser } from '@coinventory/contract/csv';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { Sql } from '../../../src/db/types.js';
-import { EXIT, executeAdminCommand } from '../../../src/operator/index.js';
+import { EXIT } from '../../../src/operator/index.js';
+import { csvObjects, operatorCommands, SAMPLES } from '../../support/imports.js';
 import { createItem, freshApi, getItem } from '../../support/items.js';
 import { serverWithWorkspace } from '../../support/server.js';
 import { createWorkspace } from '../../support/workspace.js';
@@ -16,29 +15,13 @@ import { createWorkspace } from '../../support/workspace.js';
  * imported before, by the old system's ids, as a PATCH would file them (updatedAt, one item.updated each).
  */
 
-const SAMPLES = fileURLToPath(new URL('../../../samples/imports/', import.meta.url));
 const work = mkdtempSync(join(tmpdir(), 'coinventory-item-places-'));
 afterAll(() => rmSync(work, { recursive: true, force: true }));
-
-function csvObjects(path: string): Array<Record<string, string>> {
-  const parser = new CsvParser();
-  const [header, ...records] = [...parser.push(readFileSync(path, 'utf8')), ...parser.end()];
-  return records.map((record) =>
-    Object.fromEntries(
-      (header?.fields ?? []).flatMap((name, i) => (record.fields[i] ? [[name, record.fields[i] as string]] : [])),
-    ),
-  );
-}
 
 describe('import item-places, run in-process on the suite’s database', () => {
   const ctx = serverWithWorkspace({ policy: { maxRequests: 100_000, windowSeconds: 60 } });
   const sql = (): Sql => ctx.server.database.sql;
-  const run = (...argv: string[]) => executeAdminCommand(argv, sql());
-  const json = async (...argv: string[]) => {
-    const output = await run(...argv, '--json');
-    expect(output.exitCode, output.stderr).toBe(EXIT.ok);
-    return JSON.parse(output.stdout);
-  };
+  const { run, json } = operatorCommands(sql);
 
   it('files the sample items by the old ids, twice: one change per item the first time, none the second', async () => {
     const ws = await createWorkspace(sql());

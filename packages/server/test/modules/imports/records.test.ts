@@ -1,7 +1,6 @@
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import {
   CategoryListSchema,
   type Change,
@@ -15,12 +14,12 @@ import {
   SOLD_INVOICE_STATUSES,
   WarehouseListSchema,
 } from '@coinventory/contract';
-import { CsvParser } from '@coinventory/contract/csv';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { Sql } from '../../../src/db/types.js';
-import { EXIT, executeAdminCommand } from '../../../src/operator/index.js';
+import { EXIT } from '../../../src/operator/index.js';
 import { feedCursor, readToEnd } from '../../support/changes.js';
 import { expectStatus } from '../../support/http.js';
+import { csvObjects, operatorCommands, SAMPLES } from '../../support/imports.js';
 import { type Api, createItem, freshApi, getItem } from '../../support/items.js';
 import { serverWithWorkspace } from '../../support/server.js';
 import { createWorkspace, type TestWorkspace } from '../../support/workspace.js';
@@ -34,7 +33,6 @@ import { createWorkspace, type TestWorkspace } from '../../support/workspace.js'
  * changes nothing.
  */
 
-const SAMPLES = fileURLToPath(new URL('../../../samples/imports/', import.meta.url));
 const work = mkdtempSync(join(tmpdir(), 'coinventory-record-imports-'));
 afterAll(() => rmSync(work, { recursive: true, force: true }));
 
@@ -46,19 +44,6 @@ function file(name: string, lines: readonly string[]): string {
 }
 
 type Row = Record<string, string>;
-
-/** A CSV as records of field name to value (absent when empty), read with the contract's CSV reader. */
-function csvObjects(path: string): Row[] {
-  const parser = new CsvParser();
-  const [header, ...records] = [...parser.push(readFileSync(path, 'utf8')), ...parser.end()].filter(
-    (record) => record.fields.join('') !== '',
-  );
-  return records.map((record) =>
-    Object.fromEntries(
-      (header?.fields ?? []).flatMap((name, i) => (record.fields[i] ? [[name, record.fields[i] as string]] : [])),
-    ),
-  );
-}
 
 /** An NDJSON file as records of field name to value, as text (absent when null). */
 function ndjsonObjects(path: string): Row[] {
@@ -135,12 +120,7 @@ const pairs = (changes: readonly Change[]) => changes.map((change) => [change.ty
 describe('operator imports of records, run in-process on the suite’s database', () => {
   const ctx = serverWithWorkspace({ policy: { maxRequests: 100_000, windowSeconds: 60 } });
   const sql = (): Sql => ctx.server.database.sql;
-  const run = (...argv: string[]) => executeAdminCommand(argv, sql());
-  const json = async (...argv: string[]) => {
-    const output = await run(...argv, '--json');
-    expect(output.exitCode, output.stderr).toBe(EXIT.ok);
-    return JSON.parse(output.stdout);
-  };
+  const { run, json } = operatorCommands(sql);
 
   /** A fresh workspace with the items the samples name, created through the API. */
   async function setUp(): Promise<{ ws: TestWorkspace; api: Api; items: Map<string, Item> }> {
