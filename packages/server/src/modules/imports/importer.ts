@@ -43,6 +43,8 @@ export interface Written {
 export interface Revalued {
   /** Items that got a new valuation. */
   valued: number;
+  /** Items whose estimate is the same as their latest valuation's: it still stands, nothing is recorded. */
+  unchanged: number;
   /** Items concerned that nothing could value. */
   withoutBasis: number;
 }

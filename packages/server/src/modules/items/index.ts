@@ -19,4 +19,4 @@ export {
   setConsignment,
   touchItemsOfCategories,
 } from './store.js';
-export { findValuation, VALUATIONS } from './valuations.js';
+export { findValuation, latestValuations, VALUATIONS } from './valuations.js';

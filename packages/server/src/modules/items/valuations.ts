@@ -56,3 +56,18 @@ export async function findValuation(sql: Queryable, organizationId: string, id: 
     SELECT ${VALUATIONS.select(sql)} FROM valuations v WHERE v.organization_id = ${organizationId} AND v.id = ${id}
   `);
 }
+
+/** Each of these items' latest valuation (newest `createdAt`, then id), by item id; items without one are absent. */
+export async function latestValuations(
+  sql: Queryable,
+  organizationId: string,
+  itemIds: readonly string[],
+): Promise<Map<string, Valuation>> {
+  const valuations = await VALUATIONS.all(sql`
+    SELECT DISTINCT ON (v.item_id) ${VALUATIONS.select(sql)}
+    FROM valuations v
+    WHERE v.organization_id = ${organizationId} AND v.item_id = ANY(${itemIds as string[]}::uuid[])
+    ORDER BY v.item_id, v.created_at DESC, v.id DESC
+  `);
+  return new Map(valuations.map((valuation) => [valuation.itemId, valuation]));
+}

@@ -1,12 +1,13 @@
-import type { ValuationBasis } from '@coinventory/contract';
+import { isDeepStrictEqual } from 'node:util';
+import type { Valuation, ValuationBasis } from '@coinventory/contract';
 import { violatedForeignKey } from '../../db/errors.js';
 import { asPool } from '../../db/nested.js';
 import type { Sql } from '../../db/types.js';
 import { ApiError, ProvisioningError } from '../../errors.js';
 import { recordChange } from '../changes/index.js';
-import { findValuation, lockItem, updateItem } from '../items/index.js';
+import { findValuation, latestValuations, lockItem, updateItem } from '../items/index.js';
 import { requireOrganization } from '../workspaces/index.js';
-import { estimate, type Sale } from './engine.js';
+import { type Estimate, estimate, type Sale } from './engine.js';
 import * as data from './store.js';
 
 /** What the operator's `valuate` and `spot` commands do. */
@@ -25,6 +26,12 @@ export interface ValuedItem {
 export interface ValuateResult {
   organization: { id: string; slug: string };
   valued: ValuedItem[];
+  /**
+   * Items whose estimate is the same as their latest valuation's (estimate, range, confidence, basis, guide and melt
+   * values, summary and comps): that valuation still stands, and nothing is recorded (a scheduled run of an
+   * unchanged workspace adds no valuations and no changes). With --apply, only when that valuation was applied.
+   */
+  unchanged: Array<{ itemId: string; sku: string; valuationId: string }>;
   /** Items nothing could value: no comparable sales, price guide value or metal content. */
   skipped: Array<{ itemId: string; sku: string }>;
 }
@@ -66,7 +73,18 @@ export async function valuate(
   const guide = await data.guideValuesOf(sql, org.id, identities);
   const spotCentsPerOz = await data.spotPrices(sql);
 
-  const result: ValuateResult = { organization: { id: org.id, slug: org.slug }, valued: [], skipped: [] };
+  const latest = await latestValuations(
+    sql,
+    org.id,
+    items.map((item) => item.id),
+  );
+
+  const result: ValuateResult = {
+    organization: { id: org.id, slug: org.slug },
+    valued: [],
+    unchanged: [],
+    skipped: [],
+  };
   for (const item of items) {
     if (input.stopped?.()) break;
     const found = estimate({
@@ -79,6 +97,11 @@ export async function valuate(
     });
     if (!found) {
       result.skipped.push({ itemId: item.id, sku: item.sku });
+      continue;
+    }
+    const standing = latest.get(item.id);
+    if (standing && sameEstimate(found, standing) && (!apply || standing.appliedAt !== null)) {
+      result.unchanged.push({ itemId: item.id, sku: item.sku, valuationId: standing.id });
       continue;
     }
     const valuationId = await sql
@@ -113,6 +136,21 @@ export async function valuate(
   return result;
 }
 
+/** Whether an estimate says exactly what a recorded valuation says (its own id, item and times aside). */
+function sameEstimate(found: Estimate, recorded: Valuation): boolean {
+  return (
+    found.basis === recorded.basis &&
+    found.estimateLowInCents === recorded.estimateLowInCents &&
+    found.estimateInCents === recorded.estimateInCents &&
+    found.estimateHighInCents === recorded.estimateHighInCents &&
+    found.confidencePercent === recorded.confidencePercent &&
+    found.priceGuideValueInCents === recorded.priceGuideValueInCents &&
+    found.meltValueInCents === recorded.meltValueInCents &&
+    found.summary === recorded.summary &&
+    isDeepStrictEqual(found.comps, recorded.comps)
+  );
+}
+
 export const setSpotPrice = (sql: Sql, input: { metal: string; centsPerOz: number }) =>
   data.setSpotPrice(sql, input.metal, input.centsPerOz);
 
@@ -124,7 +162,7 @@ export const listSpotPrices = (sql: Sql) => data.listSpotPrices(sql);
  */
 export async function revalueCoins(sql: Sql, organizationId: string, coins: ReadonlySet<string>) {
   const result = await valuate(sql, { org: organizationId, item: null, coins });
-  return { valued: result.valued.length, withoutBasis: result.skipped.length };
+  return { valued: result.valued.length, unchanged: result.unchanged.length, withoutBasis: result.skipped.length };
 }
 
 export async function showPolicy(sql: Sql, input: { org: string }) {

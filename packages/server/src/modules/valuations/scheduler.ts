@@ -41,6 +41,7 @@ export function startValuationScheduler(options: { sql: Sql; logger: Logger; pol
         {
           organizationId: due.organizationId,
           valued: result.valued.length,
+          unchanged: result.unchanged.length,
           withoutBasis: result.skipped.length,
           applied: due.apply,
         },

@@ -1,7 +1,13 @@
 import { z } from 'zod';
 import { CATEGORIES_IMPORT } from '../../modules/categories/index.js';
 import { CONSIGNMENT_ITEMS_IMPORT, CONSIGNMENTS_IMPORT, CONSIGNORS_IMPORT } from '../../modules/consignments/index.js';
-import { IMPORT_FORMATS, type ImportKind, type ImportResult, runImport } from '../../modules/imports/index.js';
+import {
+  IMPORT_FORMATS,
+  type ImportKind,
+  type ImportResult,
+  type Revalued,
+  runImport,
+} from '../../modules/imports/index.js';
 import {
   CUSTOMERS_IMPORT,
   INVOICE_LINES_IMPORT,
@@ -22,6 +28,14 @@ const file = z
     `must be a ${IMPORT_FORMATS.join(', ')} file`,
   );
 
+function revaluedLine({ valued, unchanged, withoutBasis }: Revalued): string {
+  const others = [
+    ...(unchanged > 0 ? [`${unchanged} unchanged since their latest valuation`] : []),
+    ...(withoutBasis > 0 ? [`${withoutBasis} without a basis still`] : []),
+  ];
+  return `Valued again: ${valued} ${valued === 1 ? 'item' : 'items'} of these coins${others.length > 0 ? ` (${others.join(', ')})` : ''}.`;
+}
+
 function summary(result: ImportResult): string {
   const removed = result.removed === undefined ? '' : `, ${result.removed} removed`;
   const counts = `${result.created} created, ${result.updated} updated, ${result.unchanged} unchanged${removed}`;
@@ -29,12 +43,7 @@ function summary(result: ImportResult): string {
   const head = result.dryRun
     ? `Dry run of ${result.file} (${result.kind}) for ${result.organization.slug}, nothing written: it would make ${counts}${refused}, of ${result.rows} rows.`
     : `Imported ${result.file} (${result.kind}) into ${result.organization.slug}: ${counts}${refused}, of ${result.rows} rows.`;
-  const revalued = result.revalued
-    ? [
-        `Valued again: ${result.revalued.valued} ${result.revalued.valued === 1 ? 'item' : 'items'} of these coins` +
-          (result.revalued.withoutBasis > 0 ? ` (${result.revalued.withoutBasis} without a basis still).` : '.'),
-      ]
-    : [];
+  const revalued = result.revalued ? [revaluedLine(result.revalued)] : [];
   return [head, ...result.rejected.map((reject) => `  row ${reject.row}: ${reject.reason}`), ...revalued].join('\n');
 }
 

@@ -53,11 +53,21 @@ export const VALUATIONS_COMMANDS = [
               ]),
               '',
             ];
+      const others = [
+        ...(result.unchanged.length === 0
+          ? []
+          : [
+              `${result.unchanged.length} unchanged since their latest valuation (${named(result.unchanged.map((u) => u.sku))})`,
+            ]),
+        ...(result.skipped.length === 0
+          ? []
+          : [
+              `${result.skipped.length} without comparable sales, a price guide value or metal content (${named(result.skipped.map((s) => s.sku))})`,
+            ]),
+      ];
       lines.push(
         `${result.valued.length} ${result.valued.length === 1 ? 'item' : 'items'} valued in ${result.organization.slug}` +
-          (result.skipped.length === 0
-            ? '.'
-            : `; ${result.skipped.length} without comparable sales, a price guide value or metal content (${named(result.skipped.map((s) => s.sku))}).`),
+          (others.length === 0 ? '.' : `; ${others.join('; ')}.`),
       );
       return lines.join('\n');
     },

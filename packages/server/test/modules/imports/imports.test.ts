@@ -55,7 +55,7 @@ describe('operator imports, run in-process on the suite’s database', () => {
       updated: 0,
       unchanged: 0,
       rejected: [],
-      revalued: { valued: 0, withoutBasis: 0 }, // the workspace has no items of these coins
+      revalued: { valued: 0, unchanged: 0, withoutBasis: 0 }, // the workspace has no items of these coins
     });
     const second = await json('import', 'sales', SALES, '--org', ws.slug);
     expect(second).toMatchObject({ rows: 7, created: 0, updated: 0, unchanged: 7, rejected: [] });
@@ -259,7 +259,7 @@ describe('operator imports, run in-process on the suite’s database', () => {
     expect(await json('import', 'sales', changed, '--org', ws.slug, '--dry-run')).not.toHaveProperty('revalued');
     expect(await json('import', 'sales', changed, '--org', ws.slug)).toMatchObject({
       updated: 1,
-      revalued: { valued: 1, withoutBasis: 0 },
+      revalued: { valued: 1, unchanged: 0, withoutBasis: 0 },
     });
     expect((await valuations(item.id)).map((v) => v.estimateInCents)).toEqual([20_000, 20_000]);
   });

@@ -32,22 +32,32 @@ describe('the valuation scheduler, on the suite’s database', () => {
     return scheduler;
   };
 
+  /** A sale of the coin, `daysAgo` days ago. */
+  const addSale = async (ws: TestWorkspace, externalId: string, price: number, daysAgo: number) => {
+    const soldAt = new Date(Date.now() - daysAgo * 86_400_000);
+    await sql()`
+      INSERT INTO comparable_sales (organization_id, source, external_id, coin, coin_identity, grading_service, grade,
+        price_in_cents, sold_at, sold_at_text)
+      VALUES (${ws.organizationId}, 'test', ${externalId}, ${COIN}, ${identityOf(COIN)}, 'NGC', 'MS63', ${price},
+        ${soldAt}, ${soldAt.toISOString().slice(0, 10)})
+    `;
+  };
+
   /** A workspace with one item and three sales of its coin, 10, 20 and 30 days old: an estimate of $200.00. */
   async function valuedWorkspace(): Promise<{ ws: TestWorkspace; api: Api; itemId: string }> {
     const ws = await createWorkspace(sql());
     const api = await freshApi(ctx.server, ws);
     const item = await createItem(api, { sku: 'STD-63', title: COIN, gradingService: 'NGC', grade: 'MS63' });
-    for (const [n, price] of [10_000, 20_000, 30_000].entries()) {
-      const soldAt = new Date(Date.now() - (n + 1) * 10 * 86_400_000);
-      await sql()`
-        INSERT INTO comparable_sales (organization_id, source, external_id, coin, coin_identity, grading_service, grade,
-          price_in_cents, sold_at, sold_at_text)
-        VALUES (${ws.organizationId}, 'test', ${String(n)}, ${COIN}, ${identityOf(COIN)}, 'NGC', 'MS63', ${price},
-          ${soldAt}, ${soldAt.toISOString().slice(0, 10)})
-      `;
-    }
+    for (const [n, price] of [10_000, 20_000, 30_000].entries()) await addSale(ws, String(n), price, (n + 1) * 10);
     return { ws, api, itemId: item.id };
   }
+
+  const lastRunAt = async (ws: TestWorkspace): Promise<string> =>
+    JSON.parse((await run('valuation', 'policy', '--org', ws.slug, '--json')).stdout).lastRunAt;
+  const moveLastRunBack = (ws: TestWorkspace) => sql()`
+    UPDATE valuation_policies SET last_run_at = last_run_at - interval '6 hours'
+    WHERE organization_id = ${ws.organizationId}
+  `;
 
   const valuationCount = async (api: Api, itemId: string) =>
     ValuationListSchema.parse((await api.get(`/items/${itemId}/valuations`)).body).items.length;
@@ -85,13 +95,17 @@ describe('the valuation scheduler, on the suite’s database', () => {
     const shown = JSON.parse((await run('valuation', 'policy', '--org', ws.slug, '--json')).stdout);
     expect(shown).toMatchObject({ apply: false, everyHours: 6, lastRunAt: expect.any(String) });
 
-    // Six hours later (the last run moved back), it runs again.
-    await sql()`
-      UPDATE valuation_policies SET last_run_at = last_run_at - interval '6 hours'
-      WHERE organization_id = ${ws.organizationId}
-    `;
+    // Six hours later (the last run moved back), it runs again: with nothing new to value from, the valuation it
+    // made still stands and nothing is recorded; after a new sale, the item gets a new one.
+    const first = await lastRunAt(ws);
+    await moveLastRunBack(ws);
     scheduler.kick();
-    await until(async () => (await valuationCount(api, itemId)) === 2, 'the second scheduled valuation');
+    await until(async () => (await lastRunAt(ws)) > first, 'the second scheduled run');
+    expect(await valuationCount(api, itemId)).toBe(1);
+    await addSale(ws, 'new', 40_000, 5);
+    await moveLastRunBack(ws);
+    scheduler.kick();
+    await until(async () => (await valuationCount(api, itemId)) === 2, 'the third scheduled run, after a new sale');
   });
 
   it('applies the estimates when the policy says so, as a PATCH would', async () => {
@@ -104,10 +118,16 @@ describe('the valuation scheduler, on the suite’s database', () => {
     await until(async () => (await getItem(api, itemId)).valueInCents === 20_000, 'the applied estimate');
     const changes = ChangeListSchema.parse((await api.get(`/changes?after=${cursor}`)).body);
     expect(changes.items.map((change) => change.type)).toEqual(['valuation.created', 'item.updated']);
+    // Valued again with nothing new, the applied valuation stands.
+    expect((await run('valuate', '--org', ws.slug, '--all')).stdout).toBe(
+      `0 items valued in ${ws.slug}; 1 unchanged since their latest valuation (STD-63).\n`,
+    );
     // The policy also applies what valuate runs without --apply.
+    await addSale(ws, 'new', 40_000, 5);
     const output = await run('valuate', '--org', ws.slug, '--all');
-    expect(output.stdout).toContain('STD-63  comps  $200.00   ');
+    expect(output.stdout).toContain('STD-63  comps  $250.00   ');
     expect(output.stdout).toMatch(/yes\n/);
+    expect((await getItem(api, itemId)).valueInCents).toBe(25_000);
   });
 
   it('leaves a workspace another worker holds until its lease lapses', async () => {

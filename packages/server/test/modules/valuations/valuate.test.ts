@@ -104,6 +104,7 @@ describe('valuate, run in-process on the suite’s database', () => {
           applied: false,
         },
       ],
+      unchanged: [],
       skipped: [],
     });
     expect(valuation).toEqual({
@@ -127,6 +128,21 @@ describe('valuate, run in-process on the suite’s database', () => {
     expect(changes.items.map((change) => [change.type, change.objectId, change.data])).toEqual([
       ['valuation.created', valuation?.id, valuation],
     ]);
+
+    // Valued again with nothing new: that valuation stands; nothing is recorded, in the list or the feed.
+    const again = JSON.parse(ok(await run('valuate', '--org', ws.slug, '--item', item.sku, '--json')));
+    expect(again).toMatchObject({
+      valued: [],
+      unchanged: [{ itemId: item.id, sku: item.sku, valuationId: valuation?.id }],
+      skipped: [],
+    });
+    expect(await valuations(api, item.id)).toEqual([valuation]);
+    const after = ChangeListSchema.parse((await api.get(`/changes?after=${changes.nextCursor}`)).body);
+    expect(after.items).toEqual([]);
+    // Applying it is something new: a valuation recorded as applied, and the item's value.
+    const applied = JSON.parse(ok(await run('valuate', '--org', ws.slug, '--item', item.sku, '--apply', '--json')));
+    expect(applied).toMatchObject({ valued: [{ estimateInCents: 25_850, applied: true }], unchanged: [] });
+    expect((await getItem(api, item.id)).valueInCents).toBe(25_850);
   });
 
   it('--apply makes the estimate the item value, with an item.updated change, and records when', async () => {
