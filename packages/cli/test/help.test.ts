@@ -92,7 +92,13 @@ describe('help and version', () => {
     expect(group.stdout).toMatch(/^ {2}list\|ls \[options\] /m);
     expect(group.stdout).toMatch(/^ {2}cursor \[options\] /m);
     const list = (await cli(['changes', 'list', '--help'])).stdout;
-    for (const text of ['Resume with: coinventory changes --after <cursor>', 'NDJSON', '--cursor-file', 'SIGTERM']) {
+    for (const text of [
+      'Resume with: coinventory changes --after <cursor>',
+      'NDJSON',
+      '--cursor-file',
+      'SIGTERM',
+      'REF and DESCRIPTION',
+    ]) {
       expect(list).toContain(text);
     }
     for (const type of CHANGE_TYPES) expect(list).toContain(type);
@@ -104,6 +110,14 @@ describe('help and version', () => {
       expect(stdout).toContain(text);
     }
     for (const type of CHANGE_TYPES) expect(stdout).toContain(type);
+  });
+
+  it('webhooks lists every change type an endpoint takes, and what * means', async () => {
+    const { stdout } = await cli(['webhooks', '--help']);
+    for (const type of CHANGE_TYPES) expect(stdout).toContain(type);
+    expect(stdout.replace(/\s+/g, ' ')).toContain(
+      `invoice.updated; or ${WEBHOOKS.allEvents} (the default for create) for every type, types added to the API later included.`,
+    );
   });
 
   it('items import says what it reads, how it resumes, paces itself and reports; export what it writes', async () => {

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { CHANGE_TYPES } from '@coinventory/contract/constants';
 import { describe, expect, it } from 'vitest';
 import { cli } from './support/cli.js';
 
@@ -83,7 +84,7 @@ describe('bad input is refused before any request (exit 2)', () => {
   it('changes: types, bounds and a cursor from one place only', async () => {
     await refused(
       ['changes', '--types', 'item.created,item.moved'],
-      '"item.moved" is not a change type. Allowed: item.created, item.updated, item.deleted (comma-separated).',
+      `"item.moved" is not a change type. Allowed: ${CHANGE_TYPES.join(', ')} (comma-separated).`,
     );
     await refused(['changes', 'list', '--limit', '101'], 'Must be a whole number from 1 to 100');
     await refused(['changes', '--follow', '--interval', '0'], 'Must be a whole number from 1 to 3,600');

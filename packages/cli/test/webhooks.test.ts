@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { WEBHOOKS } from '@coinventory/contract/constants';
+import { CHANGE_TYPES, WEBHOOKS } from '@coinventory/contract/constants';
 import type { Change, WebhookDelivery, WebhookEndpoint, WebhookEndpointWithSecret } from '@coinventory/sdk';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { scrub } from './support/cli.js';
@@ -147,6 +147,25 @@ describe('webhooks', () => {
     expect(disabled.disabledReason).not.toBeNull();
     const enabled = json<WebhookEndpoint>(await run(['webhooks', 'update', endpoint.id, '--enable', '--json']));
     expect(enabled).toMatchObject({ enabled: true, disabledReason: null });
+    // The types beyond items: the valuation engine's, and the consignments and invoices an operator imports.
+    const others = ['valuation.created', 'consignment.created', 'consignment.updated', 'invoice.updated'];
+    for (const type of others) expect(CHANGE_TYPES).toContain(type);
+    const subscribed = json<WebhookEndpoint>(
+      await run([
+        'webhooks',
+        'update',
+        endpoint.id,
+        '--events',
+        others.slice(0, 2).join(','),
+        '--events',
+        others.slice(2).join(','),
+        '--json',
+      ]),
+    );
+    expect(subscribed.events).toEqual(others);
+    expect((await run(['webhooks', 'get', endpoint.id])).stdout).toContain(
+      `Events                 ${others.join(', ')}`,
+    );
     const nothing = await run(['webhooks', 'update', endpoint.id]);
     expect(nothing.code).toBe(2);
     expect(nothing.stderr).toContain('Nothing to update');

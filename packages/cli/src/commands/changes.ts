@@ -13,13 +13,13 @@ import { CliError, EXIT, errorMessage, isErrno } from '../errors.js';
 import type { IO } from '../io.js';
 import { integer, text } from '../options.js';
 import { dateColumn } from '../output/columns.js';
-import { NONE } from '../output/format.js';
+import { formatMoney, formatText, NONE, personName } from '../output/format.js';
 import { jsonDocument } from '../output/json.js';
 import type { OutputFormat } from '../output/render.js';
 import { type Column, TableWriter } from '../output/table.js';
 import { globalOptions, openSession } from '../session.js';
 import { stoppedExitCode, untilStopped } from '../signals.js';
-import { addOutputOptions, examples, invocation, type OutputOptions, shellWord } from './shared.js';
+import { addOutputOptions, changeTypesHelp, examples, invocation, type OutputOptions, shellWord } from './shared.js';
 
 // `coinventory changes`: the changes feed, printed from a cursor to its end, or followed like `tail -f`; and
 // `changes cursor`, the feed's end now. Whatever happens, the command ends by saying where to resume.
@@ -51,31 +51,42 @@ function changeTypes(value: string, previous: ChangeType[] | undefined): ChangeT
   return [...new Set([...(previous ?? []), ...types])];
 }
 
-/** A change as a table row: with the item's SKU and title, which a deletion carries only if this run saw them. */
+/**
+ * A change as a table row: what the changed object is known by (REF) and what it is (DESCRIPTION), read from its
+ * `data`. An item: its SKU and title (a deletion, which carries no data, the ones this run saw last). A valuation: the
+ * valued item's SKU when this run saw the item, and the valuation's summary. A consignment: its number and name. An
+ * invoice: its number and customer.
+ */
 interface ChangeRow {
   change: Change;
-  item: { sku: string; title: string } | undefined;
+  ref: string;
+  description: string;
 }
 
 const CHANGE_COLUMNS: readonly Column<ChangeRow>[] = [
   dateColumn('TIME', (row) => row.change.occurredAt, 'seconds'),
   { header: 'TYPE', value: (row) => row.change.type, shrink: 'never' },
   { header: 'OBJECT', value: (row) => row.change.objectId, shrink: 'never' },
-  { header: 'SKU', value: (row) => row.item?.sku ?? NONE, reserve: 20 },
-  { header: 'TITLE', value: (row) => row.item?.title ?? NONE, shrink: 'first' },
+  { header: 'REF', value: (row) => row.ref, reserve: 20 },
+  { header: 'DESCRIPTION', value: (row) => row.description, shrink: 'first' },
 ];
 
-/** How many items' SKU and title a long `--follow` keeps for the deletions that come later. */
+/** How many items' SKU and title a long `--follow` keeps for the deletions and valuations that come later. */
 const REMEMBERED_ITEMS = 10_000;
 
+interface ItemNames {
+  sku: string;
+  title: string;
+}
+
 /** Prints changes as they arrive: table rows (the first batch fixes the widths) or one JSON object per line. */
-class ChangePrinter {
+export class ChangePrinter {
   readonly #format: OutputFormat;
   readonly #table: TableWriter<ChangeRow>;
-  readonly #items = new Map<string, { sku: string; title: string }>();
+  readonly #items = new Map<string, ItemNames>();
   count = 0;
 
-  constructor(format: OutputFormat, io: IO) {
+  constructor(format: OutputFormat, io: Pick<IO, 'style' | 'maxWidth'>) {
     this.#format = format;
     this.#table = new TableWriter(CHANGE_COLUMNS, { style: io.style, maxWidth: io.maxWidth, streaming: true });
   }
@@ -84,17 +95,47 @@ class ChangePrinter {
     this.count += changes.length;
     // NDJSON: each change exactly as the API sent it, one per line.
     if (this.#format === 'json') return changes.map((change) => `${JSON.stringify(change)}\n`).join('');
-    return this.#table.rows(changes.map((change) => ({ change, item: this.#remember(change) })));
+    return this.#table.rows(changes.map((change) => this.#row(change)));
   }
 
-  #remember(change: Change): ChangeRow['item'] {
-    if (change.data === null) return this.#items.get(change.objectId);
-    const item = { sku: change.data.sku, title: change.data.title };
-    this.#items.delete(change.objectId);
-    this.#items.set(change.objectId, item);
+  #row(change: Change): ChangeRow {
+    switch (change.type) {
+      case 'item.created':
+      case 'item.updated': {
+        const item = this.#remember(change.objectId, change.data);
+        return { change, ref: item.sku, description: item.title };
+      }
+      case 'item.deleted': {
+        const item = this.#items.get(change.objectId);
+        return { change, ref: item?.sku ?? NONE, description: item?.title ?? NONE };
+      }
+      case 'valuation.created': {
+        const { itemId, summary, estimateInCents } = change.data;
+        return {
+          change,
+          ref: this.#items.get(itemId)?.sku ?? NONE,
+          description: summary ?? formatMoney(estimateInCents),
+        };
+      }
+      case 'consignment.created':
+      case 'consignment.updated':
+        return { change, ref: formatText(change.data.number), description: formatText(change.data.name) };
+      case 'invoice.created':
+      case 'invoice.updated':
+        return { change, ref: formatText(change.data.number), description: personName(change.data.customer) };
+      default:
+        // A type added to the API after this CLI was built: its type and object id say what there is to say.
+        return { change, ref: NONE, description: NONE };
+    }
+  }
+
+  #remember(id: string, item: ItemNames): ItemNames {
+    const names = { sku: item.sku, title: item.title };
+    this.#items.delete(id);
+    this.#items.set(id, names);
     // A Map iterates in insertion order: the first key is the item seen longest ago.
     if (this.#items.size > REMEMBERED_ITEMS) this.#items.delete(this.#items.keys().next().value ?? '');
-    return item;
+    return names;
   }
 }
 
@@ -294,10 +335,15 @@ connection, a server error or the rate limit is announced on stderr and retried 
 after the resume line.
 
 Output:
-  table    one line per change: time (local, to the second), type, object id, and
-           for items the SKU and title (a deleted item's when this run saw it before)
+  table    one line per change: time (local, to the second), type, object id, then
+           REF and DESCRIPTION, by type:
+             item.*         the SKU and title (a deleted item's when this run saw it)
+             valuation.*    the item's SKU (when this run saw the item), the summary
+             consignment.*  the consignment's number and name
+             invoice.*      the invoice's number and customer
   --json   one Change per line (NDJSON), exactly as the API returns it: { id, type,
-           objectId, occurredAt, data }, data being the item (null when deleted)
+           objectId, occurredAt, data }, data being the object as its GET returns it
+           (the item, valuation, consignment or invoice; null for a deleted item)
 
 Cursors:
   Cursors are opaque: store them as they are. --cursor-file <file> starts from the
@@ -309,7 +355,11 @@ Cursors:
   from a full read. 'coinventory changes cursor' prints the feed's end now: take it
   before a full export, then follow from it, and no change is missed.
 
-Change types (--types): ${CHANGE_TYPES.join(', ')}`;
+${changeTypesHelp(
+  '--types',
+  ' (all of them without --types).',
+  'An item.* change is an item created, changed or deleted (through the API, an import or an applied valuation); valuation.created, an item the valuation engine valued (before the item.updated that applies its estimate, when applied); consignment.* and invoice.*, records an operator imported.',
+)}`;
 
 export function registerChanges(program: Command): void {
   const { changesLimit } = LIMITS;

@@ -9,7 +9,7 @@ import { groupDigits } from '../output/format.js';
 import { jsonDocument } from '../output/json.js';
 import { globalOptions, ioFor, openSession } from '../session.js';
 import { untilStopped } from '../signals.js';
-import { examples, shellWord } from './shared.js';
+import { commaSeparated, examples, shellWord, wrap } from './shared.js';
 
 // `items import FILE`: the command line; the work is in ../import/.
 
@@ -42,20 +42,6 @@ function inputFormat(file: string, given: InputFormat | undefined): InputFormat 
   return format;
 }
 
-/** Wraps help text at `width` columns, with `indent` before every line. */
-const wrap = (words: readonly string[], indent: string, width = 86): string => {
-  const lines: string[] = [];
-  let line = indent;
-  for (const word of words) {
-    if (line.length > indent.length && line.length + 1 + word.length > width) {
-      lines.push(line);
-      line = indent;
-    }
-    line += line.length > indent.length ? ` ${word}` : word;
-  }
-  return [...lines, line].join('\n');
-};
-
 const IMPORT_HELP = `
 Reads a CSV or NDJSON file (the format from its name: .csv, .ndjson or .jsonl; else
 --format) and sends its rows to the API in batches of ${BATCH.maxItems} (POST /items/batch), in
@@ -65,16 +51,10 @@ in use is refused. --mode upsert: a row whose SKU an item has changes that item
 
 Columns (CSV) and fields (NDJSON):
   The item's columns as 'items export' and 'items list --output csv' write them:
-${wrap(
-  Object.keys(ITEM_COLUMN_BODY_FIELDS).map((c, i, all) => (i < all.length - 1 ? `${c},` : c)),
-  '    ',
-)}
+${wrap(commaSeparated(Object.keys(ITEM_COLUMN_BODY_FIELDS)), '    ')}
   or the field names of 'items create' (quantity, gradingService, categoryId, …).
   Read-only columns are skipped, so an export imports unchanged:
-${wrap(
-  ITEM_READ_ONLY_COLUMNS.map((c, i, all) => (i < all.length - 1 ? `${c},` : c)),
-  '    ',
-)}
+${wrap(commaSeparated(ITEM_READ_ONLY_COLUMNS), '    ')}
   Any other column, or one given twice, stops the import before anything is sent.
   A sku column is required, and title too with --mode create. An NDJSON line is an
   Item as exported or an object of those fields; an export's end line is skipped.

@@ -1,4 +1,4 @@
-import { CHANGE_TYPES, type ChangeType, WEBHOOKS } from '@coinventory/contract/constants';
+import { type ChangeType, WEBHOOKS } from '@coinventory/contract/constants';
 import {
   type Change,
   type ChangeList,
@@ -18,7 +18,7 @@ import { type Column, TableWriter } from '../output/table.js';
 import { globalOptions, openSession } from '../session.js';
 import { untilStopped } from '../signals.js';
 import { type FeedPosition, readFeed } from './changes.js';
-import { addOutputOptions, examples, invocation, type OutputOptions } from './shared.js';
+import { addOutputOptions, changeTypesHelp, examples, invocation, type OutputOptions } from './shared.js';
 import { webhookEvents } from './webhooks.js';
 
 // `coinventory listen --forward-to <url>`: the workspace's changes from now on, each POSTed to a local receiver as a
@@ -201,7 +201,10 @@ export function registerListen(program: Command): void {
         .default(WEBHOOKS.timeoutMs / 1000),
     );
   addOutputOptions(listen, ['table', 'json'], 'print one JSON object per delivery (NDJSON)');
-  listen.addHelpText('after', `${LISTEN_HELP}\n\nChange types (--events): ${CHANGE_TYPES.join(', ')}`);
+  listen.addHelpText(
+    'after',
+    `${LISTEN_HELP}\n\n${changeTypesHelp('--events', `; or ${WEBHOOKS.allEvents} (the default) for every type, types added to the API later included.`)}`,
+  );
   listen.action(async (_options: ListenOptions, command: Command) => {
     const { options, format, io } = invocation<ListenOptions>(command);
     const { client } = openSession(globalOptions(command), io);

@@ -1,3 +1,4 @@
+import { CHANGE_TYPES } from '@coinventory/contract/constants';
 import { type Command, Option } from 'commander';
 import { UsageError } from '../errors.js';
 import type { IO } from '../io.js';
@@ -86,4 +87,32 @@ export async function confirmDeletion(yes: boolean | undefined, question: string
   io.notice('Not deleted.');
   process.exitCode = 1;
   return false;
+}
+
+/** Wraps help text at `width` columns, with `indent` before every line. */
+export function wrap(words: readonly string[], indent: string, width = 86): string {
+  const lines: string[] = [];
+  let line = indent;
+  for (const word of words) {
+    if (line.length > indent.length && line.length + 1 + word.length > width) {
+      lines.push(line);
+      line = indent;
+    }
+    line += line.length > indent.length ? ` ${word}` : word;
+  }
+  return [...lines, line].join('\n');
+}
+
+/** Words separated by commas, for {@link wrap}: `a,` `b,` `c`, each comma kept on its word. */
+export const commaSeparated = (words: readonly string[]): string[] =>
+  words.map((word, i) => (i < words.length - 1 ? `${word},` : word));
+
+/**
+ * The change types, for a command's help: a heading naming the option that takes them, then the contract's list,
+ * wrapped and indented; `more` continues the list's sentence (`; or * for every type.`), `note` is a sentence after.
+ */
+export function changeTypesHelp(option: string, more: string, note = ''): string {
+  const words = (text: string) => text.split(' ').filter(Boolean);
+  const list = wrap(words(`${CHANGE_TYPES.join(', ')}${more}`), '  ');
+  return `Change types (${option}):\n${list}${note ? `\n${wrap(words(note), '  ')}` : ''}`;
 }

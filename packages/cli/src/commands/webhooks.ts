@@ -24,6 +24,7 @@ import { addListOptions, type ListOptions, pagesOf, printListed, resourceCommand
 import {
   addOutputOptions,
   addYesOption,
+  changeTypesHelp,
   checkConfirmable,
   commandPath,
   confirmDeletion,
@@ -238,7 +239,9 @@ Change as the changes feed shows it), signed with the endpoint's secret (Standar
 Webhooks: headers ${WEBHOOKS.headers.id}, ${WEBHOOKS.headers.timestamp}, ${WEBHOOKS.headers.signature}; and
 ${WEBHOOKS.headers.changesCursor}). Failed deliveries are retried for ${WEBHOOKS.retryHours} hours; an
 endpoint failing for ${WEBHOOKS.disableAfterFailingHours} hours, or answered 410 Gone, is disabled.
-To try a receiver on this machine without an endpoint, see 'coinventory listen'.`;
+To try a receiver on this machine without an endpoint, see 'coinventory listen'.
+
+${changeTypesHelp('--events', `; or ${WEBHOOKS.allEvents} (the default for create) for every type, types added to the API later included.`)}`;
 
 export function registerWebhooks(program: Command): void {
   const webhooks = resourceCommands(program, {
