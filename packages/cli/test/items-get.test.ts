@@ -68,10 +68,9 @@ describe('items get and valuations', () => {
     const table = await run(['items', 'valuations', item.id]);
     expect(table.code).toBe(0);
     expect(table.stdout).toMatchInlineSnapshot(`
-      "CREATED            ESTIMATE        LOW       HIGH  CONF  BASIS            COMPS  APPLIED           SUMMARY
-      2026-10-30 06:13  $6,500.00  $5,992.00  $7,220.00   69%  comps                5  2026-10-31 12:13  5 comparable sales near VF30 in the last five months, $5,992 to $7,220.
-      2026-10-12 19:27  $6,551.00          -          -   47%  model_knowledge      1  -                 Few recent comparable sales; estimate from general knowledge of the type, grade and eye appeal.
-      2026-09-25 08:40  $6,142.00  $5,475.00  $6,604.00   78%  comps                4  -                 4 comparable sales near VF30 in the last five months, $5,475 to $6,604.
+      "CREATED            ESTIMATE        LOW       HIGH  CONF  BASIS  COMPS  APPLIED           SUMMARY
+      2026-11-16 17:00  $6,787.50  $6,232.50  $7,415.50   67%  comps      4  2026-11-16 17:00  Median of 4 comparable PCGS VF30 sales: $6,787.50, range $6,232.50 to $7,415.50.
+      2026-10-17 17:00  $6,266.36  $5,865.00  $6,439.09   57%  comps      5  -                 Median of 5 comparable PCGS sales within one grade step of VF30 (each adjusted 10% per grade step): $6,266.36, range $5,865.00 to $6,439.09.
       "
     `);
     const valuations = json<Valuation[]>(await run(['items', 'valuations', item.id, '--json']));

@@ -24,7 +24,7 @@ describe('items list', () => {
       xxxxxxxx-xxxx-xxxx-xxxx-xxxxxxxxxxxx  AGE-2021-T1-70   2021 Type 1 American Gold Eagle 1 oz NGC MS70           0  $3,950.00  NGC MS70        2026-05-20 23:49
       xxxxxxxx-xxxx-xxxx-xxxx-xxxxxxxxxxxx  AGE-2024-1OZ     2024 American Gold Eagle 1 oz BU                        6  $3,450.00  BU              2026-05-30 20:15
       xxxxxxxx-xxxx-xxxx-xxxx-xxxxxxxxxxxx  ANC-ALX-TET-02   Alexander III AR Tetradrachm, Amphipolis NGC Ch VF      0    $695.00  NGC Ch VF       2026-03-31 19:15
-      xxxxxxxx-xxxx-xxxx-xxxx-xxxxxxxxxxxx  ANC-ATH-OWL-01   Athens AR Tetradrachm (Owl), c. 454-404 BC NGC Ch XF    1  $2,450.00  NGC Ch XF       2025-12-21 16:34
+      xxxxxxxx-xxxx-xxxx-xxxx-xxxxxxxxxxxx  ANC-ATH-OWL-01   Athens AR Tetradrachm (Owl), c. 454-404 BC NGC Ch XF    1  $2,400.00  NGC Ch XF       2025-12-21 16:34
       "
     `);
   });

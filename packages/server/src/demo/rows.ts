@@ -6,7 +6,8 @@ import type { PaymentMethod, PaymentSpec } from './catalog/shapes.js';
 
 /**
  * The rows the demo inserts, keyed by column name (generated columns left out). The rows of the tables the API shows
- * (items, valuations, consignments, invoices) are their modules' own, declared once with the table.
+ * (items, valuations, consignments, invoices) are their modules' own, declared once with the table; those of the
+ * valuation engine's sources (sales, price guide, spot prices) are as its imports and `spot set` write them.
  */
 
 export interface ItemImageRow {
@@ -34,6 +35,43 @@ export interface ValuationCompRow {
   sold_at: string | null;
   venue: string | null;
   url: string | null;
+}
+
+/** A comparable sale, as `import sales` writes it (modules/valuations/imports.ts). */
+export interface ComparableSaleRow {
+  organization_id: string;
+  id: string;
+  source: string;
+  external_id: string;
+  coin: string;
+  coin_identity: string;
+  title: string | null;
+  grading_service: string | null;
+  grade: string | null;
+  price_in_cents: number;
+  sold_at: Date;
+  sold_at_text: string;
+  venue: string | null;
+  url: string | null;
+  created_at: Date;
+}
+
+/** A price guide value, as `import price-guide` writes it. */
+export interface PriceGuideEntryRow {
+  organization_id: string;
+  coin_identity: string;
+  grade_key: string;
+  coin: string;
+  grade: string;
+  value_in_cents: number;
+  updated_at: Date;
+}
+
+/** A spot price: the deployment's, not the workspace's (the seed adds only the metals it has no price for). */
+export interface SpotPriceRow {
+  metal: string;
+  cents_per_oz: number;
+  updated_at: Date;
 }
 
 export type ConsignmentRow = StoredRowOf<typeof CONSIGNMENTS.columns>;
@@ -70,6 +108,9 @@ export interface DemoRows {
   consignments: ConsignmentRow[];
   items: StoredItemRow[];
   itemImages: ItemImageRow[];
+  comparableSales: ComparableSaleRow[];
+  priceGuideEntries: PriceGuideEntryRow[];
+  spotPrices: SpotPriceRow[];
   valuations: ValuationRow[];
   valuationComps: ValuationCompRow[];
   customers: Array<{ organization_id: string; id: string; name: string; email: string | null }>;

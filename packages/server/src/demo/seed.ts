@@ -56,6 +56,8 @@ type Table =
   | 'consignments'
   | 'items'
   | 'item_images'
+  | 'comparable_sales'
+  | 'price_guide_entries'
   | 'valuations'
   | 'valuation_comps'
   | 'customers'
@@ -71,9 +73,10 @@ async function insertRows(tx: TransactionSql, table: Table, rows: readonly objec
 }
 
 /**
- * Creates the demo workspace (organization, people, stock, valuations, consignments, invoices) in one transaction
- * and returns a read/write API key for it. Meant for an empty database: a second run fails on the unique slug and
- * rolls back completely.
+ * Creates the demo workspace (organization, people, stock, the comparable sales and price guide its valuations come
+ * from, valuations, consignments, invoices) in one transaction, with spot prices for the metals the deployment has
+ * none for, and returns a read/write API key for it. Meant for an empty database: a second run fails on the unique
+ * slug and rolls back completely.
  */
 export async function seedDemoWorkspace(sql: Sql, options: SeedOptions = {}): Promise<DemoWorkspace> {
   const now = options.now ?? DEMO_ANCHOR;
@@ -101,6 +104,10 @@ export async function seedDemoWorkspace(sql: Sql, options: SeedOptions = {}): Pr
       rows.items.map((item) => ({ ...item, attributes: tx.json(item.attributes) })),
     );
     await insertRows(tx, 'item_images', rows.itemImages);
+    await insertRows(tx, 'comparable_sales', rows.comparableSales);
+    await insertRows(tx, 'price_guide_entries', rows.priceGuideEntries);
+    // Spot prices are the deployment's: an operator's own (`spot set`) stay as they are.
+    await tx`INSERT INTO spot_prices ${tx(rows.spotPrices)} ON CONFLICT (metal) DO NOTHING`;
     await insertRows(tx, 'valuations', rows.valuations);
     await insertRows(tx, 'valuation_comps', rows.valuationComps);
     await insertRows(tx, 'customers', rows.customers);

@@ -10,7 +10,6 @@ import {
   ListItemsQuerySchema,
   SETTLED_PAYMENT_STATUS,
   SOLD_INVOICE_STATUSES,
-  VALUATION_BASES,
   ValuationListSchema,
 } from '@coinventory/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -21,6 +20,9 @@ import { hashKey, isWellFormedKey } from '../../src/modules/access/index.js';
 import { listConsignments } from '../../src/modules/consignments/index.js';
 import { listInvoices } from '../../src/modules/invoices/index.js';
 import { listItems, listItemValuations } from '../../src/modules/items/index.js';
+import { estimate, valuate } from '../../src/modules/valuations/index.js';
+// What `valuate` reads the engine's inputs with.
+import { guideKey, guideValuesOf, itemsToValue, salesOf, spotPrices } from '../../src/modules/valuations/store.js';
 import { createTestDatabase } from '../support/database.js';
 
 const TIMEOUT_MS = 60_000;
@@ -142,28 +144,62 @@ describe('seedDemoWorkspace', () => {
     }
   });
 
-  it('covers every valuation basis with ordered estimates and numbered comps', async () => {
+  it("seeds the engine's sources: sales of the coins it holds, a price guide, spot prices for gold and silver", async () => {
+    const [sales] = await db.sql<
+      { total: number; coins: number; services: number; adjacent: number; older: number; moments: number }[]
+    >`
+      SELECT count(*)::int AS total, count(DISTINCT coin_identity)::int AS coins,
+             count(DISTINCT grading_service)::int AS services,
+             count(*) FILTER (WHERE EXISTS (
+               SELECT 1 FROM items i
+               WHERE i.organization_id = s.organization_id AND i.grading_service = s.grading_service
+                 AND i.title = s.coin || ' ' || i.grading_service || ' ' || i.grade AND i.grade <> s.grade
+             ))::int AS adjacent,
+             count(*) FILTER (WHERE sold_at < ${DEMO_ANCHOR}::timestamptz - interval '730 days')::int AS older,
+             count(*) FILTER (WHERE sold_at_text <> to_char(sold_at AT TIME ZONE 'UTC', 'YYYY-MM-DD'))::int AS moments
+      FROM comparable_sales s WHERE organization_id = ${demo.organizationId}
+    `;
+    expect(sales?.total).toBeGreaterThanOrEqual(60);
+    expect(sales?.coins).toBeGreaterThanOrEqual(15);
+    expect(sales?.services).toBe(3);
+    // Sales at a grade beside the item's (what the engine widens to), some too old to count, and marketplace sales
+    // dated to the moment.
+    expect(sales?.adjacent).toBeGreaterThan(0);
+    expect(sales?.older).toBeGreaterThan(0);
+    expect(sales?.moments).toBeGreaterThan(0);
+    const [guide] = await db.sql<{ n: number }[]>`
+      SELECT count(*)::int AS n FROM price_guide_entries WHERE organization_id = ${demo.organizationId}
+    `;
+    expect(guide?.n).toBeGreaterThan(0);
+    expect(await spotPrices(db.sql)).toEqual({ gold: 330_000, silver: 3_800 });
+  });
+
+  it('has only the bases the engine makes, with ordered estimates and comps in their order', async () => {
     const bases = await countBy('valuations', 'basis');
-    for (const basis of VALUATION_BASES) {
-      expect(bases[basis], basis).toBeGreaterThan(0);
-    }
+    expect(Object.keys(bases).sort()).toEqual(['comps', 'melt', 'price_guide']);
     const [bad] = await db.sql<{ n: number }[]>`
       SELECT count(*)::int AS n FROM valuations
       WHERE organization_id = ${demo.organizationId}
         AND (estimate_low_in_cents > estimate_in_cents OR estimate_in_cents > estimate_high_in_cents
-             OR confidence_percent NOT BETWEEN 40 AND 95)
+             OR confidence_percent NOT BETWEEN 5 AND 95)
     `;
     expect(bad?.n).toBe(0);
-    const [items] = await db.sql<{ n: number; distinct_times: boolean }[]>`
+    const [items] = await db.sql<{ n: number; histories: number; distinct_times: boolean }[]>`
       SELECT count(DISTINCT item_id)::int AS n,
+             (SELECT count(*)::int FROM (
+               SELECT item_id FROM valuations WHERE organization_id = ${demo.organizationId}
+               GROUP BY item_id HAVING count(*) > 1
+             ) h) AS histories,
              count(DISTINCT (item_id, created_at)) = count(*) AS distinct_times
       FROM valuations WHERE organization_id = ${demo.organizationId}
     `;
     expect(items?.n).toBeGreaterThanOrEqual(18);
+    expect(items?.histories).toBeGreaterThanOrEqual(3);
     expect(items?.distinct_times).toBe(true);
+    // Numbered from 0 in their order, as `valuate` writes them.
     const [comps] = await db.sql<{ total: number; misnumbered: number }[]>`
       SELECT count(*)::int AS total,
-             count(*) FILTER (WHERE position <> rank)::int AS misnumbered
+             count(*) FILTER (WHERE position <> rank - 1)::int AS misnumbered
       FROM (
         SELECT position, row_number() OVER (PARTITION BY valuation_id ORDER BY position) AS rank
         FROM valuation_comps WHERE organization_id = ${demo.organizationId}
@@ -171,7 +207,6 @@ describe('seedDemoWorkspace', () => {
     `;
     expect(comps?.total).toBeGreaterThan(0);
     expect(comps?.misnumbered).toBe(0);
-    // Melt values are for bullion only; every melt-based valuation has one.
     const [melt] = await db.sql<{ missing: number }[]>`
       SELECT count(*)::int AS missing FROM valuations
       WHERE organization_id = ${demo.organizationId} AND basis = 'melt' AND melt_value_in_cents IS NULL
@@ -179,15 +214,62 @@ describe('seedDemoWorkspace', () => {
     expect(melt?.missing).toBe(0);
   });
 
-  it('makes each applied valuation the item value', async () => {
-    const rows = await db.sql<{ value: number; estimate: number }[]>`
-      SELECT DISTINCT ON (v.item_id) i.value_in_cents AS value, v.estimate_in_cents AS estimate
+  it("has as valuations exactly the engine's estimates over the seeded sources, read as valuate reads them", async () => {
+    const org = demo.organizationId;
+    const spot = await spotPrices(db.sql);
+    let checked = 0;
+    for (const item of await itemsToValue(db.sql, org, null)) {
+      const guide = await guideValuesOf(db.sql, org, [item.identity]);
+      for (const valuation of (await listItemValuations(db.sql, org, item.id, 50)).items) {
+        // What `valuate` makes with `now` the valuation's moment, from the sales sold by then.
+        const now = new Date(valuation.createdAt);
+        const expected = estimate({
+          item,
+          sales: await salesOf(db.sql, org, [item.identity], now),
+          priceGuideValueInCents: item.grade === null ? null : (guide.get(guideKey(item.identity, item.grade)) ?? null),
+          spotCentsPerOz: spot,
+          now,
+        });
+        const label = `${item.sku} at ${valuation.createdAt}`;
+        expect(expected, label).not.toBeNull();
+        expect(valuation, label).toEqual({
+          id: valuation.id,
+          itemId: item.id,
+          ...expected,
+          appliedAt: valuation.appliedAt,
+          createdAt: valuation.createdAt,
+        });
+        checked += 1;
+      }
+    }
+    expect(checked).toBe(demo.counts.valuations);
+  });
+
+  it('makes each applied valuation the item value, as valuate --apply does', async () => {
+    const rows = await db.sql<
+      {
+        value: number;
+        estimate: number;
+        applied_at: Date;
+        created_at: Date;
+        updated_at: Date | null;
+        newest: boolean;
+      }[]
+    >`
+      SELECT i.value_in_cents AS value, v.estimate_in_cents AS estimate, v.applied_at, v.created_at, i.updated_at,
+             v.created_at = (SELECT max(w.created_at) FROM valuations w
+                             WHERE w.organization_id = v.organization_id AND w.item_id = v.item_id) AS newest
       FROM valuations v JOIN items i ON i.organization_id = v.organization_id AND i.id = v.item_id
       WHERE v.organization_id = ${demo.organizationId} AND v.applied_at IS NOT NULL
-      ORDER BY v.item_id, v.created_at DESC
     `;
-    expect(rows.length).toBeGreaterThan(0);
-    for (const row of rows) expect(row.estimate).toBe(row.value);
+    expect(rows.length).toBeGreaterThanOrEqual(5);
+    for (const row of rows) {
+      expect(row.estimate).toBe(row.value);
+      expect(row.newest).toBe(true);
+      // In the transaction that wrote the valuation and updated the item, as a PATCH does.
+      expect(row.applied_at).toEqual(row.created_at);
+      expect(row.updated_at?.getTime()).toBeGreaterThanOrEqual(row.applied_at.getTime());
+    }
   });
 
   it('covers every consignment status with dates that fit it', async () => {
@@ -372,6 +454,22 @@ describe('seedDemoWorkspace', () => {
              (SELECT count(*)::int FROM users) AS users
     `;
     expect(after[0]).toEqual({ orgs: 1, items: before[0]?.n, users: 3 });
+  });
+});
+
+describe('valuate on the demo workspace', () => {
+  it('finds at the anchor what the demo holds: each item the demo valued then keeps that valuation', async () => {
+    const result = await valuate(db.sql, { org: demo.slug, item: null, now: DEMO_ANCHOR });
+    const latest = await db.sql<{ id: string; item_id: string }[]>`
+      SELECT id, item_id FROM valuations WHERE organization_id = ${demo.organizationId} AND created_at = ${DEMO_ANCHOR}
+    `;
+    expect(latest.length).toBeGreaterThanOrEqual(18);
+    const byItem = (a: { itemId: string }, b: { itemId: string }) => a.itemId.localeCompare(b.itemId);
+    // The same estimate, range, confidence, summary and comps as the demo's: nothing new to record.
+    expect(result.unchanged.map(({ itemId, valuationId }) => ({ itemId, valuationId })).sort(byItem)).toEqual(
+      latest.map((row) => ({ itemId: row.item_id, valuationId: row.id })).sort(byItem),
+    );
+    expect(result.valued.filter((v) => latest.some((row) => row.item_id === v.itemId))).toEqual([]);
   });
 });
 

@@ -1,4 +1,4 @@
-import type { ConsignmentStatus, InvoiceStatus, SETTLED_PAYMENT_STATUS, ValuationBasis } from '@coinventory/contract';
+import type { ConsignmentStatus, InvoiceStatus, SETTLED_PAYMENT_STATUS } from '@coinventory/contract';
 
 /**
  * The shapes of the demo catalog's entries: the keys that tie one table's entries to another's (an item's place,
@@ -107,12 +107,48 @@ export function coin(
   };
 }
 
-/** Oldest first; the newest may have been applied (its estimate is then the item's value). */
+/**
+ * Where comparable sales come from: the venue a sale shows and the `source` its record is imported under. An auction
+ * archive reports the day of the sale and numbers its records by sale and lot; a marketplace reports the moment the
+ * listing ended and numbers its records by listing. `prefix` starts the record's `externalId`; `host` its URL.
+ */
+export interface VenueSpec {
+  venue: string;
+  source: 'auction_archive' | 'marketplace_sold_listing';
+  prefix: string;
+  host: string;
+}
+
+/**
+ * The recent sales of one coin graded by one service: what a coin of each grade typically fetches, and when each sale
+ * happened (days before now) at which grade. Prices vary around the typical one; the venues are drawn at random.
+ */
+export interface MarketSpec {
+  /** The coin as the items name it (an item's name without service and grade): the sales' `coin`. */
+  coin: string;
+  service: GradingService;
+  /** Typical price in cents, by grade. */
+  typicalInCents: Readonly<Record<string, number>>;
+  /** One entry per sale: its grade (a key of typicalInCents) and how many days before now it sold. */
+  sales: ReadonlyArray<readonly [grade: string, daysAgo: number]>;
+}
+
+/** A price guide's value of a coin in a grade. */
+export interface GuideSpec {
+  coin: string;
+  grade: string;
+  valueInCents: number;
+}
+
+/**
+ * When the valuation engine valued an item, and whether its newest estimate became the item's value. What each
+ * valuation says is the engine's, from the sales and guide values known on that day.
+ */
 export interface ValuationPlan {
   sku: string;
-  /** Oldest first. */
-  bases: readonly ValuationBasis[];
-  /** The newest valuation was applied: its estimate is the item's value. */
+  /** The days before now the engine ran for this item, oldest first; 0 is now. */
+  runsDaysAgo: readonly number[];
+  /** The newest valuation was applied (as `valuate --apply` does): its estimate is the item's value. */
   applied: boolean;
 }
 
