@@ -1,7 +1,6 @@
 import type { StoredItemRow } from '../../modules/items/index.js';
-import { estimate, identityOf, itemIdentity } from '../../modules/valuations/index.js';
 // The price guide's keys as `import price-guide` writes them and `valuate` looks them up.
-import { gradeKeyOf, guideKey } from '../../modules/valuations/store.js';
+import { estimate, gradeKeyOf, guideKey, identityOf, itemIdentity } from '../../modules/valuations/index.js';
 import { MARKETS, PRICE_GUIDE, SPOT_CENTS_PER_OZ, VALUATION_PLANS, VENUES } from '../catalog/valuations.js';
 import type { ComparableSaleRow, PriceGuideEntryRow, SpotPriceRow, ValuationCompRow, ValuationRow } from '../rows.js';
 import { addDays, type BuildContext, required, roundToDollar } from './context.js';

@@ -1,5 +1,5 @@
 /** The valuation engine: estimates from comparable sales, the price guide and metal content (engine.ts). */
-export { dollars, estimate, identityOf, itemIdentity, meltValueOf } from './engine.js';
+export { dollars, type Estimate, estimate, identityOf, itemIdentity, meltValueOf, type Sale } from './engine.js';
 export { PRICE_GUIDE_IMPORT, SALES_IMPORT } from './imports.js';
 export {
   listSpotPrices,
@@ -10,3 +10,4 @@ export {
   valuate,
 } from './operator.js';
 export { startValuationScheduler } from './scheduler.js';
+export { gradeKeyOf, guideKey } from './store.js';
