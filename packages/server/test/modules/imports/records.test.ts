@@ -995,4 +995,43 @@ describe('operator imports of records, run in-process on the suite’s database'
       (await warehouseList(api)).items.find((w) => w.name === 'Main Street Showroom')?.zones.map((zone) => zone.name),
     ).toEqual(['Showroom case A', 'Showroom case B', 'Back office safe', 'Showroom case C']);
   });
+  it('queues webhook deliveries for the imports’ changes to the endpoints subscribed to their types', async () => {
+    const { ws, api } = await setUp();
+    const subscribe = async (events: string[]) => {
+      const response = await api.post('/webhook-endpoints', {
+        body: { url: `https://hooks.example.com/${events.join('-')}`, events },
+      });
+      expectStatus(response, 200);
+      return (response.body as { id: string }).id;
+    };
+    const consignments = await subscribe(['consignment.created']);
+    const invoices = await subscribe(['invoice.created', 'invoice.updated']);
+    const everything = await subscribe(['*']);
+    for (const [kind, name] of [
+      ['consignors', 'consignors.csv'],
+      ['consignments', 'consignments.csv'],
+      ['customers', 'customers.csv'],
+      ['invoices', 'invoices.csv'],
+      ['invoice-payments', 'invoice-payments.ndjson'],
+    ] as const) {
+      await json('import', kind, join(SAMPLES, name), '--org', ws.slug);
+    }
+    const queued = async (endpointId: string) =>
+      (
+        await sql()<{ type: string }[]>`
+          SELECT c.type FROM webhook_deliveries d
+          JOIN changes c ON c.organization_id = d.organization_id AND c.position = d.change_position
+          WHERE d.organization_id = ${ws.organizationId} AND d.endpoint_id = ${endpointId}
+          ORDER BY c.position
+        `
+      ).map((row) => row.type);
+    expect(await queued(consignments)).toEqual(Array(3).fill('consignment.created'));
+    // Payments for two of the three invoices.
+    expect(await queued(invoices)).toEqual([...Array(3).fill('invoice.created'), ...Array(2).fill('invoice.updated')]);
+    expect(await queued(everything)).toEqual([
+      ...Array(3).fill('consignment.created'),
+      ...Array(3).fill('invoice.created'),
+      ...Array(2).fill('invoice.updated'),
+    ]);
+  });
 });
