@@ -19,9 +19,11 @@ import { fileURLToPath } from 'node:url';
 import openApiDocument from '@coinventory/contract/openapi';
 import {
   createKey,
+  DEMO_ORGANIZATION,
   findPostgresBin,
   type PostgresCluster,
   type RunningServer,
+  runOperatorCommand,
   SERVER_BIN,
   startCluster,
   startServer,
@@ -214,8 +216,8 @@ async function runTs(block: CodeBlock, env: NodeJS.ProcessEnv = sampleEnv()): Pr
 /**
  * A webhook receiver sample: an endpoint of the live server is made for it at `http://127.0.0.1:PORT/webhooks`, and
  * it runs with that `PORT` and the endpoint's secret in `COINVENTORY_WEBHOOK_SECRET`. Once it listens it gets a test
- * ping, real deliveries, a replay of them, forged ones and a secret rotation (receiver-sample.ts says what each must
- * come to), then must exit 0 on SIGTERM. The endpoint is deleted afterwards.
+ * ping, real deliveries, a replay of them, a valuation's change, forged ones and a secret rotation (receiver-sample.ts
+ * says what each must come to), then must exit 0 on SIGTERM. The endpoint is deleted afterwards.
  */
 async function runReceiverSample(block: CodeBlock): Promise<void> {
   const port = await freePort();
@@ -235,7 +237,11 @@ async function runReceiverSample(block: CodeBlock): Promise<void> {
     await listening(port, 60_000, () => child.exitCode === null).catch((error: Error) => {
       throw new Error(`${error.message}:\n${output()}`);
     });
-    await exerciseReceiver(api, endpoint, port, output);
+    const operator = async (args: string[]) => {
+      const result = await runOperatorCommand(server, args);
+      expect(result.code, `coinventory-server ${args.join(' ')}:\n${result.stdout}${result.stderr}`).toBe(0);
+    };
+    await exerciseReceiver(api, endpoint, port, output, operator, DEMO_ORGANIZATION);
     child.kill('SIGTERM');
     const result = await done;
     expect(result.code, `did not stop cleanly on SIGTERM:\n${result.output}`).toBe(0);

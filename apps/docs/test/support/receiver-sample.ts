@@ -1,12 +1,16 @@
 // What a `<!-- sample: receiver -->` sample is put through: a webhook receiver, running, gets real deliveries from the
 // live server and must verify them, answer them, act on each change once, and refuse what the server did not sign.
 import { randomUUID } from 'node:crypto';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { connect } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import {
   type Change,
   type ChangeList,
   generateWebhookSecret,
   signWebhook,
+  type ValuationCreatedChange,
   type WebhookDelivery,
 } from '@coinventory/sdk';
 import { expect } from 'vitest';
@@ -15,6 +19,9 @@ import { expect } from 'vitest';
 export const RECEIVER_PATH = '/webhooks';
 
 type Api = <T>(method: string, path: string, body?: unknown) => Promise<T>;
+
+/** Runs an operator command (`coinventory-server …`) against the live server on the demo workspace; throws if it fails. */
+export type Operator = (args: string[]) => Promise<void>;
 
 /** The API as the test itself calls it (straight to the server, not through the samples' recording proxy). */
 export function apiClient(baseUrl: string, apiKey: string): Api {
@@ -68,11 +75,48 @@ interface Endpoint {
 }
 
 /**
- * Runs the checks against a receiver listening on `port` with the secret of `endpoint` (whose URL is that port's
- * RECEIVER_PATH): a test ping, then item changes, a replay of them, forged deliveries and a secret rotation. `output`
- * is what the receiver has printed so far. Tidies up the items it made.
+ * Makes the valuation engine value a new item of the demo workspace, by importing three recent comparable sales of its
+ * coin with `operator` (an import of sales values the items of the coins it changed), and resolves to that item's id.
  */
-export async function exerciseReceiver(api: Api, endpoint: Endpoint, port: number, output: () => string) {
+async function valuedItem(api: Api, operator: Operator, organization: string): Promise<string> {
+  const coin = `Webhook Sample Dollar ${randomUUID().slice(0, 8)}`;
+  const item = await api<{ id: string }>('POST', '/items', {
+    sku: `DOC-RECEIVER-V-${Date.now()}-${process.pid}`,
+    title: `${coin} PCGS MS64`,
+    gradingService: 'PCGS',
+    grade: 'MS64',
+    attributes: { coin },
+  });
+  const daysAgo = (days: number) => new Date(Date.now() - days * 86_400_000).toISOString().slice(0, 10);
+  const dir = mkdtempSync(join(tmpdir(), 'coinventory-docs-sales-'));
+  const file = join(dir, 'sales.csv');
+  const rows = [30_000, 31_000, 32_000].map(
+    (price, i) => `docs_test,${coin}-${i},${coin},PCGS,MS64,${price},${daysAgo(i + 1)}`,
+  );
+  writeFileSync(file, ['source,externalId,coin,gradingService,grade,priceInCents,soldAt', ...rows, ''].join('\n'));
+  try {
+    await operator(['import', 'sales', file, '--org', organization]);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+  return item.id;
+}
+
+/**
+ * Runs the checks against a receiver listening on `port` with the secret of `endpoint` (whose URL is that port's
+ * RECEIVER_PATH): a test ping, then item changes, a replay of them, a valuation's change (which the receiver must
+ * accept though it has nothing to do with it), forged deliveries and a secret rotation. `output` is what the receiver
+ * has printed so far; `operator` runs the server's operator commands on `organization`, the endpoint's workspace.
+ * Tidies up the items it made.
+ */
+export async function exerciseReceiver(
+  api: Api,
+  endpoint: Endpoint,
+  port: number,
+  output: () => string,
+  operator: Operator,
+  organization: string,
+) {
   const shown = () => `\n--- receiver output ---\n${output()}`;
   const deliveriesOf = async (changes: Change[]) => {
     const list = await api<{ items: WebhookDelivery[] }>(
@@ -119,7 +163,18 @@ export async function exerciseReceiver(api: Api, endpoint: Endpoint, port: numbe
   expect(replay.queued).toBe(3);
   await delivered('the replayed changes to be delivered again', changes);
 
-  // 4. What the server did not sign is refused with 4xx: a wrong secret, a changed body, an old timestamp, none.
+  // 4. A change that is not an item's: a valuation the engine made. An endpoint on '*' gets every type, those added
+  //    after the receiver was written too; it must answer them 2xx (a refusal is retried, and holds up the others).
+  const { cursor: beforeValuation } = await api<{ cursor: string }>('GET', '/changes/cursor');
+  const valued = await valuedItem(api, operator, organization);
+  const valuations = (await changesAfter(beforeValuation)).filter(
+    (change): change is ValuationCreatedChange => change.type === 'valuation.created',
+  );
+  expect(valuations.map((change) => change.data.itemId)).toEqual([valued]);
+  await delivered('the valuation to be delivered', valuations);
+  await api('DELETE', `/items/${valued}`);
+
+  // 5. What the server did not sign is refused with 4xx: a wrong secret, a changed body, an old timestamp, none.
   const forgedId = randomUUID();
   const forged = JSON.stringify({ ...changes[0], id: forgedId });
   const post = (body: string, headers: Record<string, string>) =>
@@ -150,7 +205,7 @@ export async function exerciseReceiver(api: Api, endpoint: Endpoint, port: numbe
     expect(status, `a delivery signed with ${what} must be refused with 4xx${shown()}`).toBeGreaterThanOrEqual(400);
   for (const status of Object.values(attempts)) expect(status).toBeLessThan(500);
 
-  // 5. After a rotation the previous secret still signs (a second signature): the receiver, still on the old one,
+  // 6. After a rotation the previous secret still signs (a second signature): the receiver, still on the old one,
   //    goes on accepting.
   const rotated = await api<{ secret: string }>('POST', `/webhook-endpoints/${endpoint.id}/rotate-secret`);
   expect(rotated.secret).not.toBe(endpoint.secret);
