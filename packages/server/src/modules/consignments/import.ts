@@ -15,6 +15,7 @@ import {
   sku,
   type Upserted,
   upsertInChunks,
+  upsertWithCreatedAt,
   type Written,
   wholeNumber,
 } from '../imports/index.js';
@@ -146,10 +147,9 @@ async function writeConsignments(tx: TransactionSql, organizationId: string, row
   const consignors = await consignorsByExternalId(tx, organizationId, [
     ...new Set(rows.flatMap((row) => (row.consignor === null ? [] : [row.consignor]))),
   ]);
-  const created: string[] = [];
-  const updated: string[] = [];
-  const written = await upsertInChunks(rows, async (chunk) => {
-    const values = chunk.map((row) => ({
+  const written = await upsertWithCreatedAt(
+    rows,
+    (row) => ({
       organization_id: organizationId,
       number: row.number,
       name: row.name,
@@ -162,18 +162,11 @@ async function writeConsignments(tx: TransactionSql, organizationId: string, row
       sold_at: row.soldAt,
       settled_at: row.settledAt,
       created_at: row.createdAt,
-    }));
-    // A row without createdAt creates a consignment now, and leaves an existing one's as it is: two statements.
-    const dated = values.filter((value) => value.created_at !== null);
-    const undated = values.filter((value) => value.created_at === null).map(({ created_at, ...value }) => value);
-    const upserted: Upserted = [];
-    if (undated.length > 0) upserted.push(...(await upsertConsignments(tx, undated, false)));
-    if (dated.length > 0) upserted.push(...(await upsertConsignments(tx, dated, true)));
-    for (const row of upserted) (row.created ? created : updated).push(row.touched);
-    return upserted;
-  });
-  await recordConsignments(tx, organizationId, created, 'consignment.created');
-  await recordConsignments(tx, organizationId, updated, 'consignment.updated');
+    }),
+    (values, dated) => upsertConsignments(tx, values, dated),
+  );
+  await recordConsignments(tx, organizationId, written.createdIds, 'consignment.created');
+  await recordConsignments(tx, organizationId, written.updatedIds, 'consignment.updated');
   return written;
 }
 

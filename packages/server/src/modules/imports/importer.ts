@@ -216,3 +216,29 @@ export function refuseUnknown<Row>(
     return wanted === null || known.has(wanted) ? [] : [{ row: entry.row, reason: reason(wanted) }];
   });
 }
+
+/**
+ * Upserts records whose `created_at` a file may give: a row with one sets the record's; a row without creates a new
+ * record now and leaves an existing one's as it is, so the two go in separate statements (`upsert(values, dated)`,
+ * `values` without `created_at` when not dated). Says what was created and what updated, by id (`touched`), for the
+ * changes to record.
+ */
+export async function upsertWithCreatedAt<Row>(
+  rows: Row[],
+  valuesOf: (row: Row) => { created_at: Date | null },
+  upsert: (values: object[], dated: boolean) => Promise<Upserted>,
+): Promise<Written & { createdIds: string[]; updatedIds: string[] }> {
+  const createdIds: string[] = [];
+  const updatedIds: string[] = [];
+  const written = await upsertInChunks(rows, async (chunk) => {
+    const values = chunk.map(valuesOf);
+    const dated = values.filter((value) => value.created_at !== null);
+    const undated = values.filter((value) => value.created_at === null).map(({ created_at, ...value }) => value);
+    const upserted: Upserted = [];
+    if (undated.length > 0) upserted.push(...(await upsert(undated, false)));
+    if (dated.length > 0) upserted.push(...(await upsert(dated, true)));
+    for (const row of upserted) (row.created ? createdIds : updatedIds).push(row.touched);
+    return upserted;
+  });
+  return { ...written, createdIds, updatedIds };
+}

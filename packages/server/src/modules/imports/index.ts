@@ -25,6 +25,7 @@ export {
   runImport,
   type Upserted,
   upsertInChunks,
+  upsertWithCreatedAt,
   type Written,
 } from './importer.js';
 export { IMPORT_FORMATS } from './read.js';

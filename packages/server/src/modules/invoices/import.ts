@@ -13,10 +13,10 @@ import {
   PERSON_FIELDS,
   PersonRow,
   refuseUnknown,
-  requiredText,
   sku,
   type Upserted,
   upsertInChunks,
+  upsertWithCreatedAt,
   type Written,
   wholeNumber,
 } from '../imports/index.js';
@@ -147,10 +147,9 @@ async function writeInvoices(tx: TransactionSql, organizationId: string, rows: I
       `
     ).map((row) => [row.number, row]),
   );
-  const created: string[] = [];
-  const updated: string[] = [];
-  const written = await upsertInChunks(rows, async (chunk) => {
-    const values = chunk.map((row) => {
+  const written = await upsertWithCreatedAt(
+    rows,
+    (row) => {
       const found = row.customer === null ? undefined : customers.get(row.customer);
       const before = issued.get(row.number);
       const customer =
@@ -173,18 +172,11 @@ async function writeInvoices(tx: TransactionSql, organizationId: string, rows: I
         paid_at: row.paidAt,
         created_at: row.createdAt,
       };
-    });
-    // A row without createdAt creates an invoice now, and leaves an existing one's as it is: two statements.
-    const dated = values.filter((value) => value.created_at !== null);
-    const undated = values.filter((value) => value.created_at === null).map(({ created_at, ...value }) => value);
-    const upserted: Upserted = [];
-    if (undated.length > 0) upserted.push(...(await upsertInvoices(tx, undated, false)));
-    if (dated.length > 0) upserted.push(...(await upsertInvoices(tx, dated, true)));
-    for (const row of upserted) (row.created ? created : updated).push(row.touched);
-    return upserted;
-  });
-  await recordInvoices(tx, organizationId, created, 'invoice.created');
-  await recordInvoices(tx, organizationId, updated, 'invoice.updated');
+    },
+    (values, dated) => upsertInvoices(tx, values, dated),
+  );
+  await recordInvoices(tx, organizationId, written.createdIds, 'invoice.created');
+  await recordInvoices(tx, organizationId, written.updatedIds, 'invoice.updated');
   return written;
 }
 
