@@ -1,7 +1,9 @@
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { CsvParser } from '@coinventory/contract/csv';
-import { expect } from 'vitest';
+import { afterAll, expect } from 'vitest';
 import type { Sql } from '../../src/db/types.js';
 import { EXIT, executeAdminCommand } from '../../src/operator/index.js';
 
@@ -32,4 +34,19 @@ export function operatorCommands(sql: () => Sql) {
     return JSON.parse(output.stdout);
   };
   return { run, json };
+}
+
+/**
+ * A temporary folder for a test file's own import files, removed after its tests: `file(name, lines)` writes one,
+ * a line each, and returns its path.
+ */
+export function importFiles(prefix: string) {
+  const folder = mkdtempSync(join(tmpdir(), `coinventory-${prefix}-`));
+  afterAll(() => rmSync(folder, { recursive: true, force: true }));
+  const file = (name: string, lines: readonly string[]): string => {
+    const path = join(folder, name);
+    writeFileSync(path, `${lines.join('\n')}\n`);
+    return path;
+  };
+  return { folder, file };
 }

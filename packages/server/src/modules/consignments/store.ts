@@ -122,5 +122,18 @@ export async function findConsignment(sql: Queryable, organizationId: string, id
   return CONSIGNMENTS.first(consignmentById(sql, organizationId, id));
 }
 
+/** The workspace's consignments with these ids, as GET returns each (an id not of the workspace is absent). */
+export async function findConsignments(
+  sql: Queryable,
+  organizationId: string,
+  ids: readonly string[],
+): Promise<Consignment[]> {
+  if (ids.length === 0) return [];
+  return CONSIGNMENTS.all(
+    sql`${selectConsignments(sql)} WHERE c.organization_id = ${organizationId} AND c.id = ANY(${ids as string[]}::uuid[])
+      ORDER BY c.created_at, c.id`,
+  );
+}
+
 /** GET by id, read in the request's authentication statement (request/gated-read.ts). */
 export const consignmentRead = readById(contract.consignments.get, CONSIGNMENTS, consignmentById);

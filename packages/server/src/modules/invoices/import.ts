@@ -3,6 +3,12 @@ import { z } from 'zod';
 import type { Queryable, TransactionSql } from '../../db/types.js';
 import { recordChange } from '../changes/index.js';
 import {
+  bothBefore,
+  consignmentsHoldingItems,
+  consignmentsHoldingItemsOnInvoices,
+  recordConsignmentsChanged,
+} from '../consignments/derived-changes.js';
+import {
   cents,
   externalId,
   type ImportKind,
@@ -27,8 +33,9 @@ import { findInvoice } from './store.js';
  * Customers, invoices, their lines and their payments, as an operator imports them (invoices are managed in the
  * vendor's application, never through the API). Each invoice an import creates or changes (itself, a line or a
  * payment) gets an `invoice.created` or `invoice.updated` change, recorded after the import's writes in their
- * transaction (the feed's lock is taken last, migration 0007). Importing invoices leaves items' quantities alone: an
- * item's quantities come with the item.
+ * transaction (the feed's lock is taken last, migration 0007), followed by a `consignment.updated` for each
+ * consignment whose totals it moved (its items' lines, on invoices sold or not: derived-changes.ts). Importing invoices
+ * leaves items' quantities alone: an item's quantities come with the item.
  */
 
 /** Records a change for each invoice, as `GET /invoices/{id}` returns it now. */
@@ -137,15 +144,24 @@ async function writeInvoices(tx: TransactionSql, organizationId: string, rows: I
   ]);
   // What the invoices already there were issued to: a row without a name or email keeps it, unless the row names
   // another customer (an invoice keeps what it was issued to, even after its customer is renamed).
-  const issued = new Map(
-    (
-      await tx<
-        { number: number; customer_id: string | null; customer_name: string | null; customer_email: string | null }[]
-      >`
-        SELECT number, customer_id, customer_name, customer_email FROM invoices
-        WHERE organization_id = ${organizationId} AND number = ANY(${rows.map((row) => row.number)}::int[])
-      `
-    ).map((row) => [row.number, row]),
+  const existing = await tx<
+    {
+      id: string;
+      number: number;
+      customer_id: string | null;
+      customer_name: string | null;
+      customer_email: string | null;
+    }[]
+  >`
+    SELECT id, number, customer_id, customer_name, customer_email FROM invoices
+    WHERE organization_id = ${organizationId} AND number = ANY(${rows.map((row) => row.number)}::int[])
+  `;
+  const issued = new Map(existing.map((row) => [row.number, row]));
+  // An invoice's status says whether its lines count as sold in their items' consignments.
+  const consignments = await consignmentsHoldingItemsOnInvoices(
+    tx,
+    organizationId,
+    existing.map((row) => row.id),
   );
   const written = await upsertWithCreatedAt(
     rows,
@@ -177,6 +193,7 @@ async function writeInvoices(tx: TransactionSql, organizationId: string, rows: I
   );
   await recordInvoices(tx, organizationId, written.createdIds, 'invoice.created');
   await recordInvoices(tx, organizationId, written.updatedIds, 'invoice.updated');
+  await recordConsignmentsChanged(tx, organizationId, consignments);
   return written;
 }
 
@@ -250,6 +267,11 @@ async function writeLines(tx: TransactionSql, organizationId: string, rows: Line
     organizationId,
     rows.flatMap((row) => (row.sku === null ? [] : [row.sku])),
   );
+  // A line sells its item in the item's consignment: those of the items on the lines before and after may change.
+  const consignments = bothBefore(
+    await consignmentsHoldingItemsOnInvoices(tx, organizationId, [...invoices.values()]),
+    await consignmentsHoldingItems(tx, organizationId, [...items.values()]),
+  );
   const changed = new Set<string>();
   const written = await upsertInChunks(rows, async (chunk) => {
     const values = chunk.map((row) => {
@@ -294,6 +316,7 @@ async function writeLines(tx: TransactionSql, organizationId: string, rows: Line
   `;
   for (const row of removed) changed.add(row.invoice_id);
   await recordInvoices(tx, organizationId, changed, 'invoice.updated');
+  await recordConsignmentsChanged(tx, organizationId, consignments);
   return { ...written, removed: removed.length };
 }
 

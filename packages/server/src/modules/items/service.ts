@@ -11,6 +11,7 @@ import type { Queryable, Sql } from '../../db/types.js';
 import { ApiError, badRequest, notFound } from '../../errors.js';
 import { etagOf, matchHits } from '../../request/etag.js';
 import { recordChange } from '../changes/index.js';
+import { consignmentsById, recordConsignmentsChanged } from '../consignments/derived-changes.js';
 import { enqueueForItem } from '../marketplace/index.js';
 import * as items from './store.js';
 import { listValuations } from './valuations.js';
@@ -145,13 +146,19 @@ export async function updateItem(
       columns.warehouse_id = location.warehouseId;
       columns.zone_id = location.zoneId;
     }
+    // A consigned item's value is part of its consignment's totals.
+    const consignments =
+      before.consignmentId !== null && body.valueInCents !== undefined
+        ? await consignmentsById(tx, organizationId, [before.consignmentId])
+        : undefined;
     await items.updateItem(tx, organizationId, id, columns).catch(translateWriteError);
     const sync =
       body.quantity === undefined || body.quantity === before.available
         ? 0
         : await enqueueForItem(tx, organizationId, id, { kind: 'set_quantity', quantity: body.quantity });
     const item = await writtenItem(tx, organizationId, id);
-    const webhooks = await recordChange(tx, organizationId, { type: 'item.updated', objectId: id, data: item });
+    let webhooks = await recordChange(tx, organizationId, { type: 'item.updated', objectId: id, data: item });
+    if (consignments) webhooks += await recordConsignmentsChanged(tx, organizationId, consignments);
     return { item, queued: { sync, webhooks } };
   });
   tell(notify, queued);
@@ -169,12 +176,17 @@ export async function deleteItem(
   const queued = await sql.begin(async (tx) => {
     // The item's row first, then its listings, then the feed, as in updateItem: a PATCH and a DELETE of one item
     // never deadlock.
-    if (!(await items.lockItem(tx, organizationId, id))) throw notFound();
+    const before = await items.lockItem(tx, organizationId, id);
+    if (!before) throw notFound();
     await checkIfMatch(tx, organizationId, id, conditions.ifMatch);
     // Queued before the delete: the listing rows outlive the item, but their link to it does not.
     const sync = await enqueueForItem(tx, organizationId, id, { kind: 'delete_listing' });
+    // A consigned item is counted in its consignment's totals.
+    const consignments =
+      before.consignmentId === null ? undefined : await consignmentsById(tx, organizationId, [before.consignmentId]);
     await items.deleteItem(tx, organizationId, id);
-    const webhooks = await recordChange(tx, organizationId, { type: 'item.deleted', objectId: id, data: null });
+    let webhooks = await recordChange(tx, organizationId, { type: 'item.deleted', objectId: id, data: null });
+    if (consignments) webhooks += await recordConsignmentsChanged(tx, organizationId, consignments);
     return { sync, webhooks };
   });
   tell(notify, queued);

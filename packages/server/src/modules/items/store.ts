@@ -209,16 +209,20 @@ export async function touchItemsOfCategories(
   return rows.map((row) => row.id);
 }
 
-/** Locks the item's row for the rest of the transaction and returns its available quantity (null: no such item). */
+/**
+ * Locks the item's row for the rest of the transaction and returns its available quantity and its consignment (null:
+ * no such item).
+ */
 export async function lockItem(
   sql: Queryable,
   organizationId: string,
   id: string,
-): Promise<{ available: number } | null> {
-  const [row] = await sql<{ quantity_available: number }[]>`
-    SELECT quantity_available FROM items WHERE organization_id = ${organizationId} AND id = ${id} FOR UPDATE
+): Promise<{ available: number; consignmentId: string | null } | null> {
+  const [row] = await sql<{ quantity_available: number; consignment_id: string | null }[]>`
+    SELECT quantity_available, consignment_id FROM items
+    WHERE organization_id = ${organizationId} AND id = ${id} FOR UPDATE
   `;
-  return row ? { available: row.quantity_available } : null;
+  return row ? { available: row.quantity_available, consignmentId: row.consignment_id } : null;
 }
 
 export async function deleteItem(sql: Queryable, organizationId: string, id: string): Promise<boolean> {

@@ -1,5 +1,4 @@
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import {
   CategoryListSchema,
@@ -14,12 +13,12 @@ import {
   SOLD_INVOICE_STATUSES,
   WarehouseListSchema,
 } from '@coinventory/contract';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { Sql } from '../../../src/db/types.js';
 import { EXIT } from '../../../src/operator/index.js';
 import { feedCursor, readToEnd } from '../../support/changes.js';
 import { expectStatus } from '../../support/http.js';
-import { csvObjects, operatorCommands, SAMPLES } from '../../support/imports.js';
+import { csvObjects, importFiles, operatorCommands, SAMPLES } from '../../support/imports.js';
 import { type Api, createItem, freshApi, getItem } from '../../support/items.js';
 import { serverWithWorkspace } from '../../support/server.js';
 import { createWorkspace, type TestWorkspace } from '../../support/workspace.js';
@@ -33,15 +32,7 @@ import { createWorkspace, type TestWorkspace } from '../../support/workspace.js'
  * changes nothing.
  */
 
-const work = mkdtempSync(join(tmpdir(), 'coinventory-record-imports-'));
-afterAll(() => rmSync(work, { recursive: true, force: true }));
-
-/** A file of this test's own, in a temporary folder. */
-function file(name: string, lines: readonly string[]): string {
-  const path = join(work, name);
-  writeFileSync(path, `${lines.join('\n')}\n`);
-  return path;
-}
+const { folder: work, file } = importFiles('record-imports');
 
 type Row = Record<string, string>;
 
@@ -289,10 +280,22 @@ describe('operator imports of records, run in-process on the suite’s database'
         ],
         customers: [],
         invoices: S.invoices.map((row) => ['invoice.created', invoiceId(row.number as string)]),
-        'invoice-lines': distinct(S['invoice-lines'].map((row) => row.invoice as string)).map((number) => [
-          'invoice.updated',
-          invoiceId(number),
-        ]),
+        'invoice-lines': [
+          ...distinct(S['invoice-lines'].map((row) => row.invoice as string)).map(
+            (number): [Change['type'], string] => ['invoice.updated', invoiceId(number)],
+          ),
+          // A line of a sold invoice sells its item: the item's consignment totals move.
+          ...distinct(
+            S['invoice-lines']
+              .filter((line) =>
+                (SOLD_INVOICE_STATUSES as readonly string[]).includes(
+                  S.invoices.find((row) => row.number === line.invoice)?.status as string,
+                ),
+              )
+              .flatMap((line) => S['consignment-items'].filter((link) => link.sku === line.sku))
+              .map((link) => link.consignment as string),
+          ).map((number): [Change['type'], string] => ['consignment.updated', consignmentId(number)]),
+        ],
         'invoice-payments': distinct(S['invoice-payments'].map((row) => row.invoice as string)).map((number) => [
           'invoice.updated',
           invoiceId(number),
@@ -712,12 +715,15 @@ describe('operator imports of records, run in-process on the suite’s database'
       stderr: '',
     });
     changes = await changed(cursor);
+    // 5002 (partially paid, so sold) sells one of BRA-1924-P-63 where it sold two: its consignment's totals move.
     expect(pairs(changes)).toEqual(
       [
         ['invoice.updated', i5001],
         ['invoice.updated', i5002],
+        ['consignment.updated', c101],
       ].sort(),
     );
+    expect(changes.find((change) => change.type === 'consignment.updated')?.data).toEqual(await consignment(api, c101));
     const [after5001, after5002, after5003] = await Promise.all([i5001, i5002, i5003].map((id) => invoice(api, id)));
     expect(
       after5001?.lines.map((line) => [line.itemId, line.description, line.quantity, line.unitPriceInCents]),
