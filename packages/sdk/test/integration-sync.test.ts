@@ -100,8 +100,10 @@ describe('the changes feed', () => {
   it('follows the feed until the signal aborts, yielding a change made meanwhile', async () => {
     const { cursor } = await client.changes.cursor();
     const controller = new AbortController();
+    // Polls every half second: each poll counts against the key's rate limit, and on a loaded machine the item may
+    // take seconds to be created.
     const feed = client.changes.all(
-      { after: cursor, follow: true, pollIntervalMs: 100 },
+      { after: cursor, follow: true, pollIntervalMs: 500 },
       { signal: controller.signal },
     );
     const sku = `SDK-FOLLOW-${randomUUID()}`;
