@@ -2,7 +2,10 @@
 // text that arrives in chunks, so a large file is never held whole. Fields are separated by commas; a field may be
 // quoted ("…"), and then holds commas, line breaks and doubled quotes (""); records end in CRLF, LF or a lone CR.
 // Quoting mistakes do not stop the reading: the record is marked with the problem (an import refuses that row) and
-// the next record is read as usual.
+// the next record is read as usual. A field the writer neutralised against spreadsheet formulas (a leading `'`, see
+// csv-formulas.ts) is read back as the text it was, so a file Coinventory wrote imports exactly.
+
+import { unescapeCsvFormula } from './csv-formulas.js';
 
 /** One record, with where it is. */
 export interface CsvRecord {
@@ -112,7 +115,7 @@ export class CsvParser {
   }
 
   #endField(): void {
-    this.#fields.push(this.#field);
+    this.#fields.push(unescapeCsvFormula(this.#field));
     this.#field = '';
     this.#state = 'start';
   }

@@ -1,5 +1,7 @@
+import { escapeCsvFormula } from './csv-formulas.js';
 import type { CreateItemBody, Item } from './types.js';
 
+export * from './csv-formulas.js';
 export * from './csv-reader.js';
 
 /**
@@ -10,6 +12,9 @@ export * from './csv-reader.js';
  * Nested objects are flattened to dotted columns (`quantity.available`, `grading.service`); arrays (`images`,
  * `lines`, `payments`, `comps`) and free-form maps (`attributes`) stay one column holding their JSON. Values are the
  * API's own: money in integer cents, date-times in ISO 8601 UTC, booleans `true`/`false`, null an empty field.
+ *
+ * Text that a spreadsheet would run as a formula (starting with `=`, `+`, `-`, `@`, tab or CR) gets a leading `'`
+ * (see csv-formulas.ts), which the reader removes again.
  */
 
 /**
@@ -44,11 +49,11 @@ export function valueAt(row: unknown, path: string): unknown {
   return value ?? null;
 }
 
-/** One CSV field for an API value. */
+/** One CSV field for an API value: text that would be a formula neutralised, then quoted where RFC 4180 needs it. */
 export function csvField(value: unknown): string {
   let text: string;
   if (value === null || value === undefined) text = '';
-  else if (typeof value === 'string') text = value;
+  else if (typeof value === 'string') text = escapeCsvFormula(value);
   else if (typeof value === 'number' || typeof value === 'boolean') text = String(value);
   else text = JSON.stringify(value);
   return /[",\r\n]|^\s|\s$/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;

@@ -1,7 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import {
+  CSV_FORMULA_TRIGGERS,
+  CsvParser,
   csvField,
+  csvRecord,
   csvRow,
   ITEM_BODY_FIELD_KINDS,
   ITEM_COLUMN_BODY_FIELDS,
@@ -47,6 +50,86 @@ describe('item CSV', () => {
     const record = csvRow(ITEM_CSV_COLUMNS, COMPONENT_EXAMPLES.Item);
     expect(record.endsWith('\r\n')).toBe(true);
     expect(record.startsWith(`${COMPONENT_EXAMPLES.Item.id},MOR-1921-D-63,`)).toBe(true);
+  });
+});
+
+/** What a field holds once its RFC 4180 quoting is undone: what a spreadsheet sees in the cell. */
+const cellOf = (field: string): string => (field.startsWith('"') ? field.slice(1, -1).replace(/""/g, '"') : field);
+
+/** The text of one written field, read back by the contract's reader. */
+function readBack(field: string): string | undefined {
+  const parser = new CsvParser();
+  const [record, ...more] = [...parser.push(`${field}\r\n`), ...parser.end()];
+  expect(more).toEqual([]);
+  expect(record?.problem).toBeUndefined();
+  return record?.fields.length === 1 ? record.fields[0] : undefined;
+}
+
+/** Every text of up to `length` characters over `alphabet`. */
+function texts(alphabet: readonly string[], length: number): string[] {
+  let level = [''];
+  const all = [''];
+  for (let i = 0; i < length; i += 1) {
+    level = level.flatMap((text) => alphabet.map((char) => text + char));
+    all.push(...level);
+  }
+  return all;
+}
+
+describe('CSV cells a spreadsheet would run as formulas', () => {
+  const startsWithTrigger = (cell: string) => (CSV_FORMULA_TRIGGERS as readonly string[]).includes(cell[0] ?? '');
+
+  it("get one leading ' (text only), quoted afterwards where RFC 4180 needs it", () => {
+    expect(csvField('=HYPERLINK("http://x")')).toBe(`"'=HYPERLINK(""http://x"")"`);
+    expect(csvField('+1')).toBe("'+1");
+    expect(csvField('-1+2')).toBe("'-1+2");
+    expect(csvField('@SUM(1)')).toBe("'@SUM(1)");
+    expect(csvField('\tx')).toBe("'\tx");
+    expect(csvField('\rx')).toBe(`"'\rx"`);
+    expect(csvField('-5')).toBe("'-5");
+    // Quotes already there, then a trigger: one more, so that taking one away is always right.
+    expect(csvField("'=already")).toBe("''=already");
+    expect(csvField("''=")).toBe("'''=");
+    // Nothing a spreadsheet runs: unchanged.
+    expect(csvField("'")).toBe("'");
+    expect(csvField("'x")).toBe("'x");
+    expect(csvField('a=b')).toBe('a=b');
+    expect(csvField(' =1')).toBe('" =1"');
+    expect(csvField('\n=1')).toBe('"\n=1"');
+    // Numbers, booleans, null and JSON are the API's values, as they are.
+    expect(csvField(-5)).toBe('-5');
+    expect(csvField(false)).toBe('false');
+    expect(csvField(null)).toBe('');
+    expect(csvField(['=1'])).toBe('"[""=1""]"');
+  });
+
+  it('read back as the text they were, in every field of a record, and only when neutralised', () => {
+    const values = ['=1', "'=2", "''''''@x", "'", "''", "'x", 'plain', '-', '@', ' \t', '\r\n'];
+    const written = csvRecord(values);
+    const parser = new CsvParser();
+    expect([...parser.push(written), ...parser.end()]).toEqual([{ fields: values, row: 1 }]);
+    // A cell with quotes but no trigger after them was never prefixed: read as it is.
+    expect(readBack("'a")).toBe("'a");
+    expect(readBack("''")).toBe("''");
+    expect(readBack("'")).toBe("'");
+    expect(readBack("'' =1")).toBe("'' =1");
+  });
+
+  it('round-trip every text over the hostile characters, and no written text cell starts like a formula', () => {
+    // Every text of up to 4 characters over the triggers, the quote, the characters CSV quotes for, LF, space and a
+    // letter (some 22,000): exhaustive where a random sample could miss the one case that matters.
+    const alphabet = [...CSV_FORMULA_TRIGGERS, "'", '"', ',', '\n', ' ', 'x'];
+    let count = 0;
+    for (const text of texts(alphabet, 4)) {
+      count += 1;
+      const field = csvField(text);
+      const cell = cellOf(field);
+      if (startsWithTrigger(cell)) expect.fail(`${JSON.stringify(text)} is written as ${JSON.stringify(field)}`);
+      if (cell !== text && cell !== `'${text}`) expect.fail(`${JSON.stringify(text)} became ${JSON.stringify(cell)}`);
+      const read = readBack(field);
+      if (read !== text) expect.fail(`${JSON.stringify(text)} is read back as ${JSON.stringify(read)}`);
+    }
+    expect(count).toBe(1 + 12 + 12 ** 2 + 12 ** 3 + 12 ** 4);
   });
 });
 
