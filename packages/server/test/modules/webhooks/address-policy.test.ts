@@ -13,6 +13,10 @@ const LOOPBACK = 'loopback';
 const PRIVATE = 'a private network';
 const LINK_LOCAL_V4 = 'link-local (cloud metadata services live here)';
 const UNIQUE_LOCAL = 'a private (unique local) network, where some clouds put their metadata service';
+const AZURE = "a cloud's metadata and wire server (Azure)";
+const RELAY_6TO4 = 'the deprecated 6to4 relay anycast';
+const AS112 = 'the AS112 DNS service';
+const OUTSIDE_GLOBAL = 'outside global unicast (2000::/3)';
 
 describe('addressPolicy: the addresses no delivery may reach', () => {
   const policy = addressPolicy('');
@@ -56,13 +60,51 @@ describe('addressPolicy: the addresses no delivery may reach', () => {
     ['64:ff9b::a00:1', PRIVATE],
     ['64:ff9b::7f00:1', LOOPBACK],
     ['64:ff9b::169.254.169.254', LINK_LOCAL_V4],
+    ['64:ff9b:0:0:0:0:a00:1', PRIVATE],
+    ['64:FF9B::10.0.0.1', PRIVATE],
+    ['::ffff:168.63.129.16', AZURE],
+    ['64:ff9b::a83f:8110', AZURE],
+    ['::ffff:192.88.99.1', RELAY_6TO4],
+    // Local NAT64 leads wherever the local translator maps it, so it is refused whatever it carries.
     ['64:ff9b:1::a00:1', 'local NAT64'],
-    // Deprecated IPv6 forms that carry an IPv4 address are refused outright.
+    ['64:ff9b:1::808:808', 'local NAT64'],
+    // Deprecated IPv6 forms that carry an IPv4 address are refused outright: 6to4 is judged by the address it
+    // carries first, so a forbidden one is named.
     ['::7f00:1', 'an IPv4-compatible address'],
     ['::a9fe:a9fe', 'an IPv4-compatible address'],
     ['::ffff:0:7f00:1', 'an IPv4-translated address'],
-    ['2002:7f00:1::', 'a 6to4 address'],
-    ['2002:a00:1::1', 'a 6to4 address'],
+    ['2002:7f00:1::', LOOPBACK],
+    ['2002:a00:1::1', PRIVATE],
+    ['2002:a83f:8110::1', AZURE],
+    ['2002:808:808::1', 'a 6to4 address'],
+    // Found missing in issue 35, and the rest of IANA's special-purpose registries.
+    ['168.63.129.16', AZURE],
+    ['192.88.99.0', RELAY_6TO4],
+    ['192.88.99.255', RELAY_6TO4],
+    ['192.31.196.1', AS112],
+    ['192.175.48.1', AS112],
+    ['192.52.193.1', 'AMT relay anycast'],
+    ['fec0::1', 'site-local (deprecated)'],
+    ['feff:ffff::1', 'site-local (deprecated)'],
+    ['2001::1', 'Teredo tunnelling'],
+    ['2001:0:4136:e378:8000:63bf:3fff:fdd2', 'Teredo tunnelling'],
+    ['2001:2::1', 'benchmarking'],
+    ['2001:2:0:ffff::1', 'benchmarking'],
+    ['2001:10::1', 'ORCHID'],
+    ['2001:20::1', 'ORCHIDv2'],
+    ['2001:2f:ffff::1', 'ORCHIDv2'],
+    ['2001:1::1', 'IETF protocol assignments'],
+    ['2001:4:112::1', 'IETF protocol assignments'],
+    ['2001:1ff:ffff::1', 'IETF protocol assignments'],
+    ['2620:4f:8000::1', AS112],
+    ['3fff::1', 'documentation'],
+    ['3fff:fff:ffff::1', 'documentation'],
+    ['5f00::1', 'an SRv6 segment identifier (SID)'],
+    ['100:0:0:1::1', 'a dummy prefix'],
+    // Outside 2000::/3 nothing is global unicast: what is assigned there later is refused too.
+    ['4000::1', OUTSIDE_GLOBAL],
+    ['1000::1', OUTSIDE_GLOBAL],
+    ['e000::1', OUTSIDE_GLOBAL],
     // Upper case is the same address.
     ['FE80::1', 'link-local'],
     ['::FFFF:127.0.0.1', LOOPBACK],
@@ -91,6 +133,15 @@ describe('addressPolicy: the addresses no delivery may reach', () => {
     '2001:4860:4860::8888',
     '::ffff:8.8.8.8',
     '64:ff9b::808:808',
+    // Just outside the ranges added for issue 35.
+    '168.63.129.15',
+    '168.63.129.17',
+    '192.88.98.255',
+    '192.88.100.0',
+    '2001:200::1',
+    '3fff:1000::1',
+    '2000::1',
+    '3ffe:ffff::1',
   ])('allows the public address %s', (address) => {
     expect(policy.refusal(address)).toBeNull();
   });
@@ -199,6 +250,9 @@ describe('WEBHOOK_ALLOWED_HOSTS', () => {
     expect(policy.trustsHost('10.20.9.9')).toBe(true);
     expect(policy.trustsHost('[fd00:1234::9]')).toBe(true);
     expect(policy.trustsHost('10.21.9.9')).toBe(false);
+    // NAT64's well-known prefix reaches exactly the address it carries; 6to4 is refused whatever it carries.
+    expect(policy.refusal('64:ff9b::a14:304')).toBeNull();
+    expect(policy.refusal('2002:a14:304::1')).toBe(refused('2002:a14:304::1', 'a 6to4 address'));
     // Public addresses stay allowed whatever is listed.
     expect(policy.refusal('8.8.8.8')).toBeNull();
   });
