@@ -14,10 +14,13 @@ export interface Received {
   path: string;
 }
 
-/** How the receiver answers: accept, fail with a status, never answer, redirect, or answer 200 and never stop. */
+/**
+ * How the receiver answers: accept, fail with a status (and the body and reason phrase given), never answer, redirect,
+ * or answer 200 and never stop.
+ */
 export type Behaviour =
   | { kind: 'accept' }
-  | { kind: 'status'; status: number }
+  | { kind: 'status'; status: number; body?: string; reason?: string }
   | { kind: 'hang' }
   | { kind: 'redirect'; location: string }
   | { kind: 'endless' };
@@ -59,8 +62,10 @@ export class WebhookReceiver {
         this.received.push({ id, body, headers: req.headers, verified, path: req.url ?? '' });
         const behaviour = this.behaviour;
         if (behaviour.kind === 'accept') res.writeHead(204).end();
-        else if (behaviour.kind === 'status') res.writeHead(behaviour.status).end(`refused with ${behaviour.status}`);
-        else if (behaviour.kind === 'redirect') res.writeHead(302, { location: behaviour.location }).end();
+        else if (behaviour.kind === 'status') {
+          const { status, body = `refused with ${status}`, reason } = behaviour;
+          (reason === undefined ? res.writeHead(status) : res.writeHead(status, reason)).end(body);
+        } else if (behaviour.kind === 'redirect') res.writeHead(302, { location: behaviour.location }).end();
         else if (behaviour.kind === 'endless') {
           res.writeHead(200, { 'content-type': 'text/plain' });
           const chunk = 'x'.repeat(16 * 1024);

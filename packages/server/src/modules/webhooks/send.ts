@@ -81,8 +81,23 @@ const describe = (error: unknown): string => {
 };
 
 /**
+ * What a refused answer is shown as: its status, the standard reason phrase and the body's size, never a word the
+ * receiver wrote (not its body, reason phrase or Location). A tenant chooses the URL, and within a range an operator
+ * allows, an answer's text would let any tenant read other services' replies through the ping or `lastError`.
+ */
+function refusedAnswer(status: number, bytes: number): string {
+  const phrase = http.STATUS_CODES[status];
+  const size =
+    bytes >= WEBHOOKS.maxResponseBytes
+      ? `at least ${WEBHOOKS.maxResponseBytes.toLocaleString('en-US')} bytes`
+      : `${bytes.toLocaleString('en-US')} byte${bytes === 1 ? '' : 's'}`;
+  const redirect = status >= 300 && status < 400 ? '; redirects are not followed' : '';
+  return `answered ${status}${phrase ? ` ${phrase}` : ''} (${size}${redirect})`;
+}
+
+/**
  * POSTs one signed body, once. Redirects are not followed (a 3xx is a failure), at most `maxResponseBytes` of the
- * answer are read, and the whole attempt, from connecting to the answer's end, has `timeoutMs`.
+ * answer are read (and only counted), and the whole attempt, from connecting to the answer's end, has `timeoutMs`.
  */
 export function send(
   target: string,
@@ -122,21 +137,14 @@ export function send(
     request.on('error', (error) => finish({ status: null, error: describe(error) }));
     request.on('response', (response) => {
       const status = response.statusCode ?? 0;
-      const chunks: Buffer[] = [];
       let read = 0;
       const done = () => {
         const accepted = status >= 200 && status < 300;
-        const text = Buffer.concat(chunks).toString('utf8').replace(/\s+/g, ' ').trim().slice(0, 200);
-        let error: string | null = null;
-        if (status >= 300 && status < 400) {
-          error = `answered ${status} (redirects are not followed${response.headers.location ? `: Location ${String(response.headers.location).slice(0, 200)}` : ''})`;
-        } else if (!accepted) error = `answered ${status}${text ? `: ${text}` : ''}`;
-        finish({ status, error });
+        finish({ status, error: accepted ? null : refusedAnswer(status, read) });
         response.destroy();
       };
       response.on('data', (chunk: Buffer) => {
         if (read >= WEBHOOKS.maxResponseBytes) return;
-        chunks.push(chunk.subarray(0, WEBHOOKS.maxResponseBytes - read));
         read += chunk.length;
         // Enough read: what follows is not needed, and a receiver that never stops is cut off here.
         if (read >= WEBHOOKS.maxResponseBytes) done();

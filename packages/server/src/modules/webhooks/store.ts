@@ -296,9 +296,16 @@ export interface ClaimedEndpoint extends EndpointTarget {
 }
 
 /**
- * Leases one enabled endpoint that has a due pending delivery, is not paused after a failure, and has no live lease,
- * taking the one claimed longest ago so every endpoint gets its turn. SKIP LOCKED lets workers claim different
- * endpoints at once; the lease (not a lock) keeps others off it while it sends.
+ * Failures in a row that make an outage rather than one refused delivery: from then on the endpoint's pause alone
+ * times its attempts, each one its oldest pending delivery, so that after the outage everything goes in change order.
+ */
+export const OUTAGE_FAILURES = 2;
+
+/**
+ * Leases one enabled endpoint that has a due pending delivery (in an outage, any pending one), is not paused after a
+ * failure, and has no live lease, taking the one claimed longest ago so every endpoint gets its turn. SKIP LOCKED
+ * lets workers claim different endpoints at once; the lease (not a lock) keeps others off it while it sends, and
+ * lapses unless the worker renews it (renewLeases).
  */
 export async function claimEndpoint(sql: Queryable, owner: string, leaseMs: number): Promise<ClaimedEndpoint | null> {
   const [row] = await sql<(TargetRow & { consecutive_failures: number })[]>`
@@ -313,7 +320,7 @@ export async function claimEndpoint(sql: Queryable, owner: string, leaseMs: numb
         AND EXISTS (
           SELECT 1 FROM webhook_deliveries d
           WHERE d.organization_id = e2.organization_id AND d.endpoint_id = e2.id AND d.status = 'pending'
-            AND d.next_attempt_at <= clock_timestamp()
+            AND (d.next_attempt_at <= clock_timestamp() OR e2.consecutive_failures >= ${OUTAGE_FAILURES})
         )
       ORDER BY e2.claimed_at NULLS FIRST
       LIMIT 1
@@ -336,8 +343,15 @@ export interface DueDelivery {
   body: string;
 }
 
-/** Up to `limit` due pending deliveries of an enabled endpoint, in change order. */
-export async function dueDeliveries(sql: Queryable, endpoint: EndpointTarget, limit: number): Promise<DueDelivery[]> {
+/**
+ * Up to `limit` due pending deliveries of an enabled endpoint, in change order. In an `outage`, its oldest pending
+ * delivery alone, due or not: the endpoint's pause has timed this attempt, and nothing newer may overtake it.
+ */
+export async function dueDeliveries(
+  sql: Queryable,
+  endpoint: EndpointTarget,
+  { limit, outage }: { limit: number; outage: boolean },
+): Promise<DueDelivery[]> {
   const rows = await sql<
     {
       id: string;
@@ -357,9 +371,9 @@ export async function dueDeliveries(sql: Queryable, endpoint: EndpointTarget, li
     JOIN webhook_endpoints e ON e.organization_id = d.organization_id AND e.id = d.endpoint_id AND e.enabled
     JOIN changes c ON c.organization_id = d.organization_id AND c.position = d.change_position
     WHERE d.organization_id = ${endpoint.organizationId} AND d.endpoint_id = ${endpoint.id}
-      AND d.status = 'pending' AND d.next_attempt_at <= clock_timestamp()
+      AND d.status = 'pending' ${outage ? sql`` : sql`AND d.next_attempt_at <= clock_timestamp()`}
     ORDER BY d.change_position
-    LIMIT ${limit}
+    LIMIT ${outage ? 1 : limit}
   `;
   return rows.map((row) => ({
     id: row.id,
@@ -471,6 +485,27 @@ export async function endpointFailed(
     RETURNING e.disabled_reason, (v.enabled AND v.reason IS NOT NULL) AS disabled_now
   `;
   return row?.disabled_now ? row.disabled_reason : null;
+}
+
+/**
+ * Extends the leases this worker still holds on these endpoints by `leaseMs`; answers the ids of those it holds. One
+ * another worker took after it lapsed is not among them: its sender stops after the attempt under way.
+ */
+export async function renewLeases(
+  sql: Queryable,
+  owner: string,
+  endpoints: readonly EndpointTarget[],
+  leaseMs: number,
+): Promise<Set<string>> {
+  if (endpoints.length === 0) return new Set();
+  const rows = await sql<{ id: string }[]>`
+    UPDATE webhook_endpoints e SET lease_until = clock_timestamp() + make_interval(secs => ${leaseMs / 1000})
+    FROM unnest(${endpoints.map((e) => e.organizationId)}::uuid[], ${endpoints.map((e) => e.id)}::uuid[])
+      AS held (organization_id, id)
+    WHERE e.organization_id = held.organization_id AND e.id = held.id AND e.lease_owner = ${owner}
+    RETURNING e.id
+  `;
+  return new Set(rows.map((row) => row.id));
 }
 
 /** Ends a lease this worker holds. */

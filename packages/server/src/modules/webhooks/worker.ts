@@ -14,9 +14,11 @@ import {
   dueDeliveries,
   endpointFailed,
   endpointRecovered,
+  OUTAGE_FAILURES,
   recordDelivered,
   recordFailed,
   releaseEndpoint,
+  renewLeases,
 } from './store.js';
 
 export interface WebhookWorkerOptions {
@@ -35,6 +37,8 @@ export interface WebhookWorkerOptions {
   /** For tests: how host names are resolved, and the jitter's randomness. */
   resolver?: Resolver;
   random?: () => number;
+  /** For tests: how long a lease lasts unless renewed (LEASE_MS). */
+  leaseMs?: number;
 }
 
 export interface WebhookWorker {
@@ -50,17 +54,28 @@ export interface WebhookWorker {
 const BATCH = 20;
 
 /**
+ * How long a lease lasts unless renewed. Short, and renewed every LEASE_MS / 5 while the endpoint is served (a send
+ * may take WEBHOOK_TIMEOUT_MS, longer than this): when a process dies (kill -9, a lost machine), its endpoints are
+ * free again within seconds for any worker, its own restart included, rather than after a send's worst case.
+ */
+export const LEASE_MS = 5_000;
+
+/** Longest one claim is served before the endpoint is released, so every endpoint gets its turn. */
+const SERVE_MS = 30_000;
+
+/**
  * The webhook worker. Each claim is one endpoint, whose due deliveries are sent one at a time in change order until
- * one fails or the lease's time is nearly up; the endpoint is then released (paused first after a failure, so a
- * receiver that is down gets one probe per pause). Up to `concurrency` endpoints are served at once, each apart: a
- * slow or failing receiver holds only its own claim, and a new claim is made whenever one finishes, so it never
- * holds up the others' deliveries.
+ * one fails or the claim has been served for SERVE_MS; the endpoint is then released (paused first after a failure,
+ * so a receiver that is down gets one probe per pause). In an outage (OUTAGE_FAILURES in a row) each probe is the
+ * oldest pending delivery, and once it is accepted the rest are read again from the oldest, so change order holds
+ * across the outage. Up to `concurrency` endpoints are served at once, each apart: a slow or failing receiver holds
+ * only its own claim, and a new claim is made whenever one finishes, so it never holds up the others' deliveries.
+ * Leases are renewed while held, and lapse within LEASE_MS of this process's death.
  */
 export function startWebhookWorker(options: WebhookWorkerOptions, { autostart = true } = {}): WebhookWorker {
   const { sql, logger } = options;
   const owner = `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
-  // Long enough for a batch to end with one more slow answer; the lease lapses if this process dies mid-batch.
-  const leaseMs = Math.max(60_000, options.timeoutMs * 6);
+  const leaseMs = options.leaseMs ?? LEASE_MS;
   const sendOptions = { policy: options.policy, timeoutMs: options.timeoutMs, resolver: options.resolver };
   const loop = startPollingLoop(
     { pollMs: options.pollMs, logger, failure: 'webhook worker pass failed' },
@@ -70,13 +85,42 @@ export function startWebhookWorker(options: WebhookWorkerOptions, { autostart = 
     },
   );
   const active = new Set<Promise<void>>();
+  /** The leases this worker holds, by endpoint id; `lost` once another worker has taken one after it lapsed. */
+  const held = new Map<string, { endpoint: ClaimedEndpoint; lost: boolean }>();
 
-  async function serve(endpoint: ClaimedEndpoint): Promise<void> {
-    const deadline = Date.now() + leaseMs - options.timeoutMs - 5_000;
-    let failures = endpoint.consecutiveFailures;
+  let renewing = false;
+  async function renew(): Promise<void> {
+    if (renewing || held.size === 0) return;
+    renewing = true;
     try {
-      while (!loop.stopped && Date.now() < deadline) {
-        const batch = await dueDeliveries(sql, endpoint, BATCH);
+      const leases = [...held.values()];
+      const kept = await renewLeases(
+        sql,
+        owner,
+        leases.map((lease) => lease.endpoint),
+        leaseMs,
+      );
+      for (const lease of leases) {
+        if (kept.has(lease.endpoint.id) || lease.lost || !held.has(lease.endpoint.id)) continue;
+        lease.lost = true;
+        logger.warn({ endpointId: lease.endpoint.id }, 'webhook lease lapsed and was taken; stopping this endpoint');
+      }
+    } catch (error) {
+      logger.warn({ err: error }, 'webhook lease renewal failed');
+    } finally {
+      renewing = false;
+    }
+  }
+  const heartbeat = setInterval(() => void renew(), leaseMs / 5);
+  heartbeat.unref();
+
+  async function serve(endpoint: ClaimedEndpoint, lease: { lost: boolean }): Promise<void> {
+    const deadline = Date.now() + SERVE_MS;
+    let failures = endpoint.consecutiveFailures;
+    const goOn = () => !loop.stopped && !lease.lost && Date.now() < deadline;
+    try {
+      batches: while (goOn()) {
+        const batch = await dueDeliveries(sql, endpoint, { limit: BATCH, outage: failures >= OUTAGE_FAILURES });
         if (batch.length === 0) return;
         for (const delivery of batch) {
           const cursor = encodeCursor({ organizationId: endpoint.organizationId, position: delivery.position });
@@ -84,8 +128,11 @@ export function startWebhookWorker(options: WebhookWorkerOptions, { autostart = 
           const attempt = await send(endpoint.url, delivery.body, headers, sendOptions);
           if (attempt.error === null) {
             await recordDelivered(sql, endpoint, delivery, attempt);
-            if (failures > 0) await endpointRecovered(sql, endpoint, failures >= 2);
+            const outage = failures >= OUTAGE_FAILURES;
+            if (failures > 0) await endpointRecovered(sql, endpoint, outage);
             failures = 0;
+            // After an outage every pending delivery is due, older ones than this batch's included: read again.
+            if (outage) continue batches;
           } else {
             const retryInMs = backoffMs(delivery.attempts + 1, options.baseDelayMs, options.maxDelayMs, options.random);
             const status = await recordFailed(sql, endpoint, delivery, attempt, retryInMs);
@@ -104,11 +151,13 @@ export function startWebhookWorker(options: WebhookWorkerOptions, { autostart = 
             if (disabled) logger.error({ endpointId: endpoint.id, reason: disabled }, 'webhook endpoint disabled');
             return;
           }
-          if (loop.stopped || Date.now() >= deadline) return;
+          if (!goOn()) return;
         }
       }
     } finally {
-      await releaseEndpoint(sql, endpoint, owner);
+      held.delete(endpoint.id);
+      // A lease another worker took is not ours to end (releaseEndpoint checks the owner as well).
+      if (!lease.lost) await releaseEndpoint(sql, endpoint, owner);
     }
   }
 
@@ -118,8 +167,12 @@ export function startWebhookWorker(options: WebhookWorkerOptions, { autostart = 
     while (!loop.stopped && active.size < options.concurrency) {
       const endpoint = await claimEndpoint(sql, owner, leaseMs);
       if (!endpoint) break;
+      // Still served here, its lease having lapsed unrenewed (a stalled database): the claim has renewed it.
+      if (held.has(endpoint.id)) continue;
+      const lease = { endpoint, lost: false };
+      held.set(endpoint.id, lease);
       served += 1;
-      const task: Promise<void> = serve(endpoint)
+      const task: Promise<void> = serve(endpoint, lease)
         .catch((error: unknown) => logger.error({ err: error, endpointId: endpoint.id }, 'webhook send failed'))
         .finally(() => {
           active.delete(task);
@@ -146,6 +199,7 @@ export function startWebhookWorker(options: WebhookWorkerOptions, { autostart = 
     stop: async () => {
       await loop.stop();
       await Promise.allSettled([...active]);
+      clearInterval(heartbeat);
     },
   };
 }

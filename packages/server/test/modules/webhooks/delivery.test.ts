@@ -28,6 +28,7 @@ import { createWorkspace, type TestWorkspace } from '../../support/workspace.js'
  * boundary) to other loopback and link-local addresses, so the address guard is tested on a name that is not allowed.
  */
 
+const REFUSED_TAIL = 'webhooks are not delivered there (an operator can allow it in WEBHOOK_ALLOWED_HOSTS)';
 const policy = addressPolicy('127.0.0.1');
 /** The DNS answers this suite's names get; everything else is unknown. */
 const dns = new Map<string, LookupAddress[]>();
@@ -46,17 +47,18 @@ let worker: WebhookWorker | undefined;
 let timeoutMs = 2_000;
 const receivers: WebhookReceiver[] = [];
 
-function startWorker(options: { timeoutMs?: number } = {}) {
+function startWorker(options: { timeoutMs?: number; pollMs?: number; random?: () => number } = {}) {
   worker = startWebhookWorker({
     sql: server.database.sql,
     logger,
     policy,
     timeoutMs: options.timeoutMs ?? timeoutMs,
-    pollMs: 50,
+    pollMs: options.pollMs ?? 50,
     concurrency: 8,
     baseDelayMs: 20,
     maxDelayMs: 200,
     resolver,
+    ...(options.random && { random: options.random }),
   });
   return worker;
 }
@@ -253,6 +255,60 @@ describe('webhook deliveries', () => {
     expect((await endpointOf(api, endpoint.id)).failingSince).toBeNull();
   });
 
+  it('keeps change order across an outage: with 30 changes queued, the oldest goes first when it ends', async () => {
+    const api = await freshApi(server, workspace);
+    const hook = await receiver();
+    hook.behaviour = { kind: 'status', status: 503 };
+    const endpoint = await createEndpoint(api, { url: hook.url(), events: ['item.created', 'item.updated'] });
+    hook.verifyWith(endpoint.secret);
+    const start = await feedCursor(api);
+    for (let i = 0; i < 15; i += 1) {
+      const item = await createItem(api, { sku: uniqueSku('OUTAGE'), title: 'Outage coin', quantity: 1 });
+      expectStatus(await api.patch(`/items/${item.id}`, { body: { quantity: 2 } }), 200);
+    }
+    const changes = await changesAfter(api, start);
+    expect(changes).toHaveLength(30);
+    // One jitter the backoff may draw: each failed delivery waits its whole backoff and the endpoint half of its
+    // pause (the two draws alternate), so a pause can end while the delivery that failed last is not yet due.
+    let draws = 0;
+    startWorker({ pollMs: 10, random: () => (draws++ % 2 === 0 ? 1 : 0) });
+    // Failing for a while: many attempts refused, each pausing the endpoint for longer.
+    await eventually('an outage of many refused attempts', () => hook.received.length >= 12, 30_000);
+    const refused = hook.received.length;
+    hook.behaviour = { kind: 'accept' };
+    await eventually('all 30 accepted', () => hook.received.length - refused >= 30, 30_000);
+    // What was accepted, in the order it arrived: every change once, in change order.
+    expect(hook.received.slice(refused).map((r) => r.id)).toEqual(changes.map((change) => change.id));
+    expect(hook.received.slice(refused).every((r) => r.verified[0])).toBe(true);
+    expect((await endpointOf(api, endpoint.id)).failingSince).toBeNull();
+  }, 90_000);
+
+  it('after an outage, sends from the oldest pending delivery in change order, not from the one that came due', async () => {
+    const api = await freshApi(server, workspace);
+    const hook = await receiver();
+    const endpoint = await createEndpoint(api, { url: hook.url(), events: ['item.created'] });
+    hook.verifyWith(endpoint.secret);
+    const start = await feedCursor(api);
+    for (let i = 0; i < 25; i += 1) await createItem(api, { sku: uniqueSku('ORDER'), title: 'Order coin' });
+    const changes = await changesAfter(api, start);
+    // As an outage leaves them: the endpoint failing, its five oldest deliveries tried and backed off, the sixth
+    // (and every later one, never tried) due now. The receiver is back.
+    await server.database.sql`
+      UPDATE webhook_endpoints SET failing_since = now() - interval '1 hour', consecutive_failures = 9
+      WHERE organization_id = ${workspace.organizationId} AND id = ${endpoint.id}
+    `;
+    await server.database.sql`
+      UPDATE webhook_deliveries SET next_attempt_at = now() + interval '1 hour', attempts = 3
+      WHERE organization_id = ${workspace.organizationId} AND endpoint_id = ${endpoint.id}
+        AND change_position IN (SELECT change_position FROM webhook_deliveries
+                                WHERE organization_id = ${workspace.organizationId} AND endpoint_id = ${endpoint.id}
+                                ORDER BY change_position LIMIT 5)
+    `;
+    startWorker();
+    await eventually('all 25', () => hook.verifiedIds().size === 25, 10_000);
+    expect(hook.received.map((r) => r.id)).toEqual(changes.map((change) => change.id));
+  });
+
   it('keeps its own backoff for a delivery refused once while the others go on', async () => {
     const api = await freshApi(server, workspace);
     const hook = await receiver();
@@ -291,7 +347,7 @@ describe('webhook deliveries', () => {
     });
     const [delivery] = (await deliveriesOf(api, endpoint.id)).items;
     expect(delivery?.status).toBe('pending');
-    expect(delivery?.lastError).toBe('answered 503: refused with 503');
+    expect(delivery?.lastError).toBe('answered 503 Service Unavailable (16 bytes)');
     // The same webhook-id on every attempt.
     expect(new Set(hook.received.map((r) => r.id))).toEqual(new Set([delivery?.changeId]));
 
@@ -430,8 +486,50 @@ describe('webhook deliveries', () => {
     expect(refused.body).toMatchObject({
       succeeded: false,
       responseStatus: 401,
-      error: 'answered 401: refused with 401',
+      error: 'answered 401 Unauthorized (16 bytes)',
     });
+  });
+
+  it("never shows a refused answer's words, only its status and size: not in the ping, not in lastError", async () => {
+    const api = await freshApi(server, workspace);
+    const hook = await receiver();
+    const secret = 'SECRET-7f3a token=hunter2 from an internal service';
+    hook.behaviour = { kind: 'status', status: 500, body: `<h1>${secret}</h1>`, reason: `Oops ${secret}` };
+    const endpoint = await createEndpoint(api, { url: hook.url(), events: ['item.created'] });
+    hook.verifyWith(endpoint.secret);
+    const bytes = Buffer.byteLength(`<h1>${secret}</h1>`);
+
+    const ping = await api.post<WebhookTestResult>(`/webhook-endpoints/${endpoint.id}/test`);
+    expectStatus(ping, 200);
+    expect(ping.body).toMatchObject({
+      succeeded: false,
+      responseStatus: 500,
+      error: `answered 500 Internal Server Error (${bytes} bytes)`,
+    });
+
+    startWorker();
+    await createItem(api, { sku: uniqueSku('ECHO'), title: 'Echo coin' });
+    await eventually('a refused delivery recorded', async () => {
+      const [delivery] = (await deliveriesOf(api, endpoint.id)).items;
+      return delivery?.lastResponseStatus === 500;
+    });
+    const deliveries = await api.get<WebhookDeliveryList>(`/webhook-endpoints/${endpoint.id}/deliveries`);
+    expect(deliveries.body.items[0]?.lastError).toBe(`answered 500 Internal Server Error (${bytes} bytes)`);
+
+    // Neither the Location of a redirect, nor a body past the cap.
+    hook.behaviour = { kind: 'redirect', location: `http://10.0.0.1/${encodeURIComponent(secret)}` };
+    const redirect = await api.post<WebhookTestResult>(`/webhook-endpoints/${endpoint.id}/test`);
+    expect(redirect.body.error).toBe('answered 302 Found (0 bytes; redirects are not followed)');
+    hook.behaviour = { kind: 'status', status: 599, body: secret.repeat(5_000) };
+    const big = await api.post<WebhookTestResult>(`/webhook-endpoints/${endpoint.id}/test`);
+    expect(big.body.error).toBe(`answered 599 (at least ${WEBHOOKS.maxResponseBytes.toLocaleString('en-US')} bytes)`);
+
+    const everything = [ping, deliveries, redirect, big, await api.get(`/webhook-endpoints/${endpoint.id}`)];
+    for (const answer of everything) {
+      expect(JSON.stringify(answer.body)).not.toContain('SECRET-7f3a');
+      expect(JSON.stringify([...answer.headers])).not.toContain('SECRET-7f3a');
+    }
+    expect(logs.some((log) => JSON.stringify(log).includes('SECRET-7f3a'))).toBe(false);
   });
 
   it('serves each endpoint apart: one whose receiver hangs does not hold up another', async () => {
@@ -495,6 +593,51 @@ describe('what a delivery refuses to do', () => {
     }
   });
 
+  it('refuses a name resolving into the special ranges added for issue 35, on a ping and on a delivery', async () => {
+    const api = await freshApi(server, workspace);
+    const endpoint = await createEndpoint(api, { url: 'https://special.example/hooks', events: ['item.created'] });
+    const azure = "a cloud's metadata and wire server (Azure)";
+    const cases: ReadonlyArray<readonly [string, 4 | 6, string]> = [
+      ['168.63.129.16', 4, azure],
+      ['192.88.99.1', 4, 'the deprecated 6to4 relay anycast'],
+      ['fec0::1', 6, 'site-local (deprecated)'],
+      ['2001::1', 6, 'Teredo tunnelling'],
+      ['2001:2::1', 6, 'benchmarking'],
+      ['2001:20::1', 6, 'ORCHIDv2'],
+      ['3fff::1', 6, 'documentation'],
+      ['5f00::1', 6, 'an SRv6 segment identifier (SID)'],
+      // IPv4 carried in IPv6 is judged by the IPv4 address.
+      ['::ffff:a83f:8110', 6, azure],
+      ['64:ff9b::a83f:8110', 6, azure],
+      ['2002:a83f:8110::1', 6, azure],
+    ];
+    try {
+      for (const [address, family, what] of cases) {
+        // A public address beside it does not help: a name with any forbidden address is refused whole.
+        dns.set('special.example', [
+          { address: '93.184.215.14', family: 4 },
+          { address, family },
+        ]);
+        const ping = await api.post<WebhookTestResult>(`/webhook-endpoints/${endpoint.id}/test`);
+        expect(ping.body.error, address).toBe(
+          `special.example resolves to ${address}, which is ${what}; ${REFUSED_TAIL}`,
+        );
+      }
+      dns.set('special.example', [{ address: '168.63.129.16', family: 4 }]);
+      startWorker();
+      await createItem(api, { sku: uniqueSku('AZURE'), title: 'Wire server' });
+      await eventually(
+        'a refused attempt',
+        async () => (await deliveriesOf(api, endpoint.id)).items[0]?.attempts === 1,
+      );
+      const [delivery] = (await deliveriesOf(api, endpoint.id)).items;
+      expect(delivery?.lastError).toBe(`special.example resolves to 168.63.129.16, which is ${azure}; ${REFUSED_TAIL}`);
+      expect(delivery?.status).toBe('pending');
+    } finally {
+      dns.delete('special.example');
+    }
+  });
+
   it('connects to the checked address when every address of the name may be used', async () => {
     const api = await freshApi(server, workspace);
     const hook = await receiver();
@@ -521,7 +664,7 @@ describe('what a delivery refuses to do', () => {
     expect(test.body).toMatchObject({
       succeeded: false,
       responseStatus: 302,
-      error: `answered 302 (redirects are not followed: Location ${hook.url('/elsewhere')})`,
+      error: 'answered 302 Found (0 bytes; redirects are not followed)',
     });
     expect(hook.received.map((r) => r.path)).toEqual(['/hooks']);
   });

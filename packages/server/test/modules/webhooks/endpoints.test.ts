@@ -522,6 +522,23 @@ describe('webhook endpoints under the default address policy', () => {
       ],
       ['https://2130706433/', `127.0.0.1 is loopback; ${REFUSED_TAIL}`],
       ['https://[::ffff:127.0.0.1]/', `::ffff:7f00:1 is loopback; ${REFUSED_TAIL}`],
+      // The ranges issue 35 found let through, and IPv4 carried in IPv6 judged by the IPv4 address.
+      ['https://168.63.129.16/', `168.63.129.16 is a cloud's metadata and wire server (Azure); ${REFUSED_TAIL}`],
+      ['https://192.88.99.1/', `192.88.99.1 is the deprecated 6to4 relay anycast; ${REFUSED_TAIL}`],
+      ['https://[fec0::1]/', `fec0::1 is site-local (deprecated); ${REFUSED_TAIL}`],
+      ['https://[2001::1]/', `2001::1 is Teredo tunnelling; ${REFUSED_TAIL}`],
+      ['https://[2001:2::1]/', `2001:2::1 is benchmarking; ${REFUSED_TAIL}`],
+      ['https://[2001:20::1]/', `2001:20::1 is ORCHIDv2; ${REFUSED_TAIL}`],
+      ['https://[3fff::1]/', `3fff::1 is documentation; ${REFUSED_TAIL}`],
+      ['https://[5f00::1]/', `5f00::1 is an SRv6 segment identifier (SID); ${REFUSED_TAIL}`],
+      [
+        'https://[2002:a83f:8110::1]/',
+        `2002:a83f:8110::1 is a cloud's metadata and wire server (Azure); ${REFUSED_TAIL}`,
+      ],
+      [
+        'https://[64:ff9b::168.63.129.16]/',
+        `64:ff9b::a83f:8110 is a cloud's metadata and wire server (Azure); ${REFUSED_TAIL}`,
+      ],
     ];
 
     it.each(refusals)('refuses %s at create and PATCH, saying why, and writes nothing', async (url, why) => {
@@ -1110,12 +1127,13 @@ describe('webhook endpoints with 127.0.0.1 allowed (WEBHOOK_ALLOWED_HOSTS=127.0.
   });
 
   it.each([
-    [{ kind: 'status', status: 500 } as const, 500, 'answered 500: refused with 500'],
-    [{ kind: 'status', status: 410 } as const, 410, 'answered 410: refused with 410'],
+    // By its status and size only: never the receiver's words.
+    [{ kind: 'status', status: 500 } as const, 500, 'answered 500 Internal Server Error (16 bytes)'],
+    [{ kind: 'status', status: 410 } as const, 410, 'answered 410 Gone (16 bytes)'],
     [
       { kind: 'redirect', location: 'http://169.254.169.254/latest' } as const,
       302,
-      'answered 302 (redirects are not followed: Location http://169.254.169.254/latest)',
+      'answered 302 Found (0 bytes; redirects are not followed)',
     ],
   ])('reports a receiver answering %o as not succeeded, and changes nothing', async (behaviour, status, error) => {
     const { api } = await freshWorkspace();
