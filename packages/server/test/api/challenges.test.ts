@@ -161,6 +161,73 @@ describe('a key that is unknown, expired, revoked or malformed', () => {
   });
 });
 
+describe('credentials of another scheme, or a Bearer without one well-formed token (RFC 6750 §3.1)', () => {
+  /** The challenge of a 401 whose Bearer credentials are not one token: invalid_request. */
+  const invalidRequestChallenge = () => ({
+    scheme: 'Bearer',
+    params: { error: 'invalid_request', error_description: expect.any(String), resource_metadata: metadataUrl },
+  });
+
+  it.each(everyRoute)(
+    '%s: Basic, Digest or another scheme → 401 with a bare challenge, no error',
+    async (_key, entry) => {
+      for (const authorization of [
+        `Basic ${Buffer.from(`user:${workspace.key}`).toString('base64')}`,
+        `Digest username="x", realm="y"`,
+        `Token ${workspace.key}`,
+        `${workspace.key}`,
+      ]) {
+        const response = await sendAs(entry, { authorization });
+        expectUnauthorized(response, `${entry.key} ${authorization}`);
+        expect(response.headers.get('www-authenticate'), authorization).toBe(
+          `Bearer resource_metadata="${metadataUrl}"`,
+        );
+      }
+    },
+  );
+
+  it.each(everyRoute)(
+    '%s: Bearer alone, with spaces in the token or a bad token68 → invalid_request',
+    async (_key, entry) => {
+      for (const authorization of [
+        'Bearer',
+        'Bearer   ',
+        'bearer',
+        'Bearer a b',
+        `Bearer ${workspace.key} ${workspace.key}`,
+        'Bearer ab=c',
+        'Bearer key="value"',
+        'Bearer ab,cd',
+        'Bearer caf\u00e9',
+      ]) {
+        const response = await sendAs(entry, { authorization });
+        expectUnauthorized(response, `${entry.key} ${JSON.stringify(authorization)}`);
+        expect(parseChallenge(response.headers.get('www-authenticate')), authorization).toEqual(
+          invalidRequestChallenge(),
+        );
+      }
+    },
+  );
+
+  it.each(everyRoute)(
+    '%s: one well-formed token that is no valid key → invalid_token, however spelt',
+    async (_key, entry) => {
+      for (const authorization of [
+        `Bearer ${generateKey()}`,
+        `bearer ${generateKey()}`,
+        `BEARER   ${generateKey()}`,
+        'Bearer abc==',
+      ]) {
+        const response = await sendAs(entry, { authorization });
+        expectUnauthorized(response, `${entry.key} ${authorization}`);
+        expect(parseChallenge(response.headers.get('www-authenticate')), authorization).toEqual(
+          invalidTokenChallenge(),
+        );
+      }
+    },
+  );
+});
+
 describe('a valid key that lost access → 403 with a Bearer challenge', () => {
   let planned: TestWorkspace;
   let plannedData: SeededResources;

@@ -25,17 +25,29 @@ export type Authentication =
 /** What a well-formed key resolves to: anything but a missing one. */
 export type KeyAuthentication = Exclude<Authentication, { kind: 'missing' }>;
 
-const BEARER = /^Bearer +([^\s]+) *$/i;
+/** RFC 9110 §11.4: `credentials = auth-scheme [ 1*SP ( token68 / #auth-param ) ]`; Bearer's is a token68. */
+const CREDENTIALS = /^([^ ]*)(?: +(.*))?$/s;
+const TOKEN68 = /^[A-Za-z0-9\-._~+/]+=*$/;
 
 /** What the Authorization header holds, read without the database. */
-export type BearerKey = { kind: 'missing' } | { kind: 'invalid' } | { kind: 'key'; hash: Buffer };
+export type BearerKey =
+  /** No Authorization header, or credentials of another scheme (Basic …): no bearer credentials at all. */
+  | { kind: 'missing' }
+  /** `Bearer` without a token, or with something that is not one token (spaces, characters a token68 lacks). */
+  | { kind: 'malformed' }
+  /** One token that cannot be a key (wrong shape, bad checksum): as invalid as an unknown key. */
+  | { kind: 'invalid' }
+  | { kind: 'key'; hash: Buffer };
 
 export function readBearerKey(authorization: string | undefined): BearerKey {
   if (authorization === undefined || authorization === '') return { kind: 'missing' };
-  const key = BEARER.exec(authorization)?.[1];
-  // A malformed or mistyped key is refused before any database work.
-  if (key === undefined || !isWellFormedKey(key)) return { kind: 'invalid' };
-  return { kind: 'key', hash: hashKey(key) };
+  const [, scheme = '', token] = CREDENTIALS.exec(authorization) ?? [];
+  // Auth schemes are case-insensitive (RFC 9110 §11.1).
+  if (scheme.toLowerCase() !== 'bearer') return { kind: 'missing' };
+  if (token === undefined || !TOKEN68.test(token)) return { kind: 'malformed' };
+  // A mistyped key is refused before any database work.
+  if (!isWellFormedKey(token)) return { kind: 'invalid' };
+  return { kind: 'key', hash: hashKey(token) };
 }
 
 /**

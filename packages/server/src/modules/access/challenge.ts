@@ -3,8 +3,10 @@
  * (RFC 9728 §5.1) so a client can discover how to authenticate.
  */
 export type ChallengeReason =
-  /** No credentials were sent: the challenge carries no error (RFC 6750 §3.1). */
+  /** No bearer credentials were sent (none, or another scheme's): the challenge carries no error (RFC 6750 §3.1). */
   | { kind: 'missing' }
+  /** `Bearer` with no token, or with more than one or a malformed one (RFC 6750 §3.1 invalid_request). */
+  | { kind: 'invalid_request' }
   | { kind: 'invalid_token' }
   | { kind: 'insufficient_scope'; scope: string }
   /** The key is valid but may not call: its workspace lost API access or its creator lost their role. */
@@ -14,7 +16,12 @@ const quote = (value: string) => `"${value.replace(/["\\]/g, '\\$&')}"`;
 
 export function bearerChallenge(reason: ChallengeReason, metadataUrl: string): string {
   const params: Array<[string, string]> = [];
-  if (reason.kind === 'invalid_token') {
+  if (reason.kind === 'invalid_request') {
+    params.push(
+      ['error', 'invalid_request'],
+      ['error_description', 'Send the API key as "Authorization: Bearer <API key>": one key, nothing else'],
+    );
+  } else if (reason.kind === 'invalid_token') {
     params.push(['error', 'invalid_token'], ['error_description', 'The API key is unknown, expired or revoked']);
   } else if (reason.kind === 'insufficient_scope') {
     params.push(

@@ -52,6 +52,9 @@ export function authMiddleware({ sql, logger, policy, urls, failedAuth, gatedRea
     });
     const bearer = readBearerKey(req.get('authorization'));
     if (bearer.kind === 'missing') throw new ApiError('UNAUTHORIZED', undefined, challenge({ kind: 'missing' }));
+    if (bearer.kind === 'malformed') {
+      throw new ApiError('UNAUTHORIZED', undefined, challenge({ kind: 'invalid_request' }));
+    }
     if (bearer.kind === 'invalid') throw new ApiError('UNAUTHORIZED', undefined, challenge({ kind: 'invalid_token' }));
     const attempt = failedAuth?.attempt(req.socket.remoteAddress, bearer.hash);
     if (attempt?.throttled) {
