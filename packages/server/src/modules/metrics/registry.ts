@@ -1,4 +1,3 @@
-import { API_VERSION } from '@coinventory/contract';
 import type { NextFunction, Request, Response } from 'express';
 import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
 import type { Queryable, Sql } from '../../db/types.js';
@@ -24,15 +23,27 @@ export interface Metrics {
 const LATENCY_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
 const DELIVERY_BUCKETS = [0.1, 0.5, 1, 5, 15, 60, 300, 900, 3600, 21_600, 86_400];
 
-/** The API's routes are mounted here; Express has reset `req.baseUrl` by the time a response finishes. */
-const API_BASE = `/${API_VERSION}`;
-
-/** The route a request matched, as a template (`/v1/items/:id`), so that ids do not become label values. */
-function routeOf(req: Request): string {
-  const path = (req.route as { path?: unknown } | undefined)?.path;
-  if (typeof path !== 'string') return 'unmatched';
-  const underApi = req.originalUrl === API_BASE || req.originalUrl.startsWith(`${API_BASE}/`);
-  return underApi ? `${API_BASE}${path}` : path;
+/**
+ * The route a request matched, as a template (`/v1/items/:id`), so that ids do not become label values: the mount
+ * path of the router holding the route (`req.baseUrl` at the moment express dispatches to it, which it resets as the
+ * request leaves that router) followed by the route's own path. Installed before any router runs.
+ */
+function matchedRoute(req: Request): () => string {
+  let route: unknown;
+  let mountPath = '';
+  Object.defineProperty(req, 'route', {
+    configurable: true,
+    enumerable: true,
+    get: () => route,
+    set: (value: unknown) => {
+      route = value;
+      mountPath = req.baseUrl;
+    },
+  });
+  return () => {
+    const path = (route as { path?: unknown } | undefined)?.path;
+    return typeof path === 'string' ? `${mountPath}${path}` : 'unmatched';
+  };
 }
 
 /** Why a 401 or 403 was answered, from the challenge the access module sent. */
@@ -41,6 +52,7 @@ function authFailureReason(res: Response): string {
   const error = /error="([a-z_]+)"/.exec(challenge)?.[1];
   if (error === 'insufficient_scope') return 'insufficient_scope';
   if (error === 'invalid_token') return res.statusCode === 403 ? 'access_revoked' : 'invalid_token';
+  if (error === 'invalid_request') return 'invalid_request';
   return res.statusCode === 403 ? 'access_revoked' : 'missing';
 }
 
@@ -69,7 +81,7 @@ export function createMetrics({ sql, poolMax }: { sql: Queryable; poolMax: numbe
   });
   const authFailures = new Counter({
     name: 'coinventory_authentication_failures_total',
-    help: 'Requests answered 401 or 403 by the access check, by reason (missing, invalid_token, access_revoked, insufficient_scope).',
+    help: 'Requests answered 401 or 403 by the access check, by reason (missing, invalid_request, invalid_token, access_revoked, insufficient_scope).',
     labelNames: ['reason'],
     registers: [registry],
   });
@@ -178,8 +190,9 @@ export function createMetrics({ sql, poolMax }: { sql: Queryable; poolMax: numbe
 
   const http = (req: Request, res: Response, next: NextFunction) => {
     const started = performance.now();
+    const routeOf = matchedRoute(req);
     res.once('finish', () => {
-      const route = routeOf(req);
+      const route = routeOf();
       const status = res.statusCode;
       requests.inc({ method: req.method, route, status: String(status) });
       duration.observe({ method: req.method, route }, (performance.now() - started) / 1000);

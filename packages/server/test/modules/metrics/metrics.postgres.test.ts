@@ -173,6 +173,22 @@ describe('GET /metrics', () => {
     expect(delta(requests, { route: '/metrics', status: '200' })).toBe(2);
   });
 
+  it("labels each route by where it is mounted: the document's /v1/openapi.json, never /v1/v1/…", async () => {
+    const origin = new URL(single.baseUrl).origin;
+    const before = parse((await scrape(single, TOKEN)).text);
+    for (const path of ['/v1/openapi.json', '/docs', '/healthz']) {
+      expect((await fetch(`${origin}${path}`)).status, path).toBe(200);
+    }
+    const after = parse((await scrape(single, TOKEN)).text);
+    const delta = (route: string) =>
+      value(after, 'coinventory_http_requests_total', { route, status: '200' }) -
+      value(before, 'coinventory_http_requests_total', { route, status: '200' });
+    expect(delta('/v1/openapi.json')).toBe(1);
+    expect(delta('/docs')).toBe(1);
+    expect(delta('/healthz')).toBe(1);
+    expect([...after.keys()].filter((series) => series.includes('/v1/v1'))).toEqual([]);
+  });
+
   it('in a cluster, every scrape shows every worker: counts add up whichever worker answers', async () => {
     const base = clustered.baseUrl;
     // A new connection per request, so the primary hands them to both workers in turn.
