@@ -161,6 +161,11 @@ export const CONDITIONAL = {
   etagHeader: 'ETag',
   ifNoneMatchHeader: 'If-None-Match',
   ifMatchHeader: 'If-Match',
+  /**
+   * The 412 message when a PATCH or DELETE fails its If-None-Match (RFC 9110 §13.1.2); If-Match's failure has
+   * PRECONDITION_FAILED's own message.
+   */
+  noneMatchFailedMessage: 'The resource still has a version named in If-None-Match (or exists, for *)',
 } as const;
 
 export const ITEM_STATUSES = ['in_stock', 'out_of_stock', 'sold', 'at_auction'] as const;

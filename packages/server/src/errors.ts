@@ -14,18 +14,20 @@ export class ApiError extends Error {
     readonly issues?: string[],
     /** Extra response headers, such as Allow on 405. */
     readonly headers: Record<string, string> = {},
+    /** The contract's message for a case its code covers more than one way (a failed If-None-Match's 412). */
+    message: string = ERRORS[code].message,
   ) {
-    super(ERRORS[code].message);
+    super(message);
     this.status = ERRORS[code].status;
   }
 
   get body(): ErrorBody {
-    return errorBody(this.code, this.issues);
+    return errorBody(this.code, this.issues, this.message);
   }
 }
 
-export function errorBody(code: ErrorCode, issues?: string[]): ErrorBody {
-  const body: ErrorBody = { code, message: ERRORS[code].message };
+export function errorBody(code: ErrorCode, issues?: string[], message: string = ERRORS[code].message): ErrorBody {
+  const body: ErrorBody = { code, message };
   if (issues && issues.length > 0) body.issues = issues.map((message) => ({ message }));
   return body;
 }

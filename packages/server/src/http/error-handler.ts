@@ -1,7 +1,7 @@
 import { RequestValidationError } from '@ts-rest/express';
 import type { NextFunction, Request, Response } from 'express';
 import type { Logger } from 'pino';
-import { ApiError, errorBody, issuesOf } from '../errors.js';
+import { ApiError, issuesOf } from '../errors.js';
 import { localsOf } from '../request/context.js';
 
 export function validationIssues(error: RequestValidationError): string[] {
@@ -98,6 +98,6 @@ export function errorHandler(logger: Logger) {
       }
     }
     for (const [name, value] of Object.entries(apiError.headers)) res.setHeader(name, value);
-    res.status(apiError.status).json(errorBody(apiError.code, apiError.issues));
+    res.status(apiError.status).json(apiError.body);
   };
 }

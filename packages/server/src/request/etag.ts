@@ -1,4 +1,6 @@
 import { createHash } from 'node:crypto';
+import { CONDITIONAL } from '@coinventory/contract';
+import { ApiError } from '../errors.js';
 
 /**
  * Strong ETags of answers: a hash of the JSON text sent. One function for both ends, so the ETag a GET sends is the
@@ -21,4 +23,32 @@ export function noneMatchHits(header: string | undefined, etag: string): boolean
 /** If-Match (RFC 9110 13.1.1): strong comparison, so a weak tag never matches; `*` matches any current object. */
 export function matchHits(header: string, etag: string): boolean {
   return tagsOf(header).some((tag) => tag === '*' || tag === etag);
+}
+
+/** The preconditions a PATCH or DELETE may carry (RFC 9110 §13.1): the If-Match and If-None-Match headers as sent. */
+export interface WriteConditions {
+  ifMatch?: string | undefined;
+  ifNoneMatch?: string | undefined;
+}
+
+/** A write's preconditions, read from its request. */
+export const conditionsOf = (req: { get(name: string): string | undefined }): WriteConditions => ({
+  ifMatch: req.get(CONDITIONAL.ifMatchHeader),
+  ifNoneMatch: req.get(CONDITIONAL.ifNoneMatchHeader),
+});
+
+/**
+ * Evaluates a write's preconditions against the object's current representation (what its GET would send now), in
+ * RFC 9110 §13.2.2's order: If-Match first, then If-None-Match; either failing is 412 and nothing is written. Call it
+ * with the object's row locked, so nobody changes it between the check and the write. A missing object is the
+ * caller's 404 before this.
+ */
+export function checkPreconditions(conditions: WriteConditions, current: unknown): void {
+  const { ifMatch, ifNoneMatch } = conditions;
+  if (ifMatch === undefined && ifNoneMatch === undefined) return;
+  const etag = etagOf(JSON.stringify(current));
+  if (ifMatch !== undefined && !matchHits(ifMatch, etag)) throw new ApiError('PRECONDITION_FAILED');
+  if (ifNoneMatch !== undefined && noneMatchHits(ifNoneMatch, etag)) {
+    throw new ApiError('PRECONDITION_FAILED', undefined, {}, CONDITIONAL.noneMatchFailedMessage);
+  }
 }

@@ -5,6 +5,7 @@ import type { Logger } from 'pino';
 import type { Sql } from '../../db/types.js';
 import { found } from '../../errors.js';
 import { inTenant, localsOf, tenantOf } from '../../request/context.js';
+import { conditionsOf } from '../../request/etag.js';
 import { readWithAuthentication } from '../../request/gated-read.js';
 import { batchItems } from './batch.js';
 import { maybeDry } from './dry-run.js';
@@ -52,11 +53,11 @@ export const itemsRoutes = (notify: WriteNotifier, logger: Logger) =>
     ),
     update: ({ params, query, body, req, res }) =>
       write(res, query.dryRun, notify, (sql, organizationId, told) =>
-        updateItem(sql, organizationId, params.id, body, told, { ifMatch: req.get('if-match') }),
+        updateItem(sql, organizationId, params.id, body, told, conditionsOf(req)),
       ),
     delete: ({ params, query, req, res }) =>
       write(res, query.dryRun, notify, (sql, organizationId, told) =>
-        deleteItem(sql, organizationId, params.id, told, { ifMatch: req.get('if-match') }),
+        deleteItem(sql, organizationId, params.id, told, conditionsOf(req)),
       ),
     valuations: inTenant(({ sql, organizationId }, { params, query }) =>
       listItemValuations(sql, organizationId, params.id, query.limit),

@@ -9,7 +9,7 @@ import {
 import { violatedForeignKey, violatedUniqueConstraint } from '../../db/errors.js';
 import type { Queryable, Sql } from '../../db/types.js';
 import { ApiError, badRequest, notFound } from '../../errors.js';
-import { etagOf, matchHits } from '../../request/etag.js';
+import { checkPreconditions, type WriteConditions } from '../../request/etag.js';
 import { recordChange } from '../changes/index.js';
 import { consignmentsById, recordConsignmentsChanged } from '../consignments/derived-changes.js';
 import { enqueueForItem } from '../marketplace/index.js';
@@ -79,19 +79,13 @@ export async function createItem(
 }
 
 /**
- * If-Match on a write: the item's current ETag (of its JSON as GET /items/{id} sends it) must be one of those
- * named, or the write is refused with 412 before anything is written. Called with the item's row locked, so nobody
- * changes it between the check and the write.
+ * A write's If-Match and If-None-Match against the item's current ETag (of its JSON as GET /items/{id} sends it):
+ * 412 before anything is written when they fail. Called with the item's row locked, so nobody changes it between the
+ * check and the write.
  */
-async function checkIfMatch(tx: Queryable, organizationId: string, id: string, ifMatch: string | undefined) {
-  if (ifMatch === undefined) return;
-  const current = await writtenItem(tx, organizationId, id);
-  if (!matchHits(ifMatch, etagOf(JSON.stringify(current)))) throw new ApiError('PRECONDITION_FAILED');
-}
-
-/** Conditions a write may carry: `ifMatch`, the If-Match header as sent. */
-export interface WriteConditions {
-  ifMatch?: string | undefined;
+async function checkConditions(tx: Queryable, organizationId: string, id: string, conditions: WriteConditions) {
+  if (conditions.ifMatch === undefined && conditions.ifNoneMatch === undefined) return;
+  checkPreconditions(conditions, await writtenItem(tx, organizationId, id));
 }
 
 /** The item as the transaction that wrote it sees it: what a write answers with (never another request's row). */
@@ -135,7 +129,7 @@ export async function updateItem(
     // listings, then (last, held only until the commit) the workspace's changes feed.
     const before = await items.lockItem(tx, organizationId, id);
     if (!before) throw notFound();
-    await checkIfMatch(tx, organizationId, id, conditions.ifMatch);
+    await checkConditions(tx, organizationId, id, conditions);
     const columns = items.columnsOf(tx, body);
     if (body.warehouseId !== undefined || body.zoneId !== undefined) {
       // A new warehouse without a zone moves the item to that warehouse's first zone; a zone alone implies its warehouse.
@@ -178,7 +172,7 @@ export async function deleteItem(
     // never deadlock.
     const before = await items.lockItem(tx, organizationId, id);
     if (!before) throw notFound();
-    await checkIfMatch(tx, organizationId, id, conditions.ifMatch);
+    await checkConditions(tx, organizationId, id, conditions);
     // Queued before the delete: the listing rows outlive the item, but their link to it does not.
     const sync = await enqueueForItem(tx, organizationId, id, { kind: 'delete_listing' });
     // A consigned item is counted in its consignment's totals.

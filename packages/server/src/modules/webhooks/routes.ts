@@ -2,6 +2,7 @@ import { contract } from '@coinventory/contract';
 import { initServer } from '@ts-rest/express';
 import { found } from '../../errors.js';
 import { inTenant, localsOf, tenantOf } from '../../request/context.js';
+import { conditionsOf } from '../../request/etag.js';
 import { readWithAuthentication } from '../../request/gated-read.js';
 import {
   createEndpoint,
@@ -22,10 +23,12 @@ export const webhooksRoutes = (settings: WebhookSettings) =>
     get: inTenant(async ({ sql, organizationId }, { params, res }) =>
       found(await readWithAuthentication(res, endpointRead, () => findEndpoint(sql, organizationId, params.id))),
     ),
-    update: inTenant(({ sql, organizationId }, { params, body }) =>
-      updateEndpoint(sql, organizationId, params.id, body, settings),
+    update: inTenant(({ sql, organizationId }, { params, body, req }) =>
+      updateEndpoint(sql, organizationId, params.id, body, settings, conditionsOf(req)),
     ),
-    delete: inTenant(({ sql, organizationId }, { params }) => deleteEndpoint(sql, organizationId, params.id)),
+    delete: inTenant(({ sql, organizationId }, { params, req }) =>
+      deleteEndpoint(sql, organizationId, params.id, conditionsOf(req)),
+    ),
     rotateSecret: inTenant(({ sql, organizationId }, { params }) => rotateSecret(sql, organizationId, params.id)),
     deliveries: inTenant(async ({ sql, organizationId }, { params, query }) => {
       found(await findEndpoint(sql, organizationId, params.id));

@@ -12,6 +12,7 @@ import {
 } from '@coinventory/contract';
 import type { Queryable, Sql } from '../../db/types.js';
 import { badRequest, found, notFound } from '../../errors.js';
+import { checkPreconditions, type WriteConditions } from '../../request/etag.js';
 import { rangeAfter } from '../changes/index.js';
 import type { AddressPolicy } from './address-policy.js';
 import { type SendOptions, send, urlRefusal } from './send.js';
@@ -41,6 +42,17 @@ async function endpointOf(sql: Queryable, organizationId: string, id: string): P
   return endpoint;
 }
 
+/**
+ * A write's If-Match and If-None-Match against the endpoint's current ETag (of its JSON as GET sends it), with its
+ * row locked until the write commits, so nobody changes it between the check and the write: 412 when they fail, as
+ * for items; 404 when there is no such endpoint.
+ */
+async function checkConditions(tx: Queryable, organizationId: string, id: string, conditions: WriteConditions) {
+  if (conditions.ifMatch === undefined && conditions.ifNoneMatch === undefined) return;
+  if (!(await store.lockEndpoint(tx, organizationId, id))) throw notFound();
+  checkPreconditions(conditions, await endpointOf(tx, organizationId, id));
+}
+
 export async function createEndpoint(
   sql: Sql,
   organizationId: string,
@@ -66,9 +78,11 @@ export async function updateEndpoint(
   id: string,
   body: UpdateWebhookEndpointBody,
   settings: WebhookSettings,
+  conditions: WriteConditions = {},
 ): Promise<WebhookEndpoint> {
   if (body.url !== undefined) checkUrl(body.url, settings.policy);
   const endpoint = await sql.begin(async (tx) => {
+    await checkConditions(tx, organizationId, id, conditions);
     if (!(await store.updateEndpoint(tx, organizationId, id, body))) throw notFound();
     return endpointOf(tx, organizationId, id);
   });
@@ -77,8 +91,16 @@ export async function updateEndpoint(
   return endpoint;
 }
 
-export async function deleteEndpoint(sql: Sql, organizationId: string, id: string): Promise<DeletedWebhookEndpoint> {
-  if (!(await store.deleteEndpoint(sql, organizationId, id))) throw notFound();
+export async function deleteEndpoint(
+  sql: Sql,
+  organizationId: string,
+  id: string,
+  conditions: WriteConditions = {},
+): Promise<DeletedWebhookEndpoint> {
+  await sql.begin(async (tx) => {
+    await checkConditions(tx, organizationId, id, conditions);
+    if (!(await store.deleteEndpoint(tx, organizationId, id))) throw notFound();
+  });
   return { id, deleted: true };
 }
 

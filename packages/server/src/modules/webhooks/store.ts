@@ -178,6 +178,14 @@ export async function updateEndpoint(
   return true;
 }
 
+/** Locks the endpoint's row until the transaction ends (a conditional write's check, then its write); false when none. */
+export async function lockEndpoint(tx: Queryable, organizationId: string, id: string): Promise<boolean> {
+  const rows = await tx`
+    SELECT 1 FROM webhook_endpoints WHERE organization_id = ${organizationId} AND id = ${id} FOR UPDATE
+  `;
+  return rows.length > 0;
+}
+
 export async function deleteEndpoint(sql: Queryable, organizationId: string, id: string): Promise<boolean> {
   const rows =
     await sql`DELETE FROM webhook_endpoints WHERE organization_id = ${organizationId} AND id = ${id} RETURNING 1`;
