@@ -1,6 +1,6 @@
 import { initContract } from '@ts-rest/core';
 import { z } from 'zod';
-import { BATCH, EXPORTS, type Scope, WEBHOOKS } from './constants.js';
+import { BATCH, CHANGE_TYPES, EXPORTS, type Scope, WEBHOOKS } from './constants.js';
 import { uuid } from './primitives.js';
 import {
   BatchItemsBodySchema,
@@ -13,6 +13,7 @@ import { ChangeListSchema, ChangesCursorSchema, ListChangesQuerySchema } from '.
 import { ErrorBodySchema } from './schemas/common.js';
 import { ConsignmentListSchema, ConsignmentSchema, ListConsignmentsQuerySchema } from './schemas/consignment.js';
 import { ExportItemsQuerySchema } from './schemas/export.js';
+import { codeList } from './schemas/fields.js';
 import { InvoiceListSchema, InvoiceSchema, ListInvoicesQuerySchema } from './schemas/invoice.js';
 import {
   CreateItemBodySchema,
@@ -93,7 +94,7 @@ const notModified = { 304: c.noBody() } as const;
 const withBody = { 408: ErrorBodySchema, 413: ErrorBodySchema, 415: ErrorBodySchema } as const;
 // Every write takes `Idempotency-Key`: a retry while the first request with that key is still running is 409.
 const write = { 409: ErrorBodySchema } as const;
-// PATCH and DELETE take `If-Match`: 412 when the object no longer has that ETag, and nothing is written.
+// PATCH and DELETE take `If-Match` and `If-None-Match` (RFC 9110 §13.1): 412 when one fails, and nothing is written.
 const conditionalWrite = { ...write, 412: ErrorBodySchema } as const;
 
 /** How a route presents itself in the reference. */
@@ -318,8 +319,7 @@ export const contract = c.router(
         method: 'GET',
         path: '/changes',
         summary: 'List changes',
-        description:
-          'Every change to the workspace after a cursor, in the order the changes were committed: created, updated and deleted items, each with the object as its GET returned it right after the change (null for a deletion). A consumer that stores `nextCursor` and passes it as `after` sees every change exactly once, in commit order. Follow it from `GET /changes/cursor` taken before a full read.',
+        description: `Every change to the workspace after a cursor, in the order the changes were committed: items created, updated and deleted, valuations created, consignments and invoices created and updated. Each carries the object as the API returned it right after the change (null for a deleted item); \`type\` tells which, one of ${codeList(CHANGE_TYPES)}, and \`types\` keeps only the ones listed. A consumer that stores \`nextCursor\` and passes it as \`after\` sees every change exactly once, in commit order. Follow it from \`GET /changes/cursor\` taken before a full read.`,
         query: ListChangesQuerySchema,
         responses: { 200: ChangeListSchema, ...validated, ...notModified },
         metadata: meta({ scope: 'read', operationId: 'listChanges', tag: 'Changes' }),
@@ -329,7 +329,7 @@ export const contract = c.router(
         path: '/changes/cursor',
         summary: "Get the feed's current cursor",
         description:
-          'The cursor at the end of the changes feed right now. Take it before a full read of the items, then follow the feed from it.',
+          'The cursor at the end of the changes feed right now. Take it before a full read (of the items, or of whatever you keep a copy of), then follow the feed from it.',
         responses: { 200: ChangesCursorSchema, ...validated, ...notModified },
         metadata: meta({ scope: 'read', operationId: 'getChangesCursor', tag: 'Changes' }),
       },
@@ -370,7 +370,7 @@ export const contract = c.router(
           'Changes the fields sent: its URL, the change types it subscribes to, its description, or whether it is enabled. Enabling a disabled endpoint resumes its pending deliveries.',
         pathParams: IdParams,
         body: UpdateWebhookEndpointBodySchema,
-        responses: { 200: WebhookEndpointSchema, ...byId, ...withBody, ...write },
+        responses: { 200: WebhookEndpointSchema, ...byId, ...withBody, ...conditionalWrite },
         metadata: meta({ scope: 'write', operationId: 'updateWebhookEndpoint', tag: 'Webhooks' }),
       },
       delete: {
@@ -380,7 +380,7 @@ export const contract = c.router(
         description: 'Removes the endpoint and its deliveries, pending ones included: nothing more is sent to it.',
         pathParams: IdParams,
         body: c.noBody(),
-        responses: { 200: DeletedWebhookEndpointSchema, ...byId, ...write },
+        responses: { 200: DeletedWebhookEndpointSchema, ...byId, ...conditionalWrite },
         metadata: meta({ scope: 'write', operationId: 'deleteWebhookEndpoint', tag: 'Webhooks' }),
       },
       rotateSecret: {

@@ -90,13 +90,17 @@ describe('OpenAPI document', () => {
         ...shapeKeys(route.pathParams).map((name) => `path:${name}`),
         ...shapeKeys(route.query).map((name) => `query:${name}`),
         'header:X-Request-Id',
-        // Conditional reads on GET; safe retries on every write, and If-Match where 412 can answer.
+        // Conditional reads on GET; safe retries on every write, and both preconditions where 412 can answer (RFC 9110
+        // §13.1 has PATCH and DELETE evaluate If-None-Match too).
         // A streamed export is not hashed: no ETag, so no If-None-Match.
         ...(route.metadata.streamed
           ? []
           : route.method === 'GET'
             ? ['header:If-None-Match']
-            : ['header:Idempotency-Key', ...('412' in route.responses ? ['header:If-Match'] : [])]),
+            : [
+                'header:Idempotency-Key',
+                ...('412' in route.responses ? ['header:If-Match', 'header:If-None-Match'] : []),
+              ]),
       ];
       expect(op.parameters.map((p) => `${p.in}:${p.name}`)).toEqual(expected);
       for (const parameter of op.parameters) {

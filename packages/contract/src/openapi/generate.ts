@@ -4,6 +4,7 @@ import { ignoreOverride, type Options, zodToJsonSchema } from 'zod-to-json-schem
 import {
   API_VERSION,
   CALLER_REQUEST_ID_PATTERN,
+  CHANGE_TYPES,
   DEFAULT_BASE_URL,
   ERRORS,
   type ErrorCode,
@@ -204,16 +205,20 @@ const toOpenApiPath = (path: string) => path.replace(/:([A-Za-z0-9_]+)/g, '{$1}'
 
 function parameters(schema: unknown, location: 'path' | 'query'): ParameterObject[] {
   if (!(schema instanceof z.ZodObject)) return [];
+  // Converted whole, so each field is read as a property: optionality, wherever it sits (under a transform too),
+  // becomes the parameter's `required`, and the schema shows the value itself. A field converted alone would keep its
+  // optionality as `anyOf: [{ not: {} }, …]`, which generated clients type as `unknown`.
+  const object = toJsonSchema(schema);
+  const properties = object.properties as Record<string, JsonSchema>;
+  const required = new Set((object.required as string[] | undefined) ?? []);
   return Object.entries(schema.shape as Record<string, z.ZodTypeAny>).map(([name, field]) => {
-    // Optionality is the parameter's `required`; the schema shows the value itself.
-    const value = field instanceof z.ZodOptional ? (field.unwrap() as z.ZodTypeAny) : field;
-    const { description, ...valueSchema } = toJsonSchema(value);
+    const { description, ...valueSchema } = properties[name] ?? {};
     // The first candidate this parameter's own schema accepts (as sent: a query string or a path segment).
     const example = PARAMETER_EXAMPLES[name]?.find((candidate) => field.safeParse(String(candidate)).success);
     return {
       name,
       in: location,
-      required: location === 'path' || !field.isOptional(),
+      required: location === 'path' || required.has(name),
       description: String(field.description ?? description ?? ''),
       schema: valueSchema,
       ...(example !== undefined && { example }),
@@ -304,6 +309,9 @@ function operation(key: string, route: (typeof contractRoutes)[number]['route'])
   return op;
 }
 
+/** Where the people behind the API are reached: the project's issue tracker. */
+const CONTACT_URL = 'https://github.com/coinventory/coinventory/issues';
+
 const API_DESCRIPTION = `JSON-over-HTTP API to a Coinventory workspace: inventory items, automated valuations with their comparable sales, consignments and sales invoices.
 
 - **Base URL** ends in \`/${API_VERSION}\`; every path below is relative to it.
@@ -313,10 +321,10 @@ const API_DESCRIPTION = `JSON-over-HTTP API to a Coinventory workspace: inventor
 - **Nullable** fields are always present and hold \`null\` when empty.
 - **Rate limit**: ${RATE_LIMIT.maxRequests} requests per ${RATE_LIMIT.windowSeconds} seconds per key; beyond it, 429 with \`Retry-After\`.
 - **Errors** have the body \`{ code, message, issues? }\`.
-- **Changes**: \`GET /changes\` reports every created, updated and deleted item in commit order, from a cursor.
+- **Changes**: \`GET /changes\` reports every change in commit order, from a cursor: items created, updated and deleted, valuations created, consignments and invoices created and updated (\`types\` keeps only some of ${codeList(CHANGE_TYPES)}).
 - **Webhooks**: endpoints (\`/webhook-endpoints\`) get each change POSTed as it commits, signed as Standard Webhooks specify; the payloads are described under \`webhooks\`.
 - **Safe retries**: a POST, PATCH or DELETE sent with \`Idempotency-Key\` is done once; a retry with the same key gets the first answer again (\`Idempotent-Replayed: true\`).
-- **Conditional requests**: every GET answers with a strong \`ETag\`; \`If-None-Match\` gets 304 when nothing changed, and \`If-Match\` on PATCH and DELETE gets 412 instead of overwriting a change you have not seen.`;
+- **Conditional requests**: every GET answers with a strong \`ETag\`; \`If-None-Match\` gets 304 when nothing changed. On PATCH and DELETE, \`If-Match\` and \`If-None-Match\` are evaluated as RFC 9110 §13.1 specifies (\`If-Match\` first), and 412 answers when one fails, writing nothing: \`If-Match\` keeps you from overwriting a change you have not seen.`;
 
 /** The headers of every webhook delivery (Standard Webhooks 1.0, and the changes cursor). */
 const WEBHOOK_HEADERS: ParameterObject[] = [
@@ -438,6 +446,8 @@ export function generateOpenApiDocument(options: GenerateOptions = {}): OpenApiD
     info: {
       title: 'Coinventory API',
       version: OPENAPI_DOCUMENT_VERSION,
+      contact: { name: 'Coinventory', url: CONTACT_URL },
+      license: { name: 'MIT', identifier: 'MIT' },
       summary: 'Inventory, valuations, consignments and invoices for coin dealers and auction houses.',
       description: API_DESCRIPTION,
     },

@@ -47,11 +47,23 @@ const IF_MATCH_PARAMETER: ParameterObject = {
   example: ETAG_EXAMPLE,
 };
 
+// On a write, RFC 9110 §13.1.2 has a failed If-None-Match answer 412, not 304.
+const IF_NONE_MATCH_WRITE_PARAMETER: ParameterObject = {
+  name: CONDITIONAL.ifNoneMatchHeader,
+  in: 'header',
+  required: false,
+  description: `One or more ETags (or \`*\`): the write is done only if the object has none of them now (for \`*\`: never, since it exists), and is otherwise refused with 412, writing nothing. Compared weakly: \`W/"x"\` names \`"x"\`. Evaluated after \`${CONDITIONAL.ifMatchHeader}\` (RFC 9110 §13.2.2).`,
+  schema: { type: 'string' },
+  example: ETAG_EXAMPLE,
+};
+
 /** The optional request headers an operation takes beyond `X-Request-Id`. */
 export function requestHeaderParameters(route: AppRoute): ParameterObject[] {
   if (isStreamed(route)) return [];
   if (!isWrite(route)) return [IF_NONE_MATCH_PARAMETER];
-  return declares(route, 412) ? [IDEMPOTENCY_KEY_PARAMETER, IF_MATCH_PARAMETER] : [IDEMPOTENCY_KEY_PARAMETER];
+  return declares(route, 412)
+    ? [IDEMPOTENCY_KEY_PARAMETER, IF_MATCH_PARAMETER, IF_NONE_MATCH_WRITE_PARAMETER]
+    : [IDEMPOTENCY_KEY_PARAMETER];
 }
 
 export const ETAG_HEADER: HeaderObject = {

@@ -21,7 +21,7 @@ const ERROR_DESCRIPTIONS: Partial<Record<ErrorCode, string>> = {
   IDEMPOTENCY_KEY_IN_USE:
     'A request with the same `Idempotency-Key` is still running: retry after `Retry-After` seconds, and get its answer.',
   PRECONDITION_FAILED:
-    'The object no longer has any of the ETags sent in `If-Match`: someone changed it since you read it. Nothing was written; read it again, and decide.',
+    'A precondition failed (RFC 9110 §13.1), and nothing was written: the object no longer has any of the ETags sent in `If-Match` (someone changed it since you read it: read it again, and decide), or it still has one named in `If-None-Match` (any, for `*`), with its own message.',
   PAYLOAD_TOO_LARGE: `The request body is larger than ${MAX_BODY_BYTES} bytes (${MAX_BODY_BYTES / 2 ** 20} MiB).`,
   UNSUPPORTED_MEDIA_TYPE: 'The request has a body that is not sent as `Content-Type: application/json`.',
   TOO_MANY_REQUESTS: `More than ${RATE_LIMIT.maxRequests} requests in ${RATE_LIMIT.windowSeconds} seconds with this key; or too many failed authentications from this address, and a key the server has not recently verified. Wait the number of seconds in \`Retry-After\`.`,
@@ -123,7 +123,7 @@ export function responseHeaders(status: number): Record<string, HeaderObject> {
       description: 'Whole seconds to wait before retrying.',
       required: true,
       schema: { type: 'integer', minimum: 1 },
-      example: '1',
+      example: 1,
     };
   }
   if (status === 429) {
@@ -132,7 +132,7 @@ export function responseHeaders(status: number): Record<string, HeaderObject> {
         'Whole seconds to wait before one more request with this key (or, refused for failed authentications, from this address) would be admitted (at least 1).',
       required: true,
       schema: { type: 'integer', minimum: 1 },
-      example: '12',
+      example: 12,
     };
   }
   return headers;
@@ -150,7 +150,7 @@ export function errorResponse(code: ErrorCode): ResponseObject {
       description: `Whole seconds to wait before retrying${always ? '' : '; sent with `IDEMPOTENCY_KEY_IN_USE` only'}.`,
       required: always,
       schema: { type: 'integer', minimum: 1 },
-      example: '1',
+      example: 1,
     };
   }
   return {

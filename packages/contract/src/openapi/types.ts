@@ -15,7 +15,8 @@ export interface HeaderObject {
   description: string;
   required?: boolean;
   schema: JsonSchema;
-  example?: string;
+  /** Of the type `schema` gives: an integer header's example is a number (validators check it against the schema). */
+  example?: string | number;
 }
 
 export interface ResponseObject {
@@ -57,7 +58,14 @@ export interface WebhookOperationObject {
 
 export interface OpenApiDocument {
   openapi: string;
-  info: { title: string; version: string; summary?: string; description?: string };
+  info: {
+    title: string;
+    version: string;
+    summary?: string;
+    description?: string;
+    contact?: { name?: string; url?: string; email?: string };
+    license?: { name: string; identifier?: string; url?: string };
+  };
   servers: Array<{ url: string; description?: string }>;
   security: Array<Record<string, string[]>>;
   tags: Array<{ name: string; description: string }>;

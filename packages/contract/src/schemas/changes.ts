@@ -55,7 +55,7 @@ export const ConsignmentCreatedChangeSchema = changeFields(
 );
 export const ConsignmentUpdatedChangeSchema = changeFields(
   'consignment.updated',
-  "A consignment's own fields, or which items it holds, were changed by an import. Its totals also move when its items' values or sales change; those changes are not reported here (follow `item.updated`).",
+  "A consignment changed as `GET /consignments/{id}` shows it: its own fields or which items it holds (by an import), or its totals, which move with its items' values and sales.",
   ConsignmentSchema.describe('The consignment as `GET /consignments/{id}` returned it right after this change.'),
 );
 export const InvoiceCreatedChangeSchema = changeFields(
@@ -85,22 +85,32 @@ export const ChangeSchema = z
 
 const cursorText = `An opaque cursor from \`nextCursor\` (or \`GET /changes/cursor\`). Cursors stay valid while the changes after them are kept (${DEFAULT_CHANGES_RETENTION_DAYS} days unless the server is configured otherwise); an expired one, or one of another workspace, is refused with 400: start again from a full read.`;
 
+const changeTypeAlternatives = `(?:${CHANGE_TYPES.map((type) => type.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('|')})`;
+
+/**
+ * What `types` accepts: change types separated by commas, white space around each allowed. The schema checks with it,
+ * so the pattern the document publishes is the check itself.
+ */
+export const CHANGE_TYPE_LIST_PATTERN = new RegExp(
+  `^\\s*${changeTypeAlternatives}\\s*(?:,\\s*${changeTypeAlternatives}\\s*)*$`,
+);
+
+/** Names the first part of a refused `types` that is not a change type. */
+function changeTypesMessage(value: unknown): string {
+  const parts = typeof value === 'string' ? value.split(',').map((part) => part.trim()) : [];
+  const unknown = parts.find((part) => !(CHANGE_TYPES as readonly string[]).includes(part)) ?? '';
+  return `${JSON.stringify(unknown)} is not a change type; expected a comma-separated list of ${codeList(CHANGE_TYPES)}`;
+}
+
 /** `a,b,c` in a query string: a comma-separated list of change types, each listed once at most. */
 const changeTypesQuery = z
-  .string()
-  .transform((value, ctx) => {
-    const types = value.split(',').map((part) => part.trim());
-    for (const type of types) {
-      if (!(CHANGE_TYPES as readonly string[]).includes(type)) {
-        ctx.addIssue({
-          code: z.ZodIssueCode.custom,
-          message: `${JSON.stringify(type)} is not a change type; expected a comma-separated list of ${codeList(CHANGE_TYPES)}`,
-        });
-        return z.NEVER;
-      }
-    }
-    return [...new Set(types)] as ChangeType[];
+  .string({
+    errorMap: (issue, ctx) => ({
+      message: issue.code === z.ZodIssueCode.invalid_string ? changeTypesMessage(ctx.data) : ctx.defaultError,
+    }),
   })
+  .regex(CHANGE_TYPE_LIST_PATTERN)
+  .transform((value) => [...new Set(value.split(',').map((part) => part.trim()))] as ChangeType[])
   .describe(`Only changes of these types, comma-separated: ${codeList(CHANGE_TYPES)}. All types when absent.`);
 
 export const ListChangesQuerySchema = z
