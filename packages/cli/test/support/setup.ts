@@ -30,6 +30,8 @@ export interface SharedServer extends ServerInfo {
     exporter: string;
     /** `api` and `--fields`. */
     raw: string;
+    /** Spreadsheet formulas in CSV: written neutralised, imported back. */
+    formulas: string;
     /** Keys of a workspace of their own (BULK_ORGANIZATION), empty at first: the bulk imports fill it. */
     bulk: string;
     bulkResume: string;
@@ -97,6 +99,7 @@ export default async function setup(project: TestProject): Promise<() => Promise
     importer,
     exporter,
     raw,
+    formulas,
     [bulk, bulkResume],
   ] = await Promise.all([
     createKey(info, 'cli read-only', 'read'),
@@ -112,6 +115,7 @@ export default async function setup(project: TestProject): Promise<() => Promise
     createKey(info, 'cli import tests', 'read,write'),
     createKey(info, 'cli export tests', 'read'),
     createKey(info, 'cli api and --fields tests', 'read,write'),
+    createKey(info, 'cli CSV formula tests', 'read,write'),
     bulkWorkspaceKeys(info, ['cli bulk import tests', 'cli bulk import resume tests']),
   ]);
   project.provide('server', {
@@ -131,6 +135,7 @@ export default async function setup(project: TestProject): Promise<() => Promise
       importer,
       exporter,
       raw,
+      formulas,
       bulk: bulk as string,
       bulkResume: bulkResume as string,
     },
