@@ -1,12 +1,16 @@
 import { createHash } from 'node:crypto';
-import { IDEMPOTENCY } from '@coinventory/contract';
-import type { NextFunction, Request, Response } from 'express';
+import { type Contract, IDEMPOTENCY } from '@coinventory/contract';
+import type { TsRestRequest } from '@ts-rest/express';
+import type { NextFunction, Response } from 'express';
 import { asPool } from '../../db/nested.js';
 import type { Sql } from '../../db/types.js';
 import { ApiError, badRequest } from '../../errors.js';
 import { type AnswerKeeper, authOf, localsOf, sqlOf } from '../../request/context.js';
 import { etagOf } from '../../request/etag.js';
 import { findAnswer, type KeyScope, keepAnswer, lockKey } from './store.js';
+
+/** A request on a contract route, as the routes' global middleware sees it. */
+type ContractRequest = TsRestRequest<Contract>;
 
 const WRITE_METHODS: ReadonlySet<string> = new Set(['POST', 'PATCH', 'DELETE']);
 const HEADER = `headers.${IDEMPOTENCY.header.toLowerCase()}`;
@@ -23,9 +27,14 @@ function canonicalJson(value: unknown): string {
   return JSON.stringify(value) ?? 'null';
 }
 
-/** What makes two requests "the same request": method, path and body. */
-function fingerprintOf(req: Request): string {
-  const path = req.originalUrl.split('?')[0] ?? '';
+/**
+ * What makes two requests "the same request": method, the route they reach and its decoded parameters, and body. The
+ * path is taken as the router read it, not as it was spelled: `/v1/items/` and `/v1/items` (express's non-strict
+ * routing), or an id with percent-encoded characters, reach the same route with the same parameters, so they are the
+ * same request.
+ */
+function fingerprintOf(req: ContractRequest): string {
+  const path = `${req.tsRestRoute.path} ${canonicalJson(req.params)}`;
   const body = req.body === undefined ? '' : canonicalJson(req.body);
   return createHash('sha256').update(`${req.method} ${path}\n${body}`).digest('base64url');
 }
@@ -77,11 +86,10 @@ export function idempotentWrites() {
   // Keys whose request this process is running: a duplicate is refused at once, even on the embedded database,
   // whose one connection would otherwise queue it behind the first.
   const running = new Set<string>();
-  return async (req: Request, res: Response, next: NextFunction) => {
+  return async (req: ContractRequest, res: Response, next: NextFunction) => {
     const key = req.get(IDEMPOTENCY.header);
     if (key === undefined || !WRITE_METHODS.has(req.method)) return next();
-    // A dry run writes nothing, and so keeps no answer either: it neither replays nor uses up the key.
-    if (req.query.dryRun === 'true') return next();
+    // Checked on a dry run too: it tries the request as the real one will be sent.
     if (!IDEMPOTENCY.keyPattern.test(key)) {
       return next(
         badRequest(
@@ -89,6 +97,8 @@ export function idempotentWrites() {
         ),
       );
     }
+    // A dry run writes nothing, and so keeps no answer either: it neither replays nor uses up the key.
+    if (req.query.dryRun === 'true') return next();
     const { organization, apiKey } = authOf(res);
     const scope: KeyScope = { organizationId: organization.id, apiKeyId: apiKey.id, key };
     const id = `${scope.organizationId}/${scope.apiKeyId}/${key}`;
