@@ -25,6 +25,7 @@ const HTTP_LAYER_FILES = [
   'test/api/validation-body.test.ts',
   'test/http/app.test.ts',
   'test/http/conditional.test.ts',
+  'test/http/cors.test.ts',
   'test/http/docs.test.ts',
   'test/http/host-header.test.ts',
   'test/http/hostile-http.test.ts',

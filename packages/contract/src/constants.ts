@@ -168,6 +168,38 @@ export const CONDITIONAL = {
   noneMatchFailedMessage: 'The resource still has a version named in If-None-Match (or exists, for *)',
 } as const;
 
+/**
+ * Cross-origin requests from the origins an operator allows (`CORS_ALLOWED_ORIGINS`, off by default): the request
+ * headers a browser may send and the response headers its script may read.
+ */
+export const CORS = {
+  allowedMethods: ['GET', 'HEAD', 'POST', 'PATCH', 'DELETE'],
+  allowedHeaders: [
+    'Authorization',
+    'Content-Type',
+    'Content-Encoding',
+    'Accept',
+    IDEMPOTENCY.header,
+    CONDITIONAL.ifMatchHeader,
+    CONDITIONAL.ifNoneMatchHeader,
+    'X-Request-Id',
+  ],
+  exposedHeaders: [
+    CONDITIONAL.etagHeader,
+    'RateLimit',
+    'RateLimit-Policy',
+    'Retry-After',
+    'X-Request-Id',
+    IDEMPOTENCY.replayedHeader,
+    'Location',
+    'Allow',
+    'WWW-Authenticate',
+    ...Object.values(EXPORTS.trailers),
+  ],
+  /** How long a browser may keep a preflight's answer. */
+  maxAgeSeconds: 600,
+} as const;
+
 export const ITEM_STATUSES = ['in_stock', 'out_of_stock', 'sold', 'at_auction'] as const;
 export type ItemStatus = (typeof ITEM_STATUSES)[number];
 

@@ -280,6 +280,13 @@ const EnvShape = z.object({
     .describe(
       'How often a worker looks for a workspace whose scheduled valuation is due ("coinventory-server valuation policy --every-hours").',
     ),
+  // Each entry is checked with the rest (parseAllowedOrigins, below), which names a bad one.
+  CORS_ALLOWED_ORIGINS: z
+    .string()
+    .default('')
+    .describe(
+      "Comma-separated origins (https://backoffice.example.com) whose pages may call the API from a browser (CORS). Empty: none. Only for a dealer's own trusted pages or a proxy: API keys are secrets and do not belong in a browser.",
+    ),
   WEB_CONCURRENCY: z.coerce
     .number()
     .int()
@@ -306,6 +313,10 @@ const EnvSchema = EnvShape.refine((env) => env.SYNC_LEASE_MS > env.MARKETPLACE_T
   .refine((env) => env.DATABASE_POOLER === 'none' || env.DATABASE_URL !== undefined, {
     message: 'needs DATABASE_URL: the embedded database is reached without a pooler (set it to none, or unset it)',
     path: ['DATABASE_POOLER'],
+  })
+  .superRefine((env, ctx) => {
+    const parsed = parseAllowedOrigins(env.CORS_ALLOWED_ORIGINS);
+    if ('error' in parsed) ctx.addIssue({ code: 'custom', message: parsed.error, path: ['CORS_ALLOWED_ORIGINS'] });
   });
 
 export type Env = z.infer<typeof EnvSchema>;
@@ -350,4 +361,47 @@ export function loadEnv(source: NodeJS.ProcessEnv = process.env): Env {
     ...(result.success ? [] : result.error.issues.map((issue) => `  ${issue.path.join('.')}: ${issue.message}`)),
   ];
   throw new ConfigError(`Invalid configuration:\n${lines.join('\n')}`);
+}
+
+/**
+ * The origins CORS_ALLOWED_ORIGINS lists, or why one cannot be: each entry must be an origin exactly as a browser
+ * sends it in `Origin` (`https://shop.example.com`, `http://localhost:5173`), or it would never match.
+ */
+export function parseAllowedOrigins(text: string): { origins: string[] } | { error: string } {
+  const origins: string[] = [];
+  for (const entry of text
+    .split(',')
+    .map((part) => part.trim())
+    .filter((part) => part !== '')) {
+    if (entry === '*' || entry === 'null') {
+      return {
+        error: `"${entry}" is not allowed: list each origin that may call the API (https://shop.example.com); the API's keys are secrets, so no page may use them from just anywhere`,
+      };
+    }
+    let url: URL | undefined;
+    try {
+      url = new URL(entry);
+    } catch {
+      url = undefined;
+    }
+    if (!url || (url.protocol !== 'https:' && url.protocol !== 'http:') || url.host === '') {
+      return {
+        error: `"${entry}" is not an origin: write it as scheme://host[:port], such as https://shop.example.com`,
+      };
+    }
+    if (url.origin !== entry) {
+      return {
+        error: `"${entry}" is not an origin as a browser sends it: write ${url.origin} (scheme://host[:port], lower case, no path, no default port, no trailing slash)`,
+      };
+    }
+    origins.push(entry);
+  }
+  return { origins };
+}
+
+/** The origins CORS_ALLOWED_ORIGINS allows (checked by loadEnv, which refuses a bad one). */
+export function allowedOrigins(env: Pick<Env, 'CORS_ALLOWED_ORIGINS'>): string[] {
+  const parsed = parseAllowedOrigins(env.CORS_ALLOWED_ORIGINS);
+  if ('error' in parsed) throw new ConfigError(`Invalid configuration:\n  CORS_ALLOWED_ORIGINS: ${parsed.error}`);
+  return parsed.origins;
 }

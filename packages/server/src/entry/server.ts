@@ -4,7 +4,7 @@ import { createServer, type IncomingMessage, type RequestListener, type Server, 
 import { type AddressInfo, createServer as createNetServer, type Server as NetServer } from 'node:net';
 import { connectDatabase, type Database, databaseOptions } from '../db/connect.js';
 import { migrate } from '../db/migrate.js';
-import type { Env } from '../env.js';
+import { allowedOrigins, type Env } from '../env.js';
 import { createApp } from '../http/app.js';
 import { answerClientErrors } from '../http/client-errors.js';
 import { InFlightRequests } from '../http/middleware/lifecycle.js';
@@ -149,6 +149,7 @@ export async function startServer({ env, logger, beforeServing }: StartOptions):
     publicBaseUrl: env.PUBLIC_BASE_URL,
     failedAuth: env.AUTH_FAILURE_LIMIT > 0 ? new FailedAuthLimiter({ limit: env.AUTH_FAILURE_LIMIT }) : undefined,
     metrics: metrics && { metrics, token: env.METRICS_TOKEN },
+    corsOrigins: allowedOrigins(env),
   });
   serve(app);
   if (!listenFirst) await listen(server, env);

@@ -19,6 +19,7 @@ import { requestContext } from '../request/context.js';
 import { METADATA_PATH, publicUrls } from '../request/public-urls.js';
 import { docsRouter } from './docs.js';
 import { errorHandler } from './error-handler.js';
+import { crossOrigin } from './middleware/cors.js';
 import { entityTags } from './middleware/etag.js';
 import { announcesBody, BODY_METHODS, InFlightRequests, requestLifecycle } from './middleware/lifecycle.js';
 import { createRouter, gatedReads } from './router.js';
@@ -51,6 +52,8 @@ export interface AppDependencies {
   failedAuth?: FailedAuthLimiter | undefined;
   /** The process's metrics, served at /metrics (behind `token` when given); absent, none are kept. */
   metrics?: { metrics: Metrics; token?: string | undefined } | undefined;
+  /** Origins whose pages may call the API from a browser (CORS_ALLOWED_ORIGINS); absent or empty, none. */
+  corsOrigins?: readonly string[];
 }
 
 /**
@@ -113,6 +116,7 @@ export function createApp({
   cancelStatements = true,
   failedAuth,
   metrics,
+  corsOrigins = [],
 }: AppDependencies): express.Express {
   const urls = publicUrls(publicBaseUrl);
   const app = express();
@@ -132,6 +136,8 @@ export function createApp({
       cancelStatements,
     }),
   );
+  // Before every route, so errors carry it too and preflights are answered before a key is asked for.
+  if (corsOrigins.length > 0) app.use(crossOrigin(corsOrigins));
 
   app.get('/healthz', (_req, res) => {
     res.setHeader('Cache-Control', 'no-store');

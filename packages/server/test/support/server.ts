@@ -35,6 +35,8 @@ export interface TestServerOptions {
   onSyncQueued?: () => void;
   /** Where webhook endpoints may point, the test ping's timeout, and the webhook worker's kick (the app's defaults otherwise). */
   webhooks?: WebhookSettings;
+  /** Origins allowed to call from a browser (CORS_ALLOWED_ORIGINS); none unless given. */
+  corsOrigins?: readonly string[];
 }
 
 export async function startTestServer(options: TestServerOptions = {}): Promise<TestServer> {
@@ -51,6 +53,7 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
       queueLimit: options.queueLimit,
       onSyncQueued: options.onSyncQueued,
       webhooks: options.webhooks,
+      ...(options.corsOrigins && { corsOrigins: options.corsOrigins }),
       cancelStatements: database.kind === 'postgres',
     }),
   );
