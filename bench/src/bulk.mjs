@@ -132,14 +132,14 @@ export function sampleRss(rssBytes, everyMs) {
  * @property {number} status
  * @property {number} ms            from sending the request to the end of the body
  * @property {number} firstByteMs   from sending the request to the response's first bytes (status and headers,
- *   which the server sends once it has read the first rows)
+ *   which the server sends once it has read the whole snapshot into its temporary file)
  * @property {number} bytes         of the body
  * @property {number} lines         LF-terminated lines of the body (a CSV record ends in CRLF)
  * @property {string} lastLine      the body's last line (NDJSON: the end line)
- * @property {Record<string, string>} trailers
+ * @property {Record<string, string | string[] | undefined>} headers
  * @property {boolean} complete     the body ended normally (a cut-short export ends in an error)
  * @property {'complete' | 'cut' | 'left'} ended   normally; cut short by the server (the connection closed before
- *   the end: no end line, no trailers); or the reader left (a slow reader, after `leaveAfterMs`)
+ *   the end: short of Content-Length, no end line); or the reader left (a slow reader, after `leaveAfterMs`)
  */
 
 /**
@@ -183,7 +183,7 @@ export function readExport(origin, key, format, slow = {}) {
             bytes,
             lines,
             lastLine: (carry.length > 0 ? carry : lastLine).toString('utf8').replace(/\r$/, ''),
-            trailers: /** @type {Record<string, string>} */ (res.trailers),
+            headers: res.headers,
             complete: ended === 'complete',
             ended,
           });

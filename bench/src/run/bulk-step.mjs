@@ -58,7 +58,7 @@ function parsed(line) {
  * @property {number} firstByteMs
  * @property {number} bytes
  * @property {number} lines
- * @property {number | null} count      the end line's (NDJSON) or the trailer's (CSV)
+ * @property {number | null} count      the end line's (NDJSON) or the count header's (CSV)
  * @property {boolean} complete
  * @property {'complete' | 'cut' | 'left'} ended   'cut': the server closed the connection before the end
  * @property {{ baselineMB: number, peakMB: number, endMB: number, growthMB: number, samples: number }} rss
@@ -156,10 +156,10 @@ export async function measureExports(server, target, admin) {
       log(`export of ${items.toLocaleString('en-US')} items, ${format} (${which})`);
       const loadAverage = load();
       const { read, rss } = await sampledExport(server, target.key, format);
-      const trailer = read.trailers['coinventory-export-count'];
+      const header = read.headers['coinventory-export-count'];
       /** @type {{ count?: number }} */
       const end = format === 'ndjson' ? parsed(read.lastLine) : {};
-      const count = format === 'ndjson' ? (end.count ?? null) : trailer === undefined ? null : Number(trailer);
+      const count = format === 'ndjson' ? (end.count ?? null) : typeof header === 'string' ? Number(header) : null;
       /** @type {ExportRun} */
       const run = {
         ms: read.ms,

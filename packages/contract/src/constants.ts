@@ -126,15 +126,31 @@ export const BATCH = {
 export type BatchMode = (typeof BATCH.modes)[number];
 
 /**
- * `GET /exports/items`: every item of a workspace in one streamed answer, from one snapshot, in NDJSON (one Item per
- * line, then a last line with the changes cursor at that snapshot) or CSV (the cursor in a trailer).
+ * `GET /exports/items`: every item of a workspace in one answer, from one snapshot, in NDJSON (one Item per line, then
+ * a last line with the count and the changes cursor at that snapshot) or CSV. The server reads the snapshot into a
+ * temporary file first, then sends it with its length, its ETag and the same facts in response headers.
  */
 export const EXPORTS = {
   mediaTypes: { ndjson: 'application/x-ndjson', csv: 'text/csv' },
-  /** HTTP trailers of a CSV export (an NDJSON export ends with the same facts on its last line). */
+  /** Response headers of every export answer (200, 304 and HEAD): the snapshot's changes cursor and its item count. */
+  headers: { cursor: 'Coinventory-Changes-Cursor', count: 'Coinventory-Export-Count' },
+  /** @deprecated No export sends trailers any more: the same names are response headers, `EXPORTS.headers`. */
   trailers: { cursor: 'Coinventory-Changes-Cursor', count: 'Coinventory-Export-Count' },
-  /** A reader that takes nothing for this long is dropped: an export holds a database snapshot open while it runs. */
+  /**
+   * How long reading the snapshot may take, in place of the request deadline (REQUEST_TIMEOUT_MS): a large export
+   * takes seconds (about 5 for 100,000 items); beyond it the read is rolled back and answered 500.
+   */
+  readTimeoutMs: 120_000,
+  /** A reader that takes nothing for this long is dropped (the answer is cut short), freeing its export slot. */
   stallTimeoutMs: 30_000,
+  /** Exports one API key may have under way at once in one server process; one more is answered 429. */
+  maxPerKey: 2,
+  /** Exports one server process has under way at once, all keys together; one more is answered 503. */
+  maxPerProcess: 8,
+  /** The `Retry-After` (seconds) of an export refused for either cap. */
+  busyRetryAfterSeconds: 5,
+  /** The largest answer one export may be (it is written to a temporary file before it is sent); beyond it, 400. */
+  maxBytes: 1024 ** 3,
 } as const;
 export type ExportFormat = keyof typeof EXPORTS.mediaTypes;
 
@@ -194,7 +210,7 @@ export const CORS = {
     'Location',
     'Allow',
     'WWW-Authenticate',
-    ...Object.values(EXPORTS.trailers),
+    ...Object.values(EXPORTS.headers),
   ],
   /** How long a browser may keep a preflight's answer. */
   maxAgeSeconds: 600,

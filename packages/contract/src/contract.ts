@@ -68,8 +68,8 @@ export interface RouteMetadata {
   /** The write can be refused with 409 `CONFLICT` for a SKU already used (its other 409 is a busy Idempotency-Key). */
   skuConflict?: true;
   /**
-   * The answer is streamed (NDJSON or CSV), not one JSON body: it has no ETag and no 304, and a failure once it has
-   * started cuts it short instead of answering an error body.
+   * The answer is a file of lines (NDJSON or CSV, by `Accept`), not one JSON body: it is read whole into a temporary
+   * file, then sent with its length and ETag; a failure while it is sent cuts it short instead of answering an error.
    */
   streamed?: true;
 }
@@ -228,11 +228,12 @@ export const contract = c.router(
         method: 'GET',
         path: '/exports/items',
         summary: 'Export items',
-        description: `Every item of the workspace (narrowed by the list's filters), oldest first, streamed in one answer read from one snapshot of the database: NDJSON (\`${EXPORTS.mediaTypes.ndjson}\`, the default), one Item per line, then a last line \`{ count, nextCursor }\`; or CSV (\`Accept: ${EXPORTS.mediaTypes.csv}\`), the columns of \`coinventory items list --output csv\`, with \`count\` and \`nextCursor\` in the HTTP trailers \`${EXPORTS.trailers.count}\` and \`${EXPORTS.trailers.cursor}\`. Following \`GET /changes\` from \`nextCursor\` gives every change made since the snapshot and none already in the export. An answer without its last line (or trailers) was cut short: read it again. One request for the rate limit.`,
+        description: `Every item of the workspace (narrowed by the list's filters), oldest first, in one answer read from one snapshot of the database: NDJSON (\`${EXPORTS.mediaTypes.ndjson}\`, the default), one Item per line, then a last line \`{ count, nextCursor }\`; or CSV (\`Accept: ${EXPORTS.mediaTypes.csv}\`, parameters such as \`charset\` and q-values allowed), the columns of \`coinventory items list --output csv\`. Both carry \`count\` and \`nextCursor\` in the response headers \`${EXPORTS.headers.count}\` and \`${EXPORTS.headers.cursor}\`, a \`Content-Length\` and a strong \`ETag\` (\`If-None-Match\` gets 304). Following \`GET /changes\` from \`nextCursor\` gives every change made since the snapshot and none already in the export. An answer shorter than its \`Content-Length\` (or, in NDJSON, without its last line) was cut short: read it again. The snapshot is read whole before the first byte is sent, so a failure then is an ordinary error answer. One request for the rate limit; at most ${EXPORTS.maxPerKey} exports per key at once (one more: 429) and ${EXPORTS.maxPerProcess} per server process (one more: 503), both with \`Retry-After\`.`,
         query: ExportItemsQuerySchema,
         responses: {
           200: c.otherResponse({ contentType: EXPORTS.mediaTypes.ndjson, body: z.string() }),
           ...validated,
+          ...notModified,
         },
         metadata: meta({ scope: 'read', operationId: 'exportItems', tag: 'Items', streamed: true }),
       },

@@ -90,17 +90,15 @@ describe('OpenAPI document', () => {
         ...shapeKeys(route.pathParams).map((name) => `path:${name}`),
         ...shapeKeys(route.query).map((name) => `query:${name}`),
         'header:X-Request-Id',
-        // Conditional reads on GET; safe retries on every write, and both preconditions where 412 can answer (RFC 9110
-        // §13.1 has PATCH and DELETE evaluate If-None-Match too).
-        // A streamed export is not hashed: no ETag, so no If-None-Match.
-        ...(route.metadata.streamed
-          ? []
-          : route.method === 'GET'
-            ? ['header:If-None-Match']
-            : [
-                'header:Idempotency-Key',
-                ...('412' in route.responses ? ['header:If-Match', 'header:If-None-Match'] : []),
-              ]),
+        // Conditional reads on every GET (the export too); safe retries on every write, and If-Match where 412 can
+        // answer.
+        ...(route.method === 'GET'
+          ? ['header:If-None-Match']
+          : // Both preconditions where 412 can answer: RFC 9110 §13.1 has PATCH and DELETE evaluate If-None-Match too.
+            [
+              'header:Idempotency-Key',
+              ...('412' in route.responses ? ['header:If-Match', 'header:If-None-Match'] : []),
+            ]),
       ];
       expect(op.parameters.map((p) => `${p.in}:${p.name}`)).toEqual(expected);
       for (const parameter of op.parameters) {
@@ -211,11 +209,16 @@ describe('OpenAPI document', () => {
     }
   });
 
-  it('describes the export as NDJSON of Items ending in its cursor line, or CSV with the same facts in trailers', () => {
+  it('describes the export as NDJSON of Items ending in its cursor line, or CSV, with its facts in headers', () => {
     const op = operationOf(contract.items.export);
     const success = op.responses['200'] as ResponseObject;
     expect(Object.keys(success.content ?? {})).toEqual([EXPORTS.mediaTypes.ndjson, EXPORTS.mediaTypes.csv]);
-    expect(success.headers).not.toHaveProperty('ETag');
+    // The document says every GET has an ETag and honours If-None-Match: the export too. No trailers.
+    expect(Object.keys(success.headers ?? {})).toEqual(
+      expect.arrayContaining(['ETag', 'Content-Length', 'Vary', EXPORTS.headers.cursor, EXPORTS.headers.count]),
+    );
+    expect(success.headers).not.toHaveProperty('Trailer');
+    expect(op.responses).toHaveProperty('304');
     const lines = String(success.content?.[EXPORTS.mediaTypes.ndjson]?.example).trimEnd().split('\n');
     expect(lines).toHaveLength(2);
     expect(() => ItemSchema.parse(JSON.parse(lines[0] ?? ''))).not.toThrow();
@@ -223,7 +226,7 @@ describe('OpenAPI document', () => {
     const csv = String(success.content?.[EXPORTS.mediaTypes.csv]?.example).split('\r\n');
     expect(csv[0]).toBe(ITEM_CSV_COLUMNS.join(','));
     expect(csv).toHaveLength(3); // header, one record, and the empty text after the last CRLF
-    expect(op.description).toContain(EXPORTS.trailers.cursor);
+    expect(op.description).toContain(EXPORTS.headers.cursor);
   });
 
   it('gives every component schema one example, which its own schema accepts', () => {

@@ -226,19 +226,43 @@ function parameters(schema: unknown, location: 'path' | 'query'): ParameterObjec
   });
 }
 
-/** The 200 of the export: NDJSON lines of Items and a last `{ count, nextCursor }` line, or CSV with trailers. */
-function streamedItemsResponse(): ResponseObject {
+/**
+ * The 200 of the export: NDJSON lines of Items and a last `{ count, nextCursor }` line, or CSV; both with their length,
+ * ETag and the snapshot's facts in headers.
+ */
+function streamedItemsResponse(route: (typeof contractRoutes)[number]['route']): ResponseObject {
   const item = COMPONENT_EXAMPLES.Item;
   const end = COMPONENT_EXAMPLES.ItemsExportEnd;
   return {
-    description: `Streamed (chunked). Without its last line (NDJSON) or its trailers (CSV) the answer was cut short.`,
+    description: `The whole export, read from one snapshot before it is sent. An answer shorter than its \`Content-Length\` (or, in NDJSON, without its last line) was cut short.`,
     headers: {
       ...responseHeaders(200),
-      Trailer: {
-        description: `CSV only: the trailers that follow the last record, \`${EXPORTS.trailers.cursor}\` (the changes cursor at the export's snapshot) and \`${EXPORTS.trailers.count}\` (the number of items).`,
-        required: false,
+      ...successHeaders(route),
+      'Content-Length': {
+        description: "The whole answer's length in bytes: an answer that ends short of it was cut short.",
+        required: true,
+        // Digits as sent (a header is text), so the example matches its schema.
+        schema: { type: 'string', pattern: '^[0-9]+$' },
+        example: '1432',
+      },
+      [EXPORTS.headers.cursor]: {
+        description:
+          "The changes cursor at the export's snapshot (NDJSON's last line has it too): follow `GET /changes` from it.",
+        required: true,
         schema: { type: 'string' },
-        example: `${EXPORTS.trailers.cursor}, ${EXPORTS.trailers.count}`,
+        example: end.nextCursor,
+      },
+      [EXPORTS.headers.count]: {
+        description: 'How many items the export holds.',
+        required: true,
+        schema: { type: 'string', pattern: '^[0-9]+$' },
+        example: String(end.count),
+      },
+      Vary: {
+        description: 'The format follows `Accept`.',
+        required: true,
+        schema: { type: 'string' },
+        example: 'Accept',
       },
     },
     content: {
@@ -292,7 +316,7 @@ function operation(key: string, route: (typeof contractRoutes)[number]['route'])
     if (code === 304) {
       op.responses['304'] = notModifiedResponse();
     } else if (code === 200 && route.metadata.streamed) {
-      op.responses['200'] = streamedItemsResponse();
+      op.responses['200'] = streamedItemsResponse(route);
     } else if (code === 200) {
       op.responses['200'] = {
         description: 'Success.',

@@ -9,8 +9,6 @@ import type { HeaderObject, ParameterObject } from './types.js';
  */
 
 const isWrite = (route: AppRoute) => route.method !== 'GET';
-// A streamed answer is not hashed before it is sent: it has no ETag and no 304.
-const isStreamed = (route: AppRoute) => (route.metadata as { streamed?: true } | undefined)?.streamed === true;
 const declares = (route: AppRoute, status: number) => String(status) in route.responses;
 
 export const ETAG_EXAMPLE = '"kq3Gd0n1vQ2cX5wYb7Ue9A"';
@@ -59,7 +57,6 @@ const IF_NONE_MATCH_WRITE_PARAMETER: ParameterObject = {
 
 /** The optional request headers an operation takes beyond `X-Request-Id`. */
 export function requestHeaderParameters(route: AppRoute): ParameterObject[] {
-  if (isStreamed(route)) return [];
   if (!isWrite(route)) return [IF_NONE_MATCH_PARAMETER];
   return declares(route, 412)
     ? [IDEMPOTENCY_KEY_PARAMETER, IF_MATCH_PARAMETER, IF_NONE_MATCH_WRITE_PARAMETER]
@@ -83,7 +80,6 @@ const REPLAYED_HEADER: HeaderObject = {
 
 /** The response headers of an operation's 200 beyond the ones every response carries. */
 export function successHeaders(route: AppRoute): Record<string, HeaderObject> {
-  if (isStreamed(route)) return {};
   return isWrite(route)
     ? { [CONDITIONAL.etagHeader]: ETAG_HEADER, [IDEMPOTENCY.replayedHeader]: REPLAYED_HEADER }
     : { [CONDITIONAL.etagHeader]: ETAG_HEADER };

@@ -17,6 +17,8 @@ export interface RequestLocals {
   auth?: AuthContext;
   /** The request's database work: what its deadline rolls back (see http/middleware/lifecycle.ts). */
   work?: RequestWork;
+  /** Moves the request's deadline to `ms` from now, for a route documented to take longer (the export's read). */
+  extendDeadline?: (ms: number) => void;
   /** For a write sent with Idempotency-Key: runs its handler so that its answer commits with its writes. */
   keepAnswer?: AnswerKeeper;
   /** The route's resource, read by the authentication statement (request/gated-read.ts), as the JSON it read. */

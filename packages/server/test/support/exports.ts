@@ -5,7 +5,6 @@ import { type Item, ItemSchema, type ItemsExportEnd, ItemsExportEndSchema } from
 export interface ExportResponse {
   status: number;
   headers: Record<string, string | string[] | undefined>;
-  trailers: Record<string, string | undefined>;
   /** The body, when `keep` was set. */
   body: string;
   bytes: number;
@@ -15,6 +14,8 @@ export interface ExportResponse {
 
 export interface ExportOptions {
   accept?: string;
+  /** More request headers (If-None-Match, …). */
+  headers?: Record<string, string>;
   keep?: boolean;
   /** Called with each chunk; a returned promise pauses reading until it settles. */
   onChunk?: (chunk: Buffer) => undefined | Promise<unknown>;
@@ -22,11 +23,15 @@ export interface ExportOptions {
   signal?: AbortSignal;
 }
 
-/** GET /exports/items over node:http, which (unlike fetch) shows trailers and lets the reader pause. */
+/** GET /exports/items over node:http, which (unlike fetch) lets the reader pause part-way. */
 export function requestExport(baseUrl: string, key: string, query = '', options: ExportOptions = {}) {
   return new Promise<ExportResponse>((resolve, reject) => {
     const req = request(`${baseUrl}/exports/items${query}`, {
-      headers: { authorization: `Bearer ${key}`, ...(options.accept !== undefined && { accept: options.accept }) },
+      headers: {
+        authorization: `Bearer ${key}`,
+        ...(options.accept !== undefined && { accept: options.accept }),
+        ...options.headers,
+      },
       ...(options.signal !== undefined && { signal: options.signal }),
     });
     req.on('error', reject);
@@ -46,7 +51,6 @@ export function requestExport(baseUrl: string, key: string, query = '', options:
         resolve({
           status: res.statusCode ?? 0,
           headers: res.headers,
-          trailers: res.trailers,
           body: Buffer.concat(chunks).toString('utf8'),
           bytes,
           complete,
@@ -67,4 +71,20 @@ export function parseNdjson(body: string): { items: Item[]; end: ItemsExportEnd 
   const last = lines.pop();
   const end = last === undefined ? null : ItemsExportEndSchema.parse(JSON.parse(last));
   return { items: lines.map((line) => ItemSchema.parse(JSON.parse(line))), end };
+}
+
+/** HEAD /exports/items: the status and headers a GET would have, without the body. */
+export function requestHead(baseUrl: string, key: string, query = '', accept?: string) {
+  return new Promise<{ status: number; headers: Record<string, string | string[] | undefined> }>((resolve, reject) => {
+    const req = request(`${baseUrl}/exports/items${query}`, {
+      method: 'HEAD',
+      headers: { authorization: `Bearer ${key}`, ...(accept !== undefined && { accept }) },
+    });
+    req.on('error', reject);
+    req.on('response', (res) => {
+      res.resume();
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers }));
+    });
+    req.end();
+  });
 }

@@ -128,18 +128,20 @@ export function requestLifecycle({
     const hasBody = announcesBody(req);
     // A body still arriving when either timer fires is the caller's slowness (408), not the server's failure.
     const bodyLate = () => BODY_METHODS.has(req.method) && hasBody && !req.complete;
-    const timers = [
-      setTimeout(() => inFlight.giveUp(request, bodyLate() ? 'body' : 'deadline'), requestTimeoutMs),
-      ...(bodyLate()
-        ? [
-            setTimeout(() => {
-              if (bodyLate()) inFlight.giveUp(request, 'body');
-            }, bodyTimeoutMs),
-          ]
-        : []),
-    ];
+    let deadline = setTimeout(() => inFlight.giveUp(request, bodyLate() ? 'body' : 'deadline'), requestTimeoutMs);
+    // Only a GET takes longer (the export's read): no body is late then.
+    localsOf(res).extendDeadline = (ms) => {
+      clearTimeout(deadline);
+      deadline = setTimeout(() => inFlight.giveUp(request, 'deadline'), Math.max(ms, requestTimeoutMs));
+    };
+    const bodyTimer = bodyLate()
+      ? setTimeout(() => {
+          if (bodyLate()) inFlight.giveUp(request, 'body');
+        }, bodyTimeoutMs)
+      : undefined;
     res.on('close', () => {
-      for (const timer of timers) clearTimeout(timer);
+      clearTimeout(deadline);
+      clearTimeout(bodyTimer);
     });
     next();
   };

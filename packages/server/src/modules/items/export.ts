@@ -1,4 +1,8 @@
-import { PassThrough, type Readable } from 'node:stream';
+import { createHash, randomUUID } from 'node:crypto';
+import { type FileHandle, open, unlink } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Readable } from 'node:stream';
 import {
   csvRecord,
   csvRow,
@@ -13,26 +17,82 @@ import type { Request, Response } from 'express';
 import type { Logger } from 'pino';
 import type { RowOf } from '../../db/table.js';
 import type { Sql } from '../../db/types.js';
+import { ApiError } from '../../errors.js';
+import { localsOf } from '../../request/context.js';
+import { noneMatchHits } from '../../request/etag.js';
 import { currentCursor } from '../changes/index.js';
 import { ITEMS } from './columns.js';
 import { exportQuery } from './store.js';
 
 /**
- * Rows fetched per round trip. Each fetch is one short statement; between fetches the export waits for the caller
- * to take what it was sent, so at most about this many items (and the socket's buffers) are held in memory.
+ * Rows fetched per round trip. Each fetch is one short statement, encoded and appended to the export's temporary
+ * file before the next: at most about this many items are held in memory.
  */
 export const ROWS_PER_FETCH = 500;
 
-/** The format the caller asked for: CSV when `Accept` prefers `text/csv`, NDJSON otherwise (also for `*` and JSON). */
+/** One media range of an `Accept` header: its type, subtype and weight (parameters other than `q` are ignored). */
+interface MediaRange {
+  type: string;
+  subtype: string;
+  q: number;
+  order: number;
+}
+
+function mediaRanges(accept: string): MediaRange[] {
+  const ranges: MediaRange[] = [];
+  for (const [order, part] of accept.split(',').entries()) {
+    const [range = '', ...params] = part.split(';').map((piece) => piece.trim().toLowerCase());
+    const [type, subtype] = range.split('/');
+    if (!type || !subtype) continue;
+    let q = 1;
+    for (const param of params) {
+      const [name, value] = param.split('=').map((piece) => piece.trim());
+      if (name === 'q' && value !== undefined && /^(?:0(?:\.\d{0,3})?|1(?:\.0{0,3})?)$/.test(value)) q = Number(value);
+    }
+    ranges.push({ type, subtype, q, order });
+  }
+  return ranges;
+}
+
+/**
+ * The format the caller asked for (RFC 9110 §12.5.1): CSV when `Accept` weighs `text/csv` above NDJSON, NDJSON
+ * otherwise (also for JSON, `*` and no `Accept`). A format takes the weight of the most specific range naming it;
+ * parameters such as `charset=utf-8` or `header=present` do not keep a range from naming it (both formats are
+ * UTF-8). On a tie the more specific range wins, then the one listed first.
+ */
 export function exportFormat(req: Request): ExportFormat {
-  return req.accepts([EXPORTS.mediaTypes.ndjson, EXPORTS.mediaTypes.csv]) === EXPORTS.mediaTypes.csv ? 'csv' : 'ndjson';
+  const ranges = mediaRanges(req.get('accept') ?? '');
+  const rank = (mediaType: string) => {
+    const [type, subtype] = mediaType.split('/');
+    let best: { q: number; specificity: number; order: number } | undefined;
+    for (const range of ranges) {
+      const specificity =
+        range.type === type && range.subtype === subtype
+          ? 2
+          : range.type === type && range.subtype === '*'
+            ? 1
+            : range.type === '*' && range.subtype === '*'
+              ? 0
+              : -1;
+      if (specificity < 0 || (best && specificity <= best.specificity)) continue;
+      best = { q: range.q, specificity, order: range.order };
+    }
+    return best;
+  };
+  const csv = rank(EXPORTS.mediaTypes.csv);
+  const ndjson = rank(EXPORTS.mediaTypes.ndjson);
+  if (!csv || csv.q === 0) return 'ndjson';
+  if (!ndjson || ndjson.q < csv.q) return 'csv';
+  if (ndjson.q > csv.q) return 'ndjson';
+  if (csv.specificity !== ndjson.specificity) return csv.specificity > ndjson.specificity ? 'csv' : 'ndjson';
+  return csv.order < ndjson.order ? 'csv' : 'ndjson';
 }
 
 interface Encoding {
   contentType: string;
   header: string;
   line(item: Item): string;
-  /** The NDJSON end line; a CSV export has none (its end goes in the trailers). */
+  /** The NDJSON end line; a CSV export has none (its facts are in the headers, as for both). */
   end(facts: ItemsExportEnd): string;
 }
 
@@ -51,119 +111,225 @@ const ENCODINGS: Record<ExportFormat, Encoding> = {
   },
 };
 
-/** Why an export stopped before its end without the database failing. */
+/** Why an export stopped before its answer was sent, without the database failing. */
 class ExportStopped extends Error {
   override name = 'ExportStopped';
 }
 
 /**
- * Resolves once `out` can take more, or throws when the caller went away or took nothing for
- * EXPORTS.stallTimeoutMs: the export holds a snapshot (and, on the embedded database, its one connection) open.
+ * The exports under way in one server process, by API key: each holds a temporary file and, while it reads its
+ * snapshot, a database connection; a stalled reader holds its slot until EXPORTS.stallTimeoutMs.
  */
-function drained(out: PassThrough, gone: AbortSignal): Promise<void> {
-  return new Promise((resolve, reject) => {
-    const finish = (error?: Error) => {
-      clearTimeout(timer);
-      out.off('drain', onDrain);
-      gone.removeEventListener('abort', onGone);
-      if (error) reject(error);
-      else resolve();
+export class ExportSlots {
+  private readonly byKey = new Map<string, number>();
+  private total = 0;
+
+  /** Takes a slot for `keyId`, or refuses: 429 over the key's cap, 503 over the process's. Returns its release. */
+  acquire(keyId: string): () => void {
+    const retry = { 'Retry-After': String(EXPORTS.busyRetryAfterSeconds) };
+    const held = this.byKey.get(keyId) ?? 0;
+    if (held >= EXPORTS.maxPerKey) throw new ApiError('TOO_MANY_REQUESTS', undefined, retry);
+    if (this.total >= EXPORTS.maxPerProcess) throw new ApiError('SERVICE_UNAVAILABLE', undefined, retry);
+    this.byKey.set(keyId, held + 1);
+    this.total += 1;
+    let released = false;
+    return () => {
+      if (released) return;
+      released = true;
+      this.total -= 1;
+      const left = (this.byKey.get(keyId) ?? 1) - 1;
+      if (left > 0) this.byKey.set(keyId, left);
+      else this.byKey.delete(keyId);
     };
-    const onDrain = () => finish();
-    const onGone = () => finish(new ExportStopped('the caller went away'));
-    const timer = setTimeout(
-      () => finish(new ExportStopped(`the caller took nothing for ${EXPORTS.stallTimeoutMs} ms`)),
-      EXPORTS.stallTimeoutMs,
-    );
-    if (gone.aborted) return onGone();
-    out.once('drain', onDrain);
-    gone.addEventListener('abort', onGone, { once: true });
-  });
+  }
+}
+
+/** An export read into a temporary file: what to send, and the facts of its snapshot. */
+export interface SpooledExport {
+  file: FileHandle;
+  bytes: number;
+  etag: string;
+  cursor: string;
+  count: number;
 }
 
 /**
- * `GET /exports/items`: the items the filters keep, read in one read-only REPEATABLE READ transaction, so every row
- * and the changes cursor come from one snapshot. Change positions are handed out under a lock held to each write's
- * commit (modules/changes), so the feed's last position in this snapshot is exactly the changes it contains: following
- * the feed from it gives every later change and none already exported.
- *
- * Rows come from a server-side cursor a fetch at a time, and the next fetch waits until the caller has taken the
- * last: memory stays flat whatever the size. A caller that disconnects ends the query (the transaction rolls back).
- *
- * Resolves with the stream once the first rows are read, so a failure before then is answered as an error body; a
- * failure after it cuts the answer short (no end line, no trailers), which the caller can tell from a complete one.
+ * A temporary file only this process can reach: created exclusively (0600) and unlinked at once, so nothing is left
+ * behind whatever happens to the process; it lives until its handle is closed.
  */
-export async function openItemsExport(
+async function anonymousFile(): Promise<FileHandle> {
+  const path = join(tmpdir(), `coinventory-export-${process.pid}-${randomUUID()}`);
+  const file = await open(path, 'wx+', 0o600);
+  try {
+    await unlink(path);
+  } catch (error) {
+    await file.close();
+    throw error;
+  }
+  return file;
+}
+
+/**
+ * Reads the export into a temporary file: the items the filters keep, in one read-only REPEATABLE READ transaction, so
+ * every row and the changes cursor come from one snapshot. Change positions are handed out under a lock held to each
+ * write's commit (modules/changes), so the feed's last position in this snapshot is exactly the changes it contains:
+ * following the feed from it gives every later change and none already exported.
+ *
+ * Rows come from a server-side cursor a fetch at a time and go straight to the file, so memory stays flat whatever the
+ * size, and the transaction (on the embedded database, its one connection) lasts as long as the database takes to read
+ * them, never as long as the caller takes to download them. `stopped` is checked between fetches: a caller that went
+ * away, or a request given up by its deadline, ends the transaction.
+ */
+export async function spoolItemsExport(
   sql: Sql,
   organizationId: string,
   query: ExportItemsQuery,
   format: ExportFormat,
-  res: Response,
-  logger: Logger,
-): Promise<Readable> {
+  stopped: () => string | undefined,
+): Promise<SpooledExport> {
   const encoding = ENCODINGS[format];
-  const out = new PassThrough();
-  const gone = new AbortController();
-  res.on('close', () => {
-    if (!res.writableFinished) gone.abort();
-  });
-  let markStarted: () => void = () => {};
-  const started = new Promise<void>((resolve) => {
-    markStarted = resolve;
-  });
-  let isStarted = false;
-  const start = () => {
-    if (isStarted) return;
-    isStarted = true;
-    markStarted();
-  };
-
-  const run = sql.begin('isolation level repeatable read read only', async (tx) => {
-    const { cursor } = await currentCursor(tx, organizationId);
-    let count = 0;
-    let pending = encoding.header;
-    // PostgreSQL times the cursor's portal as one statement from its first fetch to its last, so STATEMENT_TIMEOUT_MS
-    // would cut every export that takes longer (a large one, a slow reader). This transaction only reads, through an
-    // index in one order, and ends when its reader leaves or stalls (EXPORTS.stallTimeoutMs): it goes without.
-    await tx`SET LOCAL statement_timeout = 0`;
-    for await (const rows of exportQuery(tx, organizationId, query).cursor(ROWS_PER_FETCH)) {
-      for (const row of rows) pending += encoding.line(ITEMS.toApi(row as RowOf<typeof ITEMS.columns>));
-      count += rows.length;
-      start();
-      const more = out.write(pending);
-      pending = '';
-      if (gone.signal.aborted) throw new ExportStopped('the caller went away');
-      if (!more) await drained(out, gone.signal);
+  const file = await anonymousFile();
+  const hash = createHash('sha256');
+  let bytes = 0;
+  const append = async (text: string) => {
+    if (text === '') return;
+    const chunk = Buffer.from(text, 'utf8');
+    bytes += chunk.length;
+    if (bytes > EXPORTS.maxBytes) {
+      throw new ApiError('BAD_REQUEST', [
+        `query: the export would be larger than ${EXPORTS.maxBytes} bytes; narrow it with the filters (status, categoryId, gradingService, grade, sku, q) and export in parts`,
+      ]);
     }
-    if (pending !== '') out.write(pending);
-    return { cursor, count };
-  });
-
-  run.then(
-    ({ cursor, count }) => {
-      start();
-      if (format === 'csv') {
-        res.addTrailers({ [EXPORTS.trailers.cursor]: cursor, [EXPORTS.trailers.count]: String(count) });
+    hash.update(chunk);
+    for (let written = 0; written < chunk.length; ) {
+      written += (await file.write(chunk, written, chunk.length - written)).bytesWritten;
+    }
+  };
+  try {
+    const { cursor, count } = await sql.begin('isolation level repeatable read read only', async (tx) => {
+      const { cursor } = await currentCursor(tx, organizationId);
+      let count = 0;
+      await append(encoding.header);
+      // PostgreSQL times the cursor's portal as one statement from its first fetch to its last, so
+      // STATEMENT_TIMEOUT_MS would cut every large export. This transaction only reads, through an index in one
+      // order, and EXPORTS.readTimeoutMs (the export's request deadline) still bounds it: it goes without.
+      await tx`SET LOCAL statement_timeout = 0`;
+      for await (const rows of exportQuery(tx, organizationId, query).cursor(ROWS_PER_FETCH)) {
+        let text = '';
+        for (const row of rows) text += encoding.line(ITEMS.toApi(row as RowOf<typeof ITEMS.columns>));
+        count += rows.length;
+        await append(text);
+        const reason = stopped();
+        if (reason !== undefined) throw new ExportStopped(reason);
       }
-      out.end(encoding.end({ count, nextCursor: cursor }));
-    },
-    (error: unknown) => {
-      if (!isStarted) return; // answered as an error body by the route
-      const { requestId } = res.locals as { requestId?: string };
-      if (error instanceof ExportStopped) logger.info({ requestId, reason: error.message }, 'export stopped');
-      else logger.error({ err: error, requestId }, 'export failed part-way: the answer was cut short');
-      // Cut the answer short: without its end line or trailers, the caller can tell it is incomplete.
-      out.destroy();
-      res.destroy();
-    },
-  );
-
-  await Promise.race([started, run]);
-  res.setHeader('Content-Type', encoding.contentType);
-  res.setHeader('Cache-Control', 'no-store');
-  if (format === 'csv') {
-    res.setHeader('Trailer', `${EXPORTS.trailers.cursor}, ${EXPORTS.trailers.count}`);
-    res.setHeader('Content-Disposition', 'attachment; filename="items.csv"');
+      return { cursor, count };
+    });
+    await append(encoding.end({ count, nextCursor: cursor }));
+    return { file, bytes, etag: `"${hash.digest('base64url').slice(0, 27)}"`, cursor, count };
+  } catch (error) {
+    await file.close();
+    throw error;
   }
-  return out;
+}
+
+/**
+ * Answers with a spooled export: 200 with its length, ETag and the snapshot's facts in headers (304 when
+ * `If-None-Match` names the ETag; HEAD without the body). The file is sent as the caller takes it; a caller that takes
+ * nothing for EXPORTS.stallTimeoutMs is cut off. `release` (the export's slot) is given back when the answer closes,
+ * whichever way. Returns the body for ts-rest to pipe.
+ */
+export function answerWithExport(
+  req: Request,
+  res: Response,
+  spooled: SpooledExport,
+  format: ExportFormat,
+  logger: Logger,
+): { status: 200 | 304; body: Readable } {
+  const { file, bytes, etag, cursor, count } = spooled;
+  res.setHeader('ETag', etag);
+  res.setHeader(EXPORTS.headers.cursor, cursor);
+  res.setHeader(EXPORTS.headers.count, String(count));
+  if (noneMatchHits(req.get('if-none-match'), etag) || req.method === 'HEAD') {
+    file.close().catch(() => {});
+    if (req.method === 'HEAD') {
+      res.setHeader('Content-Type', ENCODINGS[format].contentType);
+      res.setHeader('Content-Length', String(bytes));
+      return { status: 200, body: Readable.from([]) };
+    }
+    return { status: 304, body: Readable.from([]) };
+  }
+  res.setHeader('Content-Type', ENCODINGS[format].contentType);
+  res.setHeader('Content-Length', String(bytes));
+  if (format === 'csv') res.setHeader('Content-Disposition', 'attachment; filename="items.csv"');
+
+  const body = file.createReadStream({ start: 0, autoClose: true });
+  const { requestId } = localsOf(res);
+  // Progress is a chunk read from the file or the socket taking what it was given; a caller that allows neither for
+  // the stall limit holds a file and a slot for nothing.
+  const stall = setTimeout(() => {
+    logger.info({ requestId, reason: `the caller took nothing for ${EXPORTS.stallTimeoutMs} ms` }, 'export stopped');
+    res.destroy();
+  }, EXPORTS.stallTimeoutMs);
+  const progress = () => stall.refresh();
+  body.on('data', progress);
+  res.on('drain', progress);
+  body.on('error', (error) => {
+    // The file was read before; failing now cuts the answer short of its Content-Length, which the caller can tell.
+    logger.error({ err: error, requestId }, 'export failed part-way: the answer was cut short');
+    res.destroy();
+  });
+  res.on('close', () => {
+    clearTimeout(stall);
+    body.destroy();
+  });
+  return { status: 200, body };
+}
+
+/**
+ * `GET /exports/items`: takes a slot (per key and per process), reads the export into a temporary file, then answers
+ * from it. Nothing is sent before the snapshot has been read whole, so a failure then is an ordinary error answer.
+ */
+export async function exportItems(
+  sql: Sql,
+  organizationId: string,
+  keyId: string,
+  query: ExportItemsQuery,
+  req: Request,
+  res: Response,
+  slots: ExportSlots,
+  logger: Logger,
+): Promise<{ status: 200 | 304; body: Readable }> {
+  // Every answer of the export depends on Accept, its errors too (a cache must not give CSV to an NDJSON reader).
+  res.vary('Accept');
+  const release = slots.acquire(keyId);
+  // A large export takes longer to read than other requests may; its own bound replaces their deadline.
+  localsOf(res).extendDeadline?.(EXPORTS.readTimeoutMs);
+  let gone = false;
+  res.on('close', () => {
+    gone = true;
+    release();
+  });
+  const format = exportFormat(req);
+  const stopped = () => {
+    if (gone) return 'the caller went away';
+    return localsOf(res).work?.abandoned ? 'the request was given up' : undefined;
+  };
+  // Nobody is left to answer: an empty body for ts-rest to pipe into the closed response, which sends nothing.
+  const unanswered = (reason: string) => {
+    logger.info({ requestId: localsOf(res).requestId, reason }, 'export stopped');
+    return { status: 200 as const, body: Readable.from([]) };
+  };
+  let spooled: SpooledExport;
+  try {
+    spooled = await spoolItemsExport(sql, organizationId, query, format, stopped);
+  } catch (error) {
+    // Given up by its deadline: the lifecycle has answered, and the error handler notes the rest.
+    if (error instanceof ExportStopped && gone) return unanswered(error.message);
+    throw error;
+  }
+  if (gone) {
+    await spooled.file.close();
+    return unanswered('the caller went away');
+  }
+  return answerWithExport(req, res, spooled, format, logger);
 }

@@ -4,12 +4,12 @@ import type { Response } from 'express';
 import type { Logger } from 'pino';
 import type { Sql } from '../../db/types.js';
 import { found } from '../../errors.js';
-import { inTenant, localsOf, tenantOf } from '../../request/context.js';
+import { authOf, inTenant, localsOf, tenantOf } from '../../request/context.js';
 import { conditionsOf } from '../../request/etag.js';
 import { readWithAuthentication } from '../../request/gated-read.js';
 import { batchItems } from './batch.js';
 import { maybeDry } from './dry-run.js';
-import { exportFormat, openItemsExport } from './export.js';
+import { ExportSlots, exportItems } from './export.js';
 import { createItem, deleteItem, listItemValuations, updateItem, type WriteNotifier } from './service.js';
 import { findItem, itemRead, listItems } from './store.js';
 
@@ -39,7 +39,7 @@ async function write<Body>(
 }
 
 /** The items routes; writes that queue work for the background workers tell `notify` after their commit. */
-export const itemsRoutes = (notify: WriteNotifier, logger: Logger) =>
+export const itemsRoutes = (notify: WriteNotifier, logger: Logger, exportSlots = new ExportSlots()) =>
   s.router(contract.items, {
     list: inTenant(({ sql, organizationId }, { query }) => listItems(sql, organizationId, query)),
     batch: ({ query, body, res }) =>
@@ -64,8 +64,10 @@ export const itemsRoutes = (notify: WriteNotifier, logger: Logger) =>
     ),
     export: async ({ query, req, res }) => {
       const { sql, organizationId } = tenantOf(res);
-      const stream = await openItemsExport(sql, organizationId, query, exportFormat(req), res, logger);
-      // The contract types the answer as the text a client receives; ts-rest pipes a stream body as it comes.
-      return { status: 200 as const, body: stream as unknown as string };
+      const keyId = authOf(res).apiKey.id;
+      const { status, body } = await exportItems(sql, organizationId, keyId, query, req, res, exportSlots, logger);
+      // The contract types the answer as the text a client receives; ts-rest pipes a stream body as it comes (an
+      // empty one for a 304 or a HEAD, which send none).
+      return status === 304 ? { status, body: body as never } : { status, body: body as unknown as string };
     },
   });

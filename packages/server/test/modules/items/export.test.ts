@@ -3,7 +3,7 @@ import { csvRecord, csvRow, EXPORTS, ITEM_CSV_COLUMNS, type Item } from '@coinve
 import { describe, expect, it } from 'vitest';
 import { ROWS_PER_FETCH } from '../../../src/modules/items/export.js';
 import { readAllItems, readToEnd } from '../../support/changes.js';
-import { parseNdjson, requestExport } from '../../support/exports.js';
+import { parseNdjson, requestExport, requestHead } from '../../support/exports.js';
 import { client, expectStatus } from '../../support/http.js';
 import { createItem, insertItems } from '../../support/items.js';
 import { uniqueSku } from '../../support/routes.js';
@@ -32,15 +32,51 @@ describe('GET /exports/items', () => {
     const response = await requestExport(ctx.server.baseUrl, workspace.readKey);
     expect(response.status).toBe(200);
     expect(response.headers['content-type']).toBe(`${EXPORTS.mediaTypes.ndjson}; charset=utf-8`);
-    expect(response.headers.etag).toBeUndefined();
-    expect(response.headers['transfer-encoding']).toBe('chunked');
+    // Read whole before it is sent: its length is known (a shorter answer was cut short), and no trailers.
+    expect(response.headers['transfer-encoding']).toBeUndefined();
+    expect(response.headers.trailer).toBeUndefined();
+    expect(Number(response.headers['content-length'])).toBe(response.bytes);
+    expect(response.headers.vary).toMatch(/\bAccept\b/);
     const { items, end } = parseNdjson(response.body);
     const listed = [...(await readAllItems(api)).values()];
     expect(items).toEqual(listed);
-    expect(end).toEqual({
-      count: listed.length,
-      nextCursor: (await api.get<{ cursor: string }>('/changes/cursor')).body.cursor,
+    const nextCursor = (await api.get<{ cursor: string }>('/changes/cursor')).body.cursor;
+    expect(end).toEqual({ count: listed.length, nextCursor });
+    // The end line's facts are in headers too.
+    expect(response.headers[EXPORTS.headers.cursor.toLowerCase()]).toBe(nextCursor);
+    expect(response.headers[EXPORTS.headers.count.toLowerCase()]).toBe(String(listed.length));
+  });
+
+  it('has a strong ETag of its bytes: If-None-Match gives 304 until an item changes, HEAD its headers', async () => {
+    const { workspace, api } = await workspaceWith(30);
+    const first = await requestExport(ctx.server.baseUrl, workspace.key);
+    const etag = String(first.headers.etag);
+    expect(etag).toMatch(/^"[A-Za-z0-9_-]{27}"$/);
+    const cached = await requestExport(ctx.server.baseUrl, workspace.key, '', { headers: { 'if-none-match': etag } });
+    expect([cached.status, cached.body, cached.headers.etag]).toEqual([304, '', etag]);
+    expect(cached.headers.vary).toMatch(/\bAccept\b/);
+    expect(cached.headers[EXPORTS.headers.cursor.toLowerCase()]).toBe(
+      first.headers[EXPORTS.headers.cursor.toLowerCase()],
+    );
+    // Another format is another representation, with its own ETag.
+    const csv = await requestExport(ctx.server.baseUrl, workspace.key, '', {
+      accept: 'text/csv',
+      headers: { 'if-none-match': etag },
     });
+    expect(csv.status).toBe(200);
+    expect(csv.headers.etag).not.toBe(etag);
+
+    const head = await requestHead(ctx.server.baseUrl, workspace.key);
+    expect(head.status).toBe(200);
+    expect(head.headers['content-length']).toBe(String(first.bytes));
+    expect(head.headers.etag).toBe(etag);
+
+    const [item] = parseNdjson(first.body).items;
+    expectStatus(await api.patch(`/items/${item?.id}`, { body: { title: 'Retitled' } }), 200);
+    const changed = await requestExport(ctx.server.baseUrl, workspace.key, '', { headers: { 'if-none-match': etag } });
+    expect(changed.status).toBe(200);
+    expect(changed.headers.etag).not.toBe(etag);
+    expect(parseNdjson(changed.body).items[0]?.title).toBe('Retitled');
   });
 
   it('narrows by the list filters, and answers a bad filter with the 400 the list gives', async () => {
@@ -59,22 +95,44 @@ describe('GET /exports/items', () => {
     }
   });
 
-  it('answers CSV for Accept: text/csv, in the CLI’s columns, with the count and cursor in trailers', async () => {
+  it('answers CSV for Accept: text/csv, in the CLI’s columns, with the count and cursor in headers', async () => {
     const { workspace, api } = await workspaceWith(ROWS_PER_FETCH + 3);
     const response = await requestExport(ctx.server.baseUrl, workspace.key, '', { accept: 'text/csv' });
     expect(response.status).toBe(200);
     expect(response.headers['content-type']).toBe(`${EXPORTS.mediaTypes.csv}; charset=utf-8; header=present`);
-    expect(response.headers.trailer).toBe(`${EXPORTS.trailers.cursor}, ${EXPORTS.trailers.count}`);
+    expect(response.headers.trailer).toBeUndefined();
+    expect(Number(response.headers['content-length'])).toBe(response.bytes);
     const listed = [...(await readAllItems(api)).values()];
     expect(response.body).toBe(
       csvRecord(ITEM_CSV_COLUMNS) + listed.map((item) => csvRow(ITEM_CSV_COLUMNS, item)).join(''),
     );
-    expect(response.trailers[EXPORTS.trailers.count.toLowerCase()]).toBe(String(listed.length));
-    const cursor = response.trailers[EXPORTS.trailers.cursor.toLowerCase()];
+    expect(response.headers[EXPORTS.headers.count.toLowerCase()]).toBe(String(listed.length));
+    const cursor = String(response.headers[EXPORTS.headers.cursor.toLowerCase()]);
     expect((await readToEnd(api, cursor)).changes).toEqual([]);
 
+    // Media-type parameters and weights are understood (RFC 9110 §12.5.1).
+    for (const accept of [
+      'text/csv; charset=utf-8',
+      'text/csv;charset=UTF-8;header=present',
+      'TEXT/CSV',
+      `text/csv, ${EXPORTS.mediaTypes.ndjson};q=0.9`,
+      `${EXPORTS.mediaTypes.ndjson};q=0.2, text/csv;q=0.8`,
+      'text/*, application/json;q=0.5',
+      'text/csv, */*',
+    ]) {
+      const other = await requestExport(ctx.server.baseUrl, workspace.key, '', { accept, keep: false });
+      expect(other.headers['content-type'], accept).toMatch(/^text\/csv/);
+      expect(other.headers.vary, accept).toMatch(/\bAccept\b/);
+    }
     // NDJSON is the default, also for a caller that asks for JSON or anything.
-    for (const accept of ['*/*', 'application/json', `${EXPORTS.mediaTypes.ndjson}, text/csv;q=0.5`]) {
+    for (const accept of [
+      '*/*',
+      'application/json',
+      `${EXPORTS.mediaTypes.ndjson}, text/csv;q=0.5`,
+      `${EXPORTS.mediaTypes.ndjson}; charset=utf-8, text/csv`,
+      'text/csv;q=0, */*',
+      'application/*, text/csv;q=0.1',
+    ]) {
       const other = await requestExport(ctx.server.baseUrl, workspace.key, '', { accept, keep: false });
       expect(other.headers['content-type'], accept).toMatch(/^application\/x-ndjson/);
     }
