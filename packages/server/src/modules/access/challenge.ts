@@ -19,7 +19,7 @@ export function bearerChallenge(reason: ChallengeReason, metadataUrl: string): s
   if (reason.kind === 'invalid_request') {
     params.push(
       ['error', 'invalid_request'],
-      ['error_description', 'Send the API key as "Authorization: Bearer <API key>": one key, nothing else'],
+      ['error_description', 'The Authorization header must be Bearer followed by one API key'],
     );
   } else if (reason.kind === 'invalid_token') {
     params.push(['error', 'invalid_token'], ['error_description', 'The API key is unknown, expired or revoked']);
