@@ -63,6 +63,12 @@ export const LEASE_MS = 5_000;
 /** Longest one claim is served before the endpoint is released, so every endpoint gets its turn. */
 const SERVE_MS = 30_000;
 
+interface Lease {
+  endpoint: ClaimedEndpoint;
+  renewedAt: number;
+  lost: boolean;
+}
+
 /**
  * The webhook worker. Each claim is one endpoint, whose due deliveries are sent one at a time in change order until
  * one fails or the claim has been served for SERVE_MS; the endpoint is then released (paused first after a failure,
@@ -85,8 +91,11 @@ export function startWebhookWorker(options: WebhookWorkerOptions, { autostart = 
     },
   );
   const active = new Set<Promise<void>>();
-  /** The leases this worker holds, by endpoint id; `lost` once another worker has taken one after it lapsed. */
-  const held = new Map<string, { endpoint: ClaimedEndpoint; lost: boolean }>();
+  /**
+   * The leases this worker holds, by endpoint id: when each was last made or renewed (as this process's clock saw the
+   * statement start), and `lost` once another worker has taken it after it lapsed.
+   */
+  const held = new Map<string, Lease>();
 
   let renewing = false;
   async function renew(): Promise<void> {
@@ -94,6 +103,7 @@ export function startWebhookWorker(options: WebhookWorkerOptions, { autostart = 
     renewing = true;
     try {
       const leases = [...held.values()];
+      const asked = Date.now();
       const kept = await renewLeases(
         sql,
         owner,
@@ -101,6 +111,7 @@ export function startWebhookWorker(options: WebhookWorkerOptions, { autostart = 
         leaseMs,
       );
       for (const lease of leases) {
+        if (kept.has(lease.endpoint.id)) lease.renewedAt = asked;
         if (kept.has(lease.endpoint.id) || lease.lost || !held.has(lease.endpoint.id)) continue;
         lease.lost = true;
         logger.warn({ endpointId: lease.endpoint.id }, 'webhook lease lapsed and was taken; stopping this endpoint');
@@ -114,10 +125,11 @@ export function startWebhookWorker(options: WebhookWorkerOptions, { autostart = 
   const heartbeat = setInterval(() => void renew(), leaseMs / 5);
   heartbeat.unref();
 
-  async function serve(endpoint: ClaimedEndpoint, lease: { lost: boolean }): Promise<void> {
+  async function serve(endpoint: ClaimedEndpoint, lease: Lease): Promise<void> {
     const deadline = Date.now() + SERVE_MS;
     let failures = endpoint.consecutiveFailures;
-    const goOn = () => !loop.stopped && !lease.lost && Date.now() < deadline;
+    // A lease not renewed for LEASE_MS (the database too slow to answer) may be another worker's by now: stop.
+    const goOn = () => !loop.stopped && !lease.lost && Date.now() < deadline && Date.now() - lease.renewedAt < leaseMs;
     try {
       batches: while (goOn()) {
         const batch = await dueDeliveries(sql, endpoint, { limit: BATCH, outage: failures >= OUTAGE_FAILURES });
@@ -165,11 +177,12 @@ export function startWebhookWorker(options: WebhookWorkerOptions, { autostart = 
   async function fill(): Promise<number> {
     let served = 0;
     while (!loop.stopped && active.size < options.concurrency) {
+      const claimedAt = Date.now();
       const endpoint = await claimEndpoint(sql, owner, leaseMs);
       if (!endpoint) break;
       // Still served here, its lease having lapsed unrenewed (a stalled database): the claim has renewed it.
       if (held.has(endpoint.id)) continue;
-      const lease = { endpoint, lost: false };
+      const lease: Lease = { endpoint, renewedAt: claimedAt, lost: false };
       held.set(endpoint.id, lease);
       served += 1;
       const task: Promise<void> = serve(endpoint, lease)
