@@ -82,46 +82,15 @@ let server: RunningServer | undefined;
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
   const tmpRoot = mkdtempSync(join(tmpdir(), 'coinventory-cli-test-'));
   project.provide('tmpRoot', tmpRoot);
-  // Webhook endpoints on this machine's loopback receivers: the tests' own, which the server refuses otherwise.
-  server = await startServer({ WEBHOOK_ALLOWED_HOSTS: '127.0.0.1' });
-  const info: ServerInfo = { baseUrl: server.baseUrl, apiKey: server.apiKey, dataDir: server.dataDir };
-  const [
-    readOnly,
-    auth,
-    errors,
-    terminal,
-    bySku,
-    places,
-    changes,
-    follow,
-    listen,
-    webhooks,
-    importer,
-    exporter,
-    raw,
-    formulas,
-    [bulk, bulkResume],
-  ] = await Promise.all([
-    createKey(info, 'cli read-only', 'read'),
-    createKey(info, 'cli auth tests', 'read,write'),
-    createKey(info, 'cli error tests', 'read,write'),
-    createKey(info, 'cli terminal tests', 'read,write'),
-    createKey(info, 'cli items by SKU tests', 'read,write'),
-    createKey(info, 'cli categories and warehouses tests', 'read'),
-    createKey(info, 'cli changes tests', 'read,write'),
-    createKey(info, 'cli changes --follow tests', 'read,write'),
-    createKey(info, 'cli listen tests', 'read,write'),
-    createKey(info, 'cli webhooks tests', 'read,write'),
-    createKey(info, 'cli import tests', 'read,write'),
-    createKey(info, 'cli export tests', 'read'),
-    createKey(info, 'cli api and --fields tests', 'read,write'),
-    createKey(info, 'cli CSV formula tests', 'read,write'),
-    bulkWorkspaceKeys(info, ['cli bulk import tests', 'cli bulk import resume tests']),
-  ]);
-  project.provide('server', {
-    ...info,
-    keys: {
-      main: server.apiKey,
+  const teardown = async () => {
+    await stopServer(server);
+    rmSync(tmpRoot, { recursive: true, force: true });
+  };
+  try {
+    // Webhook endpoints on this machine's loopback receivers: the tests' own, which the server refuses otherwise.
+    server = await startServer({ WEBHOOK_ALLOWED_HOSTS: '127.0.0.1' });
+    const info: ServerInfo = { baseUrl: server.baseUrl, apiKey: server.apiKey, dataDir: server.dataDir };
+    const [
       readOnly,
       auth,
       errors,
@@ -136,12 +105,51 @@ export default async function setup(project: TestProject): Promise<() => Promise
       exporter,
       raw,
       formulas,
-      bulk: bulk as string,
-      bulkResume: bulkResume as string,
-    },
-  });
-  return async () => {
-    await stopServer(server);
-    rmSync(tmpRoot, { recursive: true, force: true });
-  };
+      [bulk, bulkResume],
+    ] = await Promise.all([
+      createKey(info, 'cli read-only', 'read'),
+      createKey(info, 'cli auth tests', 'read,write'),
+      createKey(info, 'cli error tests', 'read,write'),
+      createKey(info, 'cli terminal tests', 'read,write'),
+      createKey(info, 'cli items by SKU tests', 'read,write'),
+      createKey(info, 'cli categories and warehouses tests', 'read'),
+      createKey(info, 'cli changes tests', 'read,write'),
+      createKey(info, 'cli changes --follow tests', 'read,write'),
+      createKey(info, 'cli listen tests', 'read,write'),
+      createKey(info, 'cli webhooks tests', 'read,write'),
+      createKey(info, 'cli import tests', 'read,write'),
+      createKey(info, 'cli export tests', 'read'),
+      createKey(info, 'cli api and --fields tests', 'read,write'),
+      createKey(info, 'cli CSV formula tests', 'read,write'),
+      bulkWorkspaceKeys(info, ['cli bulk import tests', 'cli bulk import resume tests']),
+    ]);
+    project.provide('server', {
+      ...info,
+      keys: {
+        main: server.apiKey,
+        readOnly,
+        auth,
+        errors,
+        terminal,
+        bySku,
+        places,
+        changes,
+        follow,
+        listen,
+        webhooks,
+        importer,
+        exporter,
+        raw,
+        formulas,
+        bulk: bulk as string,
+        bulkResume: bulkResume as string,
+      },
+    });
+  } catch (error) {
+    // Vitest runs no teardown for a setup that throws (a key the server could not create): without this the
+    // server would outlive the run.
+    await teardown();
+    throw error;
+  }
+  return teardown;
 }
