@@ -70,6 +70,32 @@ describe('client.items.export', () => {
     expect(error).toBeInstanceOf(CoinventoryError);
     expect(String(error)).toMatch(/cut short/);
     expect(seen).toHaveLength(2);
+
+    // The connection dropping mid-body (short of Content-Length) is reported the same way.
+    const dropped = new Coinventory({
+      apiKey: 'cvk_live_x',
+      baseUrl: 'https://api.example/v1',
+      maxRetries: 0,
+      fetch: async () => {
+        let sent = false;
+        const body = new ReadableStream<Uint8Array>({
+          pull(controller) {
+            if (sent) controller.error(new TypeError('terminated'));
+            else controller.enqueue(new TextEncoder().encode(`${JSON.stringify(item)}\n`));
+            sent = true;
+          },
+        });
+        return new Response(body, { status: 200 });
+      },
+    });
+    const droppedError = await thrown(
+      (async () => {
+        for await (const _ of dropped.items.export()) {
+        }
+      })(),
+    );
+    expect(droppedError).toBeInstanceOf(CoinventoryError);
+    expect(String(droppedError)).toMatch(/cut short \(the connection ended part-way: terminated\)/);
   });
 });
 

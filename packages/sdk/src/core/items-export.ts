@@ -6,8 +6,8 @@ import { CoinventoryError } from './errors.js';
  * size). Once the iteration has finished, `nextCursor` is the changes cursor of the export's snapshot: follow
  * `client.changes` from it and you get every change made since, and none already in the export.
  *
- * An answer that ends without its last line was cut short (the connection dropped, or the server stopped): the
- * iteration then throws instead of ending as if the export were complete.
+ * An answer that ends short of its `Content-Length`, or without its last line, was cut short (the connection dropped,
+ * or the server stopped): the iteration then throws instead of ending as if the export were complete.
  */
 export class ItemsExport implements AsyncIterable<Item> {
   readonly #open: () => Promise<Response>;
@@ -43,7 +43,12 @@ export class ItemsExport implements AsyncIterable<Item> {
     let end: ItemsExportEnd | undefined;
     try {
       for (;;) {
-        const { done, value } = await reader.read();
+        const { done, value } = await reader.read().catch((error: unknown) => {
+          // The connection ended before the answer's Content-Length (fetch says "terminated"): cut short, unless the
+          // caller aborted it.
+          if (error instanceof Error && error.name === 'AbortError') throw error;
+          throw cutShort(`the connection ended part-way: ${error instanceof Error ? error.message : String(error)}`);
+        });
         buffer += decoder.decode(value, { stream: !done });
         let newline = buffer.indexOf('\n');
         while (newline !== -1) {
