@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { createHash, type Hash } from 'node:crypto';
 import { CONDITIONAL } from '@coinventory/contract';
 import { ApiError } from '../errors.js';
 
@@ -6,8 +6,10 @@ import { ApiError } from '../errors.js';
  * Strong ETags of answers: a hash of the JSON text sent. One function for both ends, so the ETag a GET sends is the
  * one If-Match compares with: the object's JSON as the GET would send it now.
  */
-export const etagOf = (jsonText: string): string =>
-  `"${createHash('sha256').update(jsonText).digest('base64url').slice(0, 27)}"`;
+export const etagOf = (jsonText: string): string => etagOfHash(createHash('sha256').update(jsonText));
+
+/** The ETag of bytes hashed as they were written (SHA-256), for an answer too large to hold as one string. */
+export const etagOfHash = (sha256: Hash): string => `"${sha256.digest('base64url').slice(0, 27)}"`;
 
 /** The entity tags a conditional header lists (`*` stays `*`); weak ones keep their `W/`. */
 function tagsOf(header: string): string[] {

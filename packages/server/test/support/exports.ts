@@ -74,11 +74,11 @@ export function parseNdjson(body: string): { items: Item[]; end: ItemsExportEnd 
 }
 
 /** HEAD /exports/items: the status and headers a GET would have, without the body. */
-export function requestHead(baseUrl: string, key: string, query = '', accept?: string) {
+export function requestHead(baseUrl: string, key: string, headers: Record<string, string> = {}) {
   return new Promise<{ status: number; headers: Record<string, string | string[] | undefined> }>((resolve, reject) => {
-    const req = request(`${baseUrl}/exports/items${query}`, {
+    const req = request(`${baseUrl}/exports/items`, {
       method: 'HEAD',
-      headers: { authorization: `Bearer ${key}`, ...(accept !== undefined && { accept }) },
+      headers: { authorization: `Bearer ${key}`, ...headers },
     });
     req.on('error', reject);
     req.on('response', (res) => {

@@ -19,7 +19,7 @@ import type { RowOf } from '../../db/table.js';
 import type { Sql } from '../../db/types.js';
 import { ApiError } from '../../errors.js';
 import { localsOf } from '../../request/context.js';
-import { noneMatchHits } from '../../request/etag.js';
+import { etagOfHash, noneMatchHits } from '../../request/etag.js';
 import { currentCursor } from '../changes/index.js';
 import { ITEMS } from './columns.js';
 import { exportQuery } from './store.js';
@@ -225,7 +225,7 @@ export async function spoolItemsExport(
       return { cursor, count };
     });
     await append(encoding.end({ count, nextCursor: cursor }));
-    return { file, bytes, etag: `"${hash.digest('base64url').slice(0, 27)}"`, cursor, count };
+    return { file, bytes, etag: etagOfHash(hash), cursor, count };
   } catch (error) {
     await file.close();
     throw error;
@@ -234,9 +234,9 @@ export async function spoolItemsExport(
 
 /**
  * Answers with a spooled export: 200 with its length, ETag and the snapshot's facts in headers (304 when
- * `If-None-Match` names the ETag; HEAD without the body). The file is sent as the caller takes it; a caller that takes
- * nothing for EXPORTS.stallTimeoutMs is cut off. `release` (the export's slot) is given back when the answer closes,
- * whichever way. Returns the body for ts-rest to pipe.
+ * `If-None-Match` names the ETag; HEAD without the body). The file is sent as the caller takes it, and closed when the
+ * answer closes, whichever way; a caller that takes nothing for EXPORTS.stallTimeoutMs is cut off. Returns the body
+ * for ts-rest to pipe.
  */
 export function answerWithExport(
   req: Request,
@@ -249,19 +249,16 @@ export function answerWithExport(
   res.setHeader('ETag', etag);
   res.setHeader(EXPORTS.headers.cursor, cursor);
   res.setHeader(EXPORTS.headers.count, String(count));
-  if (noneMatchHits(req.get('if-none-match'), etag) || req.method === 'HEAD') {
-    file.close().catch(() => {});
-    if (req.method === 'HEAD') {
-      res.setHeader('Content-Type', ENCODINGS[format].contentType);
-      res.setHeader('Content-Length', String(bytes));
-      return { status: 200, body: Readable.from([]) };
-    }
-    return { status: 304, body: Readable.from([]) };
+  const notModified = noneMatchHits(req.get('if-none-match'), etag);
+  if (!notModified) {
+    res.setHeader('Content-Type', ENCODINGS[format].contentType);
+    res.setHeader('Content-Length', String(bytes));
+    if (format === 'csv') res.setHeader('Content-Disposition', 'attachment; filename="items.csv"');
   }
-  res.setHeader('Content-Type', ENCODINGS[format].contentType);
-  res.setHeader('Content-Length', String(bytes));
-  if (format === 'csv') res.setHeader('Content-Disposition', 'attachment; filename="items.csv"');
-
+  if (notModified || req.method === 'HEAD') {
+    file.close().catch(() => {});
+    return { status: notModified ? 304 : 200, body: Readable.from([]) };
+  }
   const body = file.createReadStream({ start: 0, autoClose: true });
   const { requestId } = localsOf(res);
   // Progress is a chunk read from the file or the socket taking what it was given; a caller that allows neither for

@@ -70,6 +70,7 @@ describe('GET /exports/items', () => {
     expect(head.status).toBe(200);
     expect(head.headers['content-length']).toBe(String(first.bytes));
     expect(head.headers.etag).toBe(etag);
+    expect((await requestHead(ctx.server.baseUrl, workspace.key, { 'if-none-match': etag })).status).toBe(304);
 
     const [item] = parseNdjson(first.body).items;
     expectStatus(await api.patch(`/items/${item?.id}`, { body: { title: 'Retitled' } }), 200);
