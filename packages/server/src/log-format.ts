@@ -53,14 +53,9 @@ export function formatLogLine(line: string, colour: boolean): string {
   return `${parts.filter(Boolean).join(' ')}${stack}\n`;
 }
 
-/** A pino destination that writes readable lines to `sink` (logger.ts gives it pino's own synchronous one). */
-export function readableLogStream(
-  sink: { write(text: string): unknown },
-  colour: boolean,
-): { write(line: string): void } {
-  return {
-    write(chunk: string) {
-      for (const line of chunk.split('\n')) if (line) sink.write(formatLogLine(line, colour));
-    },
-  };
+/** pino's JSON output (one line or several) as readable lines. */
+export function readableLines(chunk: string, colour: boolean): string {
+  let text = '';
+  for (const line of chunk.split('\n')) if (line) text += formatLogLine(line, colour);
+  return text;
 }

@@ -1,5 +1,6 @@
 import pino, { type Logger } from 'pino';
-import { readableLogStream } from './log-format.js';
+import { readableLines } from './log-format.js';
+import { LogOutput } from './log-output.js';
 
 export type { Logger };
 
@@ -8,22 +9,34 @@ export type LogFormat = 'auto' | 'json' | 'pretty';
 /** Colour on a terminal unless NO_COLOR is set (https://no-color.org). */
 const colourFor = (out: NodeJS.WriteStream) => out.isTTY === true && !process.env.NO_COLOR;
 
+const BASE = { service: 'coinventory-server' };
+
+/** The process's one stdout output, once a logger writes there (for the count of dropped lines). */
+let stdoutOutput: LogOutput | undefined;
+
+/** Log lines this process dropped because stdout's reader did not keep up or had gone (see log-output.ts). */
+export const droppedLogLines = (): number => stdoutOutput?.dropped ?? 0;
+
 /**
  * Logs on stdout: JSON lines, or readable ones for a person at a terminal (LOG_FORMAT, see log-format.ts). The
- * Authorization header never reaches a log line: nothing logs request headers.
+ * Authorization header never reaches a log line: nothing logs request headers. Writing never waits for stdout's
+ * reader: a stalled one gets lines dropped and counted, not a stalled server (log-output.ts).
  */
 export function createLogger(level: string, format: LogFormat = 'json'): Logger {
   const out = process.stdout;
   const readable = format === 'pretty' || (format === 'auto' && out.isTTY === true);
+  const colour = colourFor(out);
+  stdoutOutput ??= new LogOutput(out, {
+    base: BASE,
+    render: readable ? (line) => readableLines(line, colour) : (line) => line,
+  });
   return pino(
     {
       level,
-      base: { service: 'coinventory-server' },
+      base: BASE,
       timestamp: pino.stdTimeFunctions.isoTime,
       redact: { paths: ['req.headers.authorization', 'headers.authorization', 'authorization'], remove: true },
     },
-    // Through pino's own synchronous destination, as JSON lines go: a line logged just before the process exits
-    // ("stopped") is written, not left in a pipe's buffer.
-    readable ? readableLogStream(pino.destination({ dest: 1, sync: true }), colourFor(out)) : undefined,
+    stdoutOutput,
   );
 }

@@ -120,7 +120,7 @@ async function spawnServer(
 /** Where first-start databases are kept, one per server build. */
 const TEMPLATES = join(tmpdir(), 'coinventory-server-templates');
 
-interface Template {
+export interface Template {
   dataDir: string;
   apiKey: string;
 }
@@ -130,7 +130,7 @@ interface Template {
  * a process that loses the race to publish its copy drops it) and kept in the temporary directory. A build is told
  * apart by its binary's size and time; templates of other builds are removed when a new one is made.
  */
-async function firstStartTemplate(): Promise<Template> {
+export async function firstStartTemplate(): Promise<Template> {
   const { size, mtimeMs } = statSync(SERVER_BIN);
   const dir = join(TEMPLATES, `build-${size}-${Math.trunc(mtimeMs)}`);
   const read = (): Template => ({ dataDir: join(dir, 'data'), apiKey: readFileSync(join(dir, 'key'), 'utf8') });

@@ -1,6 +1,7 @@
 import type { NextFunction, Request, Response } from 'express';
 import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
 import type { Queryable, Sql } from '../../db/types.js';
+import { droppedLogLines } from '../../logger.js';
 import { listGates } from '../marketplace/gate.js';
 import { SYNC_STATES, type SyncJob } from '../marketplace/store.js';
 import type { SyncObserver } from '../marketplace/worker.js';
@@ -125,6 +126,17 @@ export function createMetrics({ sql, poolMax }: { sql: Queryable; poolMax: numbe
     name: 'coinventory_sync_jobs_dead_total',
     help: 'Sync jobs this process gave up (a permanent refusal, or failing past SYNC_GIVE_UP_SECONDS).',
     registers: [registry],
+  });
+
+  new Counter({
+    name: 'coinventory_log_lines_dropped_total',
+    help: "Log lines dropped because stdout's reader stopped keeping up, or had gone, rather than held in memory.",
+    registers: [registry],
+    // The process's stdout output counts them (logger.ts); read at each scrape.
+    collect() {
+      this.reset();
+      this.inc(droppedLogLines());
+    },
   });
 
   // Read from the database at each scrape: the deployment's state, whichever process delivers. Each registers itself

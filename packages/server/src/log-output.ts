@@ -1,0 +1,99 @@
+/**
+ * Where log lines go: stdout, without ever waiting for it. A pipe whose reader stops draining (a stuck log shipper,
+ * `| less` left open) used to hold every line in memory and, through pino's synchronous destination, block the event
+ * loop for good, SIGTERM included. Here a line goes to the stream's own non-blocking write; while more than
+ * LOG_BUFFER_LIMIT_BYTES wait for the reader, lines are dropped and counted instead (one line says so when dropping
+ * starts, one when the reader catches up, with the count), and a closed stdout (EPIPE) drops them without failing.
+ */
+
+/**
+ * Log output a stalled reader may leave waiting in memory before lines are dropped: about a thousand request lines,
+ * on top of what the pipe itself holds (64 KiB on Linux).
+ */
+export const LOG_BUFFER_LIMIT_BYTES = 256 * 1024;
+
+/** What a log output needs of stdout (a pipe's net.Socket, a TTY's stream, a file's synchronous stream). */
+export interface LogSink {
+  write(chunk: string): boolean;
+  readonly writableLength: number;
+  /** Set once the stream has failed or been closed: nothing written after that goes anywhere. */
+  readonly destroyed: boolean;
+  on(event: 'error', listener: (error: Error) => void): unknown;
+  once(event: 'drain', listener: () => void): unknown;
+}
+
+export interface LogOutputOptions {
+  /** Turns one pino JSON line into what is written (readable text for LOG_FORMAT=pretty). */
+  render: (line: string) => string;
+  /** Fields the output's own notices carry, as the logger's records do. */
+  base: Record<string, unknown>;
+  limitBytes?: number;
+}
+
+export class LogOutput {
+  /** Lines dropped since the process started, for /metrics. */
+  dropped = 0;
+  /** Lines dropped in the current stall (undefined while lines get through). */
+  private stalled: number | undefined;
+  private closed = false;
+  private readonly limit: number;
+
+  constructor(
+    private readonly sink: LogSink,
+    private readonly options: LogOutputOptions,
+  ) {
+    this.limit = options.limitBytes ?? LOG_BUFFER_LIMIT_BYTES;
+    // EPIPE and the like: the reader is gone for good. The stream's error is handled here, so it does not end the
+    // process; the lines logged from now on are counted as dropped.
+    sink.on('error', () => {
+      this.closed = true;
+    });
+  }
+
+  /** pino's destination: one JSON line per call. */
+  write(line: string): void {
+    if (this.closed || this.sink.destroyed) {
+      this.dropped += 1;
+      return;
+    }
+    if (this.sink.writableLength >= this.limit) {
+      this.drop();
+      return;
+    }
+    if (this.stalled !== undefined) this.recovered();
+    this.sink.write(this.options.render(line));
+  }
+
+  private drop() {
+    this.dropped += 1;
+    if (this.stalled !== undefined) {
+      this.stalled += 1;
+      return;
+    }
+    this.stalled = 1;
+    // One line past the limit, once per stall: the reader learns why lines are missing when it catches up.
+    this.notice(`log output stalled: more than ${this.limit} bytes wait for stdout's reader; dropping log lines`, {});
+    // The stream says 'drain' once what waits has been written (a write returned false long before the limit).
+    this.sink.once('drain', () => {
+      if (this.stalled !== undefined && !this.closed) this.recovered();
+    });
+  }
+
+  private recovered() {
+    const dropped = this.stalled ?? 0;
+    this.stalled = undefined;
+    this.notice('log output recovered', { droppedLines: dropped });
+  }
+
+  private notice(msg: string, fields: Record<string, unknown>) {
+    const record = {
+      level: 40,
+      time: new Date().toISOString(),
+      ...this.options.base,
+      pid: process.pid,
+      ...fields,
+      msg,
+    };
+    this.sink.write(this.options.render(`${JSON.stringify(record)}\n`));
+  }
+}

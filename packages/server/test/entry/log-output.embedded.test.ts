@@ -1,0 +1,88 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { once } from 'node:events';
+import type { Writable } from 'node:stream';
+import { afterEach, describe, expect, it } from 'vitest';
+import { LOG_BUFFER_LIMIT_BYTES, LogOutput } from '../../src/log-output.js';
+
+/**
+ * The log output on a real pipe whose reader does not read (a child process that reads its stdin late, or never):
+ * what waits in memory stays within the bound, one line says when dropping starts and one when the reader has
+ * caught up, with the count, and a reader that has gone (EPIPE) costs the lines, not the process. Runs once: no
+ * database is involved.
+ */
+
+const children: ChildProcess[] = [];
+afterEach(() => {
+  for (const child of children.splice(0))
+    if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+});
+
+/** A pipe to `sh -c script`'s stdin, and what the script prints. */
+function pipeTo(script: string) {
+  const child = spawn('sh', ['-c', script], { stdio: ['pipe', 'pipe', 'inherit'] });
+  children.push(child);
+  let printed = '';
+  child.stdout?.on('data', (chunk: Buffer) => {
+    printed += chunk.toString();
+  });
+  return { child, stdin: child.stdin as Writable, printed: () => printed };
+}
+
+const LINE = `${JSON.stringify({ level: 30, time: new Date().toISOString(), msg: 'request', path: '/healthz' })}\n`;
+
+describe('the log output', () => {
+  it('holds at most its bound while the reader stalls, says so once, and reports the count when it catches up', async () => {
+    // The reader starts reading after a second, and hands on what it reads.
+    const { child, stdin, printed } = pipeTo('sleep 1; cat');
+    const output = new LogOutput(stdin, { render: (line) => line, base: { service: 'test' } });
+    const lines = Math.ceil((2 * LOG_BUFFER_LIMIT_BYTES) / LINE.length);
+    let peak = 0;
+    for (let i = 0; i < lines; i++) {
+      output.write(LINE);
+      peak = Math.max(peak, stdin.writableLength);
+    }
+    // The bound, plus the line that crossed it and the one notice.
+    expect(peak).toBeLessThan(LOG_BUFFER_LIMIT_BYTES + 2 * LINE.length + 512);
+    expect(output.dropped).toBeGreaterThan(0);
+    const dropped = output.dropped;
+
+    const deadline = Date.now() + 20_000;
+    while (!printed().includes('log output recovered') && Date.now() < deadline) {
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    const notices = printed()
+      .split('\n')
+      .filter((line) => line.includes('"log output'))
+      .map((line) => JSON.parse(line) as { level: number; msg: string; droppedLines?: number });
+    expect(notices.map((notice) => notice.msg.split(':')[0])).toEqual(['log output stalled', 'log output recovered']);
+    expect(notices[1]?.droppedLines).toBe(dropped);
+    expect(notices.every((notice) => notice.level === 40)).toBe(true);
+    // Every line not dropped got through.
+    expect(
+      printed()
+        .split('\n')
+        .filter((line) => line.includes('"request"')).length,
+    ).toBe(lines - dropped);
+    stdin.end();
+    await once(child, 'exit');
+  });
+
+  it('drops the lines, without an error, once the reader has gone (EPIPE)', async () => {
+    const { child, stdin } = pipeTo('exit 0');
+    await once(child, 'exit');
+    const output = new LogOutput(stdin, { render: (line) => line, base: { service: 'test' } });
+    const unhandled: unknown[] = [];
+    const onUncaught = (error: unknown) => unhandled.push(error);
+    process.on('uncaughtException', onUncaught);
+    try {
+      for (let i = 0; i < 100; i++) {
+        output.write(LINE);
+        await new Promise((resolve) => setImmediate(resolve));
+      }
+    } finally {
+      process.off('uncaughtException', onUncaught);
+    }
+    expect(unhandled).toEqual([]);
+    expect(output.dropped).toBeGreaterThan(90);
+  });
+});
