@@ -39,7 +39,6 @@ function baseUrlOf(host: string, port: number): string {
  */
 export async function startPrimary(env: Env, logger: Logger): Promise<ClusterPrimary> {
   let stopping = false;
-  let migrating = true;
   /**
    * Workers that have listened. A worker takes its signals before it starts listening, so one that SIGTERM ended
    * before it listened was still loading, with nothing in flight to lose.
@@ -56,8 +55,12 @@ export async function startPrimary(env: Env, logger: Logger): Promise<ClusterPri
     const workers = Object.values(cluster.workers ?? {}).filter((w): w is Worker => w !== undefined);
     let failed = exitCode !== 0;
     let left = workers.length;
-    // Nothing forked yet: exit now, or after the migration, which is left to commit or roll back on its own.
-    if (left === 0 && !migrating) process.exit(exitCode);
+    // Nothing forked yet: exit now, even while migrating (or connecting to a database that does not answer): each
+    // migration is one transaction, which PostgreSQL rolls back when the process's connection ends.
+    if (left === 0) {
+      logger.info('stopped before the start completed');
+      process.exit(exitCode);
+    }
     for (const worker of workers) {
       worker.once('exit', (code, signal) => {
         const stoppedUnstarted = signal === 'SIGTERM' && !listened.has(worker);
@@ -88,7 +91,6 @@ export async function startPrimary(env: Env, logger: Logger): Promise<ClusterPri
     for (const { version, name } of migrations.applied) logger.info({ version, name }, 'migration applied');
   } finally {
     await database.close();
-    migrating = false;
   }
   if (stopping) {
     logger.info('stopped');

@@ -31,6 +31,37 @@ export interface StartOptions {
   logger: Logger;
   /** Runs after migrations, before any request is served (the entry point seeds the demo workspace here). */
   beforeServing?: (database: Database) => Promise<void>;
+  /** Aborted by SIGTERM or SIGINT during start-up: the start stops with StartAborted rather than finishing. */
+  signal?: AbortSignal;
+}
+
+/** The start was stopped (SIGTERM or SIGINT) before the server served. */
+export class StartAborted extends Error {
+  override name = 'StartAborted';
+}
+
+/**
+ * `work`, or StartAborted as soon as `signal` is aborted, whichever comes first. The work itself is left behind: used
+ * for what waits on PostgreSQL over the network (a database that accepts connections but never answers holds a
+ * connect for connect_timeout, 30 s), whose open transaction PostgreSQL rolls back when the process's connection ends.
+ */
+function untilAborted<T>(work: Promise<T>, signal: AbortSignal | undefined): Promise<T> {
+  if (!signal) return work;
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = () => reject(new StartAborted('stopped during start-up'));
+    if (signal.aborted) onAbort();
+    signal.addEventListener('abort', onAbort, { once: true });
+    work.then(
+      (value) => {
+        signal.removeEventListener('abort', onAbort);
+        resolve(value);
+      },
+      (error: unknown) => {
+        signal.removeEventListener('abort', onAbort);
+        reject(error);
+      },
+    );
+  });
 }
 
 /** The port could not be listened on; the message names the setting to change. */
@@ -89,7 +120,7 @@ function holdRequests(server: Server): (app: RequestListener) => void {
 /** After the shutdown timeout, how long a request whose COMMIT is on the wire has to answer before its socket closes. */
 const CUT_OFF_GRACE_MS = 2_000;
 
-export async function startServer({ env, logger, beforeServing }: StartOptions): Promise<RunningServer> {
+export async function startServer({ env, logger, beforeServing, signal }: StartOptions): Promise<RunningServer> {
   const webhookPolicy = addressPolicyFromEnv(env);
   const server: Server = createServer();
   answerClientErrors(server, logger);
@@ -102,16 +133,29 @@ export async function startServer({ env, logger, beforeServing }: StartOptions):
   const serve = holdRequests(server);
   if (listenFirst) await listen(server, env);
   let opened: Database | undefined;
+  const stopIfAborted = () => {
+    if (signal?.aborted) throw new StartAborted('stopped during start-up');
+  };
   try {
     opened = await connectDatabase(
       databaseOptions(env, { poolSize: env.DATABASE_POOL_SIZE, statementTimeoutMs: env.STATEMENT_TIMEOUT_MS }),
     );
-    await checkStatementTimeout(opened, env, logger);
-    const migrations = await opened.direct(migrate);
+    // A signal stops the start between its steps. On PostgreSQL it also stops the wait for a step (the network's);
+    // the embedded database's steps are local and short, and are left to finish (a migration, the demo's seed) so
+    // that its files are closed cleanly.
+    const step = <T>(work: Promise<T>) => (opened?.kind === 'postgres' ? untilAborted(work, signal) : work);
+    stopIfAborted();
+    await step(checkStatementTimeout(opened, env, logger));
+    stopIfAborted();
+    const migrations = await step(opened.direct(migrate));
     for (const { version, name } of migrations.applied) logger.info({ version, name }, 'migration applied');
-    await beforeServing?.(opened);
+    stopIfAborted();
+    await step(beforeServing?.(opened) ?? Promise.resolve());
+    stopIfAborted();
   } catch (error) {
-    await opened?.close();
+    // Aborted on PostgreSQL: the process exits next, which ends the connections (and rolls back what was open);
+    // closing them first would wait for the very answers that did not come.
+    if (!(error instanceof StartAborted && opened?.kind === 'postgres')) await opened?.close();
     server.closeAllConnections();
     server.close();
     throw error;

@@ -1,10 +1,21 @@
 import { lockEmbeddedDataDir } from '../db/data-dir-lock.js';
-import { type DemoWorkspace, seedDemoWorkspace } from '../demo/index.js';
+import { seedDemoWorkspace } from '../demo/index.js';
+import { demoKeyPath, forgetDemoKey, keepDemoKey, keptDemoKey, unusedDemoKeySlug } from '../demo/key-file.js';
 import type { Env } from '../env.js';
 import type { Logger } from '../logger.js';
 import { type AdminSocket, adminSocketPath, serveAdminSocket } from '../operator/index.js';
 import { clusterWorker, startPrimary } from './cluster.js';
-import { startServer } from './server.js';
+import { StartAborted, startServer } from './server.js';
+
+/** How often a server whose demo key nobody has used yet checks whether someone has, to remove the kept copy. */
+const DEMO_KEY_CHECK_MS = 60_000;
+
+interface DemoKey {
+  slug: string;
+  key: string;
+  /** Created by this start (otherwise kept from an earlier one and not used since). */
+  created: boolean;
+}
 
 /**
  * `coinventory-server start`: the HTTP server (or a cluster's primary), the admin socket on an embedded database,
@@ -18,36 +29,69 @@ export async function start(env: Env, rootLogger: Logger) {
     return;
   }
   const logger = worker ? rootLogger.child(worker) : rootLogger;
+  // The demo key goes to stderr; a stderr whose reader has gone (EPIPE) must not end the server: the key is kept in
+  // the data directory and printed again at the next start (demo/key-file.ts).
+  process.stderr.on('error', () => {});
   // Installed before anything starts: a signal that comes while the server is still starting (a cluster's primary
-  // passes one on the moment it gets it) stops the server once it has started, rather than killing it outright.
+  // passes one on the moment it gets it) stops the start where it is (server.ts: the step under way on PostgreSQL,
+  // after the step under way on the embedded database), and the process exits.
   let requested: string | undefined;
+  const starting = new AbortController();
   let stop = (signal: string) => {
     if (requested) return;
     requested = signal;
-    logger.info({ signal }, 'stopping as soon as the server has started');
+    logger.info({ signal }, 'stopping during start-up');
+    starting.abort();
   };
   process.on('SIGTERM', () => stop('SIGTERM'));
   process.on('SIGINT', () => stop('SIGINT'));
-  const lock = lockEmbeddedDataDir(env.DATABASE_URL, env.COINVENTORY_DATA_DIR);
-  let demo: DemoWorkspace | undefined;
+  const dataDir = env.COINVENTORY_DATA_DIR;
+  const lock = lockEmbeddedDataDir(env.DATABASE_URL, dataDir);
+  let demo: DemoKey | undefined;
   let adminSocket: AdminSocket | undefined;
   try {
     const server = await startServer({
       env,
       logger,
+      signal: starting.signal,
       beforeServing: async (database) => {
         // Only a brand-new embedded database gets the demo workspace; a real PostgreSQL is the operator's.
         if (database.kind !== 'embedded') return;
         const [existing] = await database.sql`SELECT 1 FROM organizations LIMIT 1`;
-        if (existing) return;
-        demo = await seedDemoWorkspace(database.sql);
-        logger.info({ organizationId: demo.organizationId, counts: demo.counts }, 'demo workspace created');
+        if (!existing) {
+          const created = await seedDemoWorkspace(database.sql);
+          keepDemoKey(dataDir, created.key.key);
+          demo = { slug: created.slug, key: created.key.key, created: true };
+          logger.info({ organizationId: created.organizationId, counts: created.counts }, 'demo workspace created');
+          return;
+        }
+        const kept = keptDemoKey(dataDir);
+        if (kept === undefined) return;
+        const slug = await unusedDemoKeySlug(database.sql, kept);
+        if (slug === undefined) forgetDemoKey(dataDir);
+        else demo = { slug, key: kept, created: false };
       },
     });
     if (lock) {
-      adminSocket = await serveAdminSocket(adminSocketPath(env.COINVENTORY_DATA_DIR), server.database.sql, logger);
+      adminSocket = await serveAdminSocket(adminSocketPath(dataDir), server.database.sql, logger);
     }
-    if (demo) printDemoKey(server.baseUrl, demo.slug, demo.key.key);
+    // Printed once the server listens and serves: a start that fails after creating the demo prints nothing, and
+    // the next one prints the kept key.
+    let demoKeyCheck: NodeJS.Timeout | undefined;
+    if (demo) {
+      printDemoKey(server.baseUrl, demo, demoKeyPath(dataDir));
+      const { key } = demo;
+      demoKeyCheck = setInterval(() => {
+        unusedDemoKeySlug(server.database.sql, key).then(
+          (slug) => {
+            if (slug !== undefined) return;
+            forgetDemoKey(dataDir);
+            clearInterval(demoKeyCheck);
+          },
+          (error: unknown) => logger.warn({ err: error }, 'could not check whether the demo key has been used'),
+        );
+      }, DEMO_KEY_CHECK_MS).unref();
+    }
     // In a cluster the primary says "listening" once every worker is; each worker only reports itself.
     logger.info({ baseUrl: server.baseUrl, database: server.database.kind }, worker ? 'worker listening' : 'listening');
 
@@ -58,6 +102,7 @@ export async function start(env: Env, rootLogger: Logger) {
       if (stopping) return;
       stopping = true;
       logger.info({ signal }, 'shutting down: finishing in-flight requests');
+      clearInterval(demoKeyCheck);
       (async () => {
         await adminSocket?.close();
         await server.close();
@@ -76,29 +121,41 @@ export async function start(env: Env, rootLogger: Logger) {
   } catch (error) {
     await adminSocket?.close();
     lock?.release();
+    if (error instanceof StartAborted) {
+      // Exits now: on PostgreSQL a connect or query left waiting would otherwise hold the process until it times out.
+      logger.info('stopped before the start completed');
+      process.exit(0);
+    }
     throw error;
   }
 }
 
 /**
- * The demo key, once, on stderr. On a terminal it stands out from the log lines around it (bold, the key in yellow,
- * ruled off); piped, it is plain text that a script can read.
+ * The demo key on stderr, at every start until it is used. On a terminal it stands out from the log lines around it
+ * (bold, the key in yellow, ruled off); piped, it is plain text that a script can read.
  */
-function printDemoKey(baseUrl: string, slug: string, key: string) {
+function printDemoKey(baseUrl: string, demo: DemoKey, keptIn: string) {
   const colour = process.stderr.isTTY === true && !process.env.NO_COLOR;
   const paint = (code: string, text: string) => (colour ? `\u001b[${code}m${text}\u001b[0m` : text);
   const rule = colour ? [paint('2', `  ${'─'.repeat(72)}`)] : [];
+  const { slug, key } = demo;
+  const head = demo.created
+    ? `Demo workspace "${slug}" created. Its API key (read and write):`
+    : `Demo workspace "${slug}": its API key (read and write), not used yet:`;
   process.stderr.write(
     [
       '',
       ...rule,
-      paint('1', `  Demo workspace "${slug}" created. Its API key (read and write), shown this once:`),
+      paint('1', `  ${head}`),
       '',
       `    ${paint('1;33', key)}`,
       '',
       '  Try it:',
       '',
       `    curl -H "Authorization: Bearer ${key}" ${baseUrl}/me`,
+      '',
+      `  Shown at every start until the key is first used; until then it is also kept in ${keptIn}`,
+      '  (readable by you only), which is removed once it has been used.',
       ...rule,
       '',
       '',
