@@ -218,6 +218,8 @@ describe('exports whose readers stop', () => {
       expect(overKey.body).toEqual({ code: 'TOO_MANY_REQUESTS', message: ERRORS.TOO_MANY_REQUESTS.message });
     } else expect(overKey.status).toBe(ERRORS.SERVICE_UNAVAILABLE.status);
     expect(overKey.headers.get('retry-after')).toBe(String(EXPORTS.busyRetryAfterSeconds));
+    // Counted by the rate limit as every request is: its RateLimit header says where the key stands after it.
+    expect(overKey.headers.get('ratelimit')).toMatch(/r=\d+/);
     const full = await otherApi.get('/exports/items');
     expect(full.status).toBe(ERRORS.SERVICE_UNAVAILABLE.status);
     expect(full.body).toEqual({ code: 'SERVICE_UNAVAILABLE', message: ERRORS.SERVICE_UNAVAILABLE.message });
