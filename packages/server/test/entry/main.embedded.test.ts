@@ -1,5 +1,5 @@
 import { once } from 'node:events';
-import { statSync } from 'node:fs';
+import { existsSync, statSync } from 'node:fs';
 import { request } from 'node:http';
 import { join } from 'node:path';
 import {
@@ -14,6 +14,7 @@ import {
 } from '@coinventory/contract';
 import { afterAll, describe, expect, it } from 'vitest';
 import { migrations } from '../../src/db/migrations/index.js';
+import { DEMO_KEY_FILE } from '../../src/demo/key-file.js';
 import { describeSettings } from '../../src/env.js';
 import { KEY_PATTERN } from '../../src/modules/access/index.js';
 import { COMMANDS } from '../../src/operator/index.js';
@@ -81,10 +82,12 @@ describe('coinventory-server on the embedded database', () => {
     }
   });
 
-  it('keeps its data across restarts and prints no new key', async () => {
+  it('keeps its data across restarts and prints no new key, nor the used one', async () => {
     const server = await start({ COINVENTORY_DATA_DIR: dataDir });
     try {
       expect(server.stderr()).not.toContain('cvk_live_');
+      // The first test used the key: its kept copy is gone.
+      expect(existsSync(join(dataDir, DEMO_KEY_FILE))).toBe(false);
       expect((await client(server.baseUrl, demoKey).get('/me')).status).toBe(200);
     } finally {
       expect(await stop(server)).toBe(0);
