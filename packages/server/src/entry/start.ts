@@ -15,6 +15,8 @@ interface DemoKey {
   key: string;
   /** Created by this start (otherwise kept from an earlier one and not used since). */
   created: boolean;
+  /** Kept in the data directory until used (false only when writing the file failed). */
+  kept: boolean;
 }
 
 /**
@@ -60,8 +62,15 @@ export async function start(env: Env, rootLogger: Logger) {
         const [existing] = await database.sql`SELECT 1 FROM organizations LIMIT 1`;
         if (!existing) {
           const created = await seedDemoWorkspace(database.sql);
-          keepDemoKey(dataDir, created.key.key);
-          demo = { slug: created.slug, key: created.key.key, created: true };
+          let kept = true;
+          try {
+            keepDemoKey(dataDir, created.key.key);
+          } catch (error) {
+            // Failing the start now would lose the key for good: it is still printed below, this once.
+            kept = false;
+            logger.warn({ err: error }, 'could not keep the demo key in the data directory: it is printed this once');
+          }
+          demo = { slug: created.slug, key: created.key.key, created: true, kept };
           logger.info({ organizationId: created.organizationId, counts: created.counts }, 'demo workspace created');
           return;
         }
@@ -69,7 +78,7 @@ export async function start(env: Env, rootLogger: Logger) {
         if (kept === undefined) return;
         const slug = await unusedDemoKeySlug(database.sql, kept);
         if (slug === undefined) forgetDemoKey(dataDir);
-        else demo = { slug, key: kept, created: false };
+        else demo = { slug, key: kept, created: false, kept: true };
       },
     });
     if (lock) {
@@ -153,9 +162,13 @@ function printDemoKey(baseUrl: string, demo: DemoKey, keptIn: string) {
       '  Try it:',
       '',
       `    curl -H "Authorization: Bearer ${key}" ${baseUrl}/me`,
-      '',
-      `  Shown at every start until the key is first used; until then it is also kept in ${keptIn}`,
-      '  (readable by you only), which is removed once it has been used.',
+      ...(demo.kept
+        ? [
+            '',
+            `  Shown at every start until the key is first used; until then it is also kept in ${keptIn}`,
+            '  (readable by you only), which is removed once it has been used.',
+          ]
+        : ['', '  Shown this once: store it now.']),
       ...rule,
       '',
       '',

@@ -14,9 +14,12 @@ import { client } from '../support/http.js';
  */
 
 const servers: Running[] = [];
-afterEach(async () => {
+const killAll = () => {
   for (const server of servers.splice(0)) if (server.child.exitCode === null) server.child.kill('SIGKILL');
-});
+};
+// Even when the run is interrupted, no server is left behind.
+process.once('exit', killAll);
+afterEach(killAll);
 afterAll(removeTempDirs);
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
