@@ -15,7 +15,7 @@ import {
   WEBHOOKS,
 } from '../constants.js';
 import { ROUTE_TAGS } from '../contract.js';
-import { csvRecord, csvRow, ITEM_CSV_COLUMNS } from '../csv.js';
+import { CSV_FORMULA_TRIGGERS, csvRecord, csvRow, ITEM_CSV_COLUMNS } from '../csv.js';
 import { textBounds } from '../primitives.js';
 import { contractRoutes } from '../routes.js';
 import { BatchItemResultSchema, BatchItemsBodySchema, BatchItemsResultSchema } from '../schemas/batch.js';
@@ -277,13 +277,16 @@ function streamedItemsResponse(route: (typeof contractRoutes)[number]['route']):
       [EXPORTS.mediaTypes.csv]: {
         schema: {
           type: 'string',
-          description: `RFC 4180, a header row then one record per item: ${ITEM_CSV_COLUMNS.join(', ')}.`,
+          description: `RFC 4180, a header row then one record per item: ${ITEM_CSV_COLUMNS.join(', ')}. A text value starting with ${CSV_FORMULA_TRIGGERS.map(triggerName).join(', ')} (after any leading \`'\`) gets one more leading \`'\`, so a spreadsheet shows it as text instead of running it as a formula; remove one \`'\` from such a cell to get the value back (Coinventory's imports do).`,
         },
         example: csvRecord(ITEM_CSV_COLUMNS) + csvRow(ITEM_CSV_COLUMNS, item),
       },
     },
   };
 }
+
+/** A formula trigger character as the document names it. */
+const triggerName = (c: string) => (c === '\t' ? 'a tab' : c === '\r' ? 'a carriage return' : `\`${c}\``);
 
 function operation(key: string, route: (typeof contractRoutes)[number]['route']): OperationObject {
   const { scope, operationId, tag } = route.metadata;
