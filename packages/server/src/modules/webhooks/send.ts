@@ -81,18 +81,14 @@ const describe = (error: unknown): string => {
 };
 
 /**
- * What a refused answer is shown as: its status, the standard reason phrase and the body's size, never a word the
- * receiver wrote (not its body, reason phrase or Location). A tenant chooses the URL, and within a range an operator
- * allows, an answer's text would let any tenant read other services' replies through the ping or `lastError`.
+ * What a refused answer is shown as: its status and the standard reason phrase, nothing else the receiver chose (not
+ * its body or its size, its reason phrase or Location). A tenant chooses the URL, and within a range an operator
+ * allows, anything more would let any tenant learn about other services' replies through the ping or `lastError`.
  */
-function refusedAnswer(status: number, bytes: number): string {
+function refusedAnswer(status: number): string {
   const phrase = http.STATUS_CODES[status];
-  const size =
-    bytes >= WEBHOOKS.maxResponseBytes
-      ? `at least ${WEBHOOKS.maxResponseBytes.toLocaleString('en-US')} bytes`
-      : `${bytes.toLocaleString('en-US')} byte${bytes === 1 ? '' : 's'}`;
-  const redirect = status >= 300 && status < 400 ? '; redirects are not followed' : '';
-  return `answered ${status}${phrase ? ` ${phrase}` : ''} (${size}${redirect})`;
+  const redirect = status >= 300 && status < 400 ? ' (redirects are not followed)' : '';
+  return `answered ${status}${phrase ? ` ${phrase}` : ''}${redirect}`;
 }
 
 /**
@@ -140,7 +136,7 @@ export function send(
       let read = 0;
       const done = () => {
         const accepted = status >= 200 && status < 300;
-        finish({ status, error: accepted ? null : refusedAnswer(status, read) });
+        finish({ status, error: accepted ? null : refusedAnswer(status) });
         response.destroy();
       };
       response.on('data', (chunk: Buffer) => {
