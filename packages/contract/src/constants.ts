@@ -143,9 +143,17 @@ export const EXPORTS = {
   readTimeoutMs: 120_000,
   /** A reader that takes nothing for this long is dropped (the answer is cut short), freeing its export slot. */
   stallTimeoutMs: 30_000,
-  /** Exports one API key may have under way at once in one server process; one more is answered 429. */
+  /**
+   * Exports one API key may have under way at once in one server process (reading the snapshot, or sending it); one
+   * more is answered 429.
+   */
   maxPerKey: 2,
-  /** Exports one server process has under way at once, all keys together; one more is answered 503. */
+  /**
+   * Exports one workspace may have under way at once in one server process, all its keys together; one more is
+   * answered 429. Half the process's: no one workspace can take every export of a process from the others.
+   */
+  maxPerWorkspace: 4,
+  /** Exports one server process has under way at once, all workspaces together; one more is answered 503. */
   maxPerProcess: 8,
   /** The `Retry-After` (seconds) of an export refused for either cap. */
   busyRetryAfterSeconds: 5,

@@ -117,29 +117,39 @@ class ExportStopped extends Error {
 }
 
 /**
- * The exports under way in one server process, by API key: each holds a temporary file and, while it reads its
- * snapshot, a database connection; a stalled reader holds its slot until EXPORTS.stallTimeoutMs.
+ * The exports under way in one server process, by API key and by workspace: each holds, while it reads its snapshot, a
+ * database connection, and until its answer closes a temporary file. A slot is given back when those are, not when the
+ * caller leaves: a caller that hangs up mid-read keeps its slot until the read notices and rolls back.
  */
 export class ExportSlots {
-  private readonly byKey = new Map<string, number>();
+  private readonly held = new Map<string, number>();
   private total = 0;
 
-  /** Takes a slot for `keyId`, or refuses: 429 over the key's cap, 503 over the process's. Returns its release. */
-  acquire(keyId: string): () => void {
+  /**
+   * Takes a slot for the key of a workspace, or refuses: 429 over the key's or the workspace's cap, 503 over the
+   * process's. Returns its release, which may be called more than once.
+   */
+  acquire(keyId: string, organizationId: string): () => void {
     const retry = { 'Retry-After': String(EXPORTS.busyRetryAfterSeconds) };
-    const held = this.byKey.get(keyId) ?? 0;
-    if (held >= EXPORTS.maxPerKey) throw new ApiError('TOO_MANY_REQUESTS', undefined, retry);
+    const byKey = `key:${keyId}`;
+    const byWorkspace = `workspace:${organizationId}`;
+    if ((this.held.get(byKey) ?? 0) >= EXPORTS.maxPerKey) throw new ApiError('TOO_MANY_REQUESTS', undefined, retry);
+    if ((this.held.get(byWorkspace) ?? 0) >= EXPORTS.maxPerWorkspace) {
+      throw new ApiError('TOO_MANY_REQUESTS', undefined, retry);
+    }
     if (this.total >= EXPORTS.maxPerProcess) throw new ApiError('SERVICE_UNAVAILABLE', undefined, retry);
-    this.byKey.set(keyId, held + 1);
     this.total += 1;
+    for (const name of [byKey, byWorkspace]) this.held.set(name, (this.held.get(name) ?? 0) + 1);
     let released = false;
     return () => {
       if (released) return;
       released = true;
       this.total -= 1;
-      const left = (this.byKey.get(keyId) ?? 1) - 1;
-      if (left > 0) this.byKey.set(keyId, left);
-      else this.byKey.delete(keyId);
+      for (const name of [byKey, byWorkspace]) {
+        const left = (this.held.get(name) ?? 1) - 1;
+        if (left > 0) this.held.set(name, left);
+        else this.held.delete(name);
+      }
     };
   }
 }
@@ -207,6 +217,9 @@ export async function spoolItemsExport(
   };
   try {
     const { cursor, count } = await sql.begin('isolation level repeatable read read only', async (tx) => {
+      // On the embedded database the transaction may have waited for the one connection: no read for a caller gone.
+      const before = stopped();
+      if (before !== undefined) throw new ExportStopped(before);
       const { cursor } = await currentCursor(tx, organizationId);
       let count = 0;
       await append(encoding.header);
@@ -244,6 +257,7 @@ export function answerWithExport(
   spooled: SpooledExport,
   format: ExportFormat,
   logger: Logger,
+  closed: () => void = () => {},
 ): { status: 200 | 304; body: Readable } {
   const { file, bytes, etag, cursor, count } = spooled;
   res.setHeader('ETag', etag);
@@ -256,10 +270,12 @@ export function answerWithExport(
     if (format === 'csv') res.setHeader('Content-Disposition', 'attachment; filename="items.csv"');
   }
   if (notModified || req.method === 'HEAD') {
-    file.close().catch(() => {});
+    file.close().then(closed, closed);
     return { status: notModified ? 304 : 200, body: Readable.from([]) };
   }
   const body = file.createReadStream({ start: 0, autoClose: true });
+  // The stream closes the file when it ends or is destroyed, and says 'close' after.
+  body.on('close', closed);
   const { requestId } = localsOf(res);
   // Progress is a chunk read from the file or the socket taking what it was given; a caller that allows neither for
   // the stall limit holds a file and a slot for nothing.
@@ -298,35 +314,40 @@ export async function exportItems(
 ): Promise<{ status: 200 | 304; body: Readable }> {
   // Every answer of the export depends on Accept, its errors too (a cache must not give CSV to an NDJSON reader).
   res.vary('Accept');
-  const release = slots.acquire(keyId);
-  // A large export takes longer to read than other requests may; its own bound replaces their deadline.
-  localsOf(res).extendDeadline?.(EXPORTS.readTimeoutMs);
-  let gone = false;
-  res.on('close', () => {
-    gone = true;
-    release();
-  });
-  const format = exportFormat(req);
-  const stopped = () => {
-    if (gone) return 'the caller went away';
-    return localsOf(res).work?.abandoned ? 'the request was given up' : undefined;
-  };
   // Nobody is left to answer: an empty body for ts-rest to pipe into the closed response, which sends nothing.
   const unanswered = (reason: string) => {
     logger.info({ requestId: localsOf(res).requestId, reason }, 'export stopped');
     return { status: 200 as const, body: Readable.from([]) };
   };
+  // A caller that hung up while the request waited (for the key's check, or the embedded database's one connection)
+  // has closed the response already, and 'close' is not said again: it takes no slot and reads nothing.
+  if (res.destroyed || req.socket.destroyed) return unanswered('the caller went away before the export began');
+  let gone = false;
+  res.on('close', () => {
+    gone = true;
+  });
+  const release = slots.acquire(keyId, organizationId);
+  // A large export takes longer to read than other requests may; its own bound replaces their deadline.
+  localsOf(res).extendDeadline?.(EXPORTS.readTimeoutMs);
+  const format = exportFormat(req);
+  const stopped = () => {
+    if (gone || res.destroyed) return 'the caller went away';
+    return localsOf(res).work?.abandoned ? 'the request was given up' : undefined;
+  };
   let spooled: SpooledExport;
   try {
     spooled = await spoolItemsExport(sql, organizationId, query, format, stopped);
   } catch (error) {
+    // The read has ended (rolled back) and its file is closed: the slot is free again.
+    release();
     // Given up by its deadline: the lifecycle has answered, and the error handler notes the rest.
-    if (error instanceof ExportStopped && gone) return unanswered(error.message);
+    if (error instanceof ExportStopped && (gone || res.destroyed)) return unanswered(error.message);
     throw error;
   }
-  if (gone) {
-    await spooled.file.close();
+  if (gone || res.destroyed) {
+    await spooled.file.close().finally(release);
     return unanswered('the caller went away');
   }
-  return answerWithExport(req, res, spooled, format, logger);
+  // From here the file holds the slot, until the answer is done with it.
+  return answerWithExport(req, res, spooled, format, logger, release);
 }

@@ -177,22 +177,54 @@ describe('exports whose readers stop', () => {
     expect(parseNdjson(whole.body).end?.count).toBe(500);
   });
 
-  it('20 stalled exports of one workspace leave the database to the others; beyond the caps, 429 and 503', async () => {
+  it('an export whose caller hangs up before it begins takes no slot for good', async () => {
+    const workspace = await workspaceOf(50);
+    // Each caller sends its request and leaves at once, while the key is still being checked: more of them than the
+    // key's and the workspace's caps together.
+    for (let i = 0; i < EXPORTS.maxPerWorkspace + EXPORTS.maxPerKey + 1; i += 1) {
+      await new Promise<void>((resolve, reject) => {
+        const socket = connect(port(), '127.0.0.1', () => {
+          socket.end(
+            `GET /v1/exports/items HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer ${workspace.readKey}\r\n\r\n`,
+          );
+          socket.destroy();
+          resolve();
+        });
+        socket.on('error', reject);
+      });
+    }
+    // Once the server has seen them go, the key exports as usual (it was refused 429 for good when their slots leaked).
+    let whole = await requestExport(ctx.server.baseUrl, workspace.readKey);
+    for (let tries = 0; tries < 40 && whole.status !== 200; tries += 1) {
+      await sleep(100);
+      whole = await requestExport(ctx.server.baseUrl, workspace.readKey);
+    }
+    expect(whole.status).toBe(200);
+    expect(parseNdjson(whole.body).end?.count).toBe(50);
+    await expectAlive('exports whose callers left before they began');
+  });
+
+  it('20 stalled exports of one workspace leave the database and the export slots to the others; beyond the caps, 429 and 503', async () => {
     const { sql } = ctx.server.database;
     const busy = await workspaceOf(2_500);
     const other = await createWorkspace(sql);
     const otherApi = client(ctx.server.baseUrl, other.readKey);
+    /** `count` more read keys of a workspace. */
+    const keysOf = async (workspace: TestWorkspace, count: number) => {
+      const keys: string[] = [];
+      for (let i = 0; i < count; i += 1) {
+        const issued = await issueApiKey(sql, {
+          organizationId: workspace.organizationId,
+          createdBy: workspace.ownerId,
+          name: `stalled ${i}`,
+          scopes: ['read'],
+        });
+        keys.push(issued.key);
+      }
+      return keys;
+    };
     // One key sends four (two over its cap); eight more keys of the workspace send two each.
-    const keys = [busy.readKey];
-    for (let i = 0; i < 8; i += 1) {
-      const issued = await issueApiKey(sql, {
-        organizationId: busy.organizationId,
-        createdBy: busy.ownerId,
-        name: `stalled ${i}`,
-        scopes: ['read'],
-      });
-      keys.push(issued.key);
-    }
+    const keys = [busy.readKey, ...(await keysOf(busy, 8))];
     const senders = [busy.readKey, busy.readKey, ...keys.flatMap((key) => [key, key])];
     expect(senders).toHaveLength(20);
     const exports = senders.map((key, i) =>
@@ -200,26 +232,34 @@ describe('exports whose readers stop', () => {
     );
     const responses = await Promise.all(exports.map((entry) => entry.response));
     const statuses = responses.map((res) => res.statusCode);
-    // Exactly the process's cap is under way, at most the key's cap per key; the rest are refused with Retry-After.
-    expect(statuses.filter((status) => status === 200)).toHaveLength(EXPORTS.maxPerProcess);
+    // Exactly the workspace's cap is under way, at most the key's cap per key; the rest are told 429 with Retry-After.
+    expect(statuses.filter((status) => status === 200)).toHaveLength(EXPORTS.maxPerWorkspace);
     const firstKey = statuses.slice(0, 4).filter((status) => status === 200).length;
     expect(firstKey).toBeLessThanOrEqual(EXPORTS.maxPerKey);
     for (const res of responses) {
       expect(res.headers.vary).toMatch(/\bAccept\b/);
       if (res.statusCode === 200) continue;
-      expect([ERRORS.TOO_MANY_REQUESTS.status, ERRORS.SERVICE_UNAVAILABLE.status]).toContain(res.statusCode);
+      expect(res.statusCode).toBe(ERRORS.TOO_MANY_REQUESTS.status);
       expect(res.headers['retry-after']).toBe(String(EXPORTS.busyRetryAfterSeconds));
     }
-    // A key past its own cap is told 429 (whatever else is busy); another key's export is refused 503 while the
-    // process is full.
-    const overKey = await client(ctx.server.baseUrl, busy.readKey).get('/exports/items');
-    if (firstKey === EXPORTS.maxPerKey) {
-      expect(overKey.status).toBe(ERRORS.TOO_MANY_REQUESTS.status);
-      expect(overKey.body).toEqual({ code: 'TOO_MANY_REQUESTS', message: ERRORS.TOO_MANY_REQUESTS.message });
-    } else expect(overKey.status).toBe(ERRORS.SERVICE_UNAVAILABLE.status);
-    expect(overKey.headers.get('retry-after')).toBe(String(EXPORTS.busyRetryAfterSeconds));
+    const overWorkspace = await client(ctx.server.baseUrl, busy.readKey).get('/exports/items');
+    expect(overWorkspace.status).toBe(ERRORS.TOO_MANY_REQUESTS.status);
+    expect(overWorkspace.body).toEqual({ code: 'TOO_MANY_REQUESTS', message: ERRORS.TOO_MANY_REQUESTS.message });
+    expect(overWorkspace.headers.get('retry-after')).toBe(String(EXPORTS.busyRetryAfterSeconds));
     // Counted by the rate limit as every request is: its RateLimit header says where the key stands after it.
-    expect(overKey.headers.get('ratelimit')).toMatch(/r=\d+/);
+    expect(overWorkspace.headers.get('ratelimit')).toMatch(/r=\d+/);
+    // Another workspace still exports meanwhile.
+    const whole = await requestExport(ctx.server.baseUrl, other.readKey);
+    expect(whole.status).toBe(200);
+
+    // A second busy workspace fills what the process has left; a third workspace is then told 503.
+    const second = await workspaceOf(2_500);
+    const secondKeys = [second.readKey, ...(await keysOf(second, 1))];
+    const more = secondKeys.flatMap((key) => [stalledExport(key, 'never read'), stalledExport(key, 'first chunk')]);
+    exports.push(...more);
+    const moreStatuses = (await Promise.all(more.map((entry) => entry.response))).map((res) => res.statusCode);
+    expect(moreStatuses).toEqual(moreStatuses.map(() => 200));
+    expect(EXPORTS.maxPerWorkspace * 2).toBe(EXPORTS.maxPerProcess);
     const full = await otherApi.get('/exports/items');
     expect(full.status).toBe(ERRORS.SERVICE_UNAVAILABLE.status);
     expect(full.body).toEqual({ code: 'SERVICE_UNAVAILABLE', message: ERRORS.SERVICE_UNAVAILABLE.message });
