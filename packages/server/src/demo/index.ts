@@ -4,6 +4,14 @@ import { findOrganization } from '../modules/workspaces/index.js';
 import { DEMO_SLUG } from './catalog/shop.js';
 import { type DemoWorkspace, seedDemoWorkspace } from './seed.js';
 
+export {
+  DEMO_KEY_FILE,
+  demoKeyPath,
+  forgetDemoKey,
+  keepDemoKey,
+  keptDemoKey,
+  unusedDemoKeySlug,
+} from './key-file.js';
 export { DEMO_ANCHOR, DEMO_SLUG, type DemoWorkspace, type SeedOptions, seedDemoWorkspace } from './seed.js';
 
 /**

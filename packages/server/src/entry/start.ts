@@ -1,6 +1,12 @@
 import { lockEmbeddedDataDir } from '../db/data-dir-lock.js';
-import { seedDemoWorkspace } from '../demo/index.js';
-import { demoKeyPath, forgetDemoKey, keepDemoKey, keptDemoKey, unusedDemoKeySlug } from '../demo/key-file.js';
+import {
+  demoKeyPath,
+  forgetDemoKey,
+  keepDemoKey,
+  keptDemoKey,
+  seedDemoWorkspace,
+  unusedDemoKeySlug,
+} from '../demo/index.js';
 import type { Env } from '../env.js';
 import type { Logger } from '../logger.js';
 import { type AdminSocket, adminSocketPath, serveAdminSocket } from '../operator/index.js';
@@ -90,14 +96,16 @@ export async function start(env: Env, rootLogger: Logger) {
     if (demo) {
       printDemoKey(server.baseUrl, demo, demoKeyPath(dataDir));
       const { key } = demo;
+      // One async step whose every failure (the lookup, or removing the file) lands in the one catch below: a throw
+      // in a .then success handler would be an unhandled rejection, which ends the process.
+      const checkDemoKey = async () => {
+        if ((await unusedDemoKeySlug(server.database.sql, key)) !== undefined) return;
+        forgetDemoKey(dataDir);
+        clearInterval(demoKeyCheck);
+      };
       demoKeyCheck = setInterval(() => {
-        unusedDemoKeySlug(server.database.sql, key).then(
-          (slug) => {
-            if (slug !== undefined) return;
-            forgetDemoKey(dataDir);
-            clearInterval(demoKeyCheck);
-          },
-          (error: unknown) => logger.warn({ err: error }, 'could not check whether the demo key has been used'),
+        checkDemoKey().catch((error: unknown) =>
+          logger.warn({ err: error }, 'could not check whether the demo key has been used, or remove its kept copy'),
         );
       }, DEMO_KEY_CHECK_MS).unref();
     }

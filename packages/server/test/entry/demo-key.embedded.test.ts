@@ -1,8 +1,8 @@
-import { existsSync, statSync } from 'node:fs';
+import { chmodSync, existsSync, statSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
-import { DEMO_KEY_FILE } from '../../src/demo/key-file.js';
+import { DEMO_KEY_FILE, keepDemoKey, keptDemoKey } from '../../src/demo/index.js';
 import { KEY_PATTERN } from '../../src/modules/access/index.js';
 import { fromStderr, type Running, removeTempDirs, run, start, stop, tempDir } from '../support/binary.js';
 import { client } from '../support/http.js';
@@ -90,5 +90,17 @@ describe('the demo key', () => {
     } finally {
       expect(await stop(used)).toBe(0);
     }
+  });
+
+  it('is kept owner-only even where a stale temporary file, readable by all, is left', () => {
+    // A crashed write, or a reused pid: writing over an existing file would keep that file's mode.
+    const dataDir = tempDir();
+    const stale = `${join(dataDir, DEMO_KEY_FILE)}.${process.pid}.tmp`;
+    writeFileSync(stale, 'stale');
+    chmodSync(stale, 0o644);
+    keepDemoKey(dataDir, 'cvk_live_kept');
+    expect(statSync(join(dataDir, DEMO_KEY_FILE)).mode & 0o777).toBe(0o600);
+    expect(keptDemoKey(dataDir)).toBe('cvk_live_kept');
+    expect(existsSync(stale)).toBe(false);
   });
 });

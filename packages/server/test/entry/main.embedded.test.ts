@@ -14,7 +14,7 @@ import {
 } from '@coinventory/contract';
 import { afterAll, describe, expect, it } from 'vitest';
 import { migrations } from '../../src/db/migrations/index.js';
-import { DEMO_KEY_FILE } from '../../src/demo/key-file.js';
+import { DEMO_KEY_FILE } from '../../src/demo/index.js';
 import { describeSettings } from '../../src/env.js';
 import { KEY_PATTERN } from '../../src/modules/access/index.js';
 import { COMMANDS } from '../../src/operator/index.js';

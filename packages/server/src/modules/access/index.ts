@@ -12,7 +12,7 @@ export {
   keyHint,
 } from './key-format.js';
 export { KEY_USAGE_INTERVAL_SECONDS } from './key-usage.js';
-export { createKey, type IssuedKey, issueApiKey, listKeys, revokeKey } from './keys.js';
+export { createKey, type IssuedKey, issueApiKey, listKeys, revokeKey, unusedKeyOrganization } from './keys.js';
 export { protectedResourceMetadata } from './metadata.js';
 export { authMiddleware, type ContractRequest } from './middleware.js';
 export { type RateDecision, type RatePolicy, rateLimitPolicyHeader } from './rate-limit.js';

@@ -4,7 +4,7 @@ import { noSuch, ProvisioningError } from '../../errors.js';
 import { findRole, requireOrganization, requireUser } from '../workspaces/index.js';
 import { API_PLANS, KEY_CREATOR_ROLES } from './authenticate.js';
 import { generateKey, hashKey, keyHint } from './key-format.js';
-import { findApiKey, insertApiKey, listApiKeys, revokeApiKey } from './store.js';
+import { findApiKey, findUnusedKeyOrganization, insertApiKey, listApiKeys, revokeApiKey } from './store.js';
 
 export interface IssuedKey {
   id: string;
@@ -83,4 +83,9 @@ export async function revokeKey(sql: Queryable, input: { org: string; key: strin
   const key = await findApiKey(sql, org.id, input.key);
   if (!key) throw noSuch(`key in ${org.slug} with id`, input.key);
   return key;
+}
+
+/** The organization id of `key` while nobody has used it and it may still be used (the demo key); null otherwise. */
+export function unusedKeyOrganization(sql: Queryable, key: string): Promise<string | null> {
+  return findUnusedKeyOrganization(sql, hashKey(key));
 }

@@ -129,6 +129,16 @@ export async function touchKey(sql: Queryable, keyId: string, intervalSeconds: n
   `;
 }
 
+/** The organization of the key with this hash while it has never been used, is not revoked and has not expired. */
+export async function findUnusedKeyOrganization(sql: Queryable, keyHash: Buffer): Promise<string | null> {
+  const [row] = await sql<{ organizationId: string }[]>`
+    SELECT organization_id AS "organizationId" FROM api_keys
+    WHERE key_hash = ${keyHash} AND last_used_at IS NULL AND revoked_at IS NULL
+      AND (expires_at IS NULL OR expires_at > now())
+  `;
+  return row?.organizationId ?? null;
+}
+
 export interface InsertKeyInput {
   organizationId: string;
   name: string | null;
