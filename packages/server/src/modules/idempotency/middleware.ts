@@ -39,6 +39,18 @@ function fingerprintOf(req: ContractRequest): string {
   return createHash('sha256').update(`${req.method} ${path}\n${body}`).digest('base64url');
 }
 
+/**
+ * The fingerprint as the previous release made it (the path as spelled, not as routed). An answer kept by a server of
+ * that release, shortly before an upgrade or beside it in a rolling deploy, still replays for its retry rather than
+ * being refused as a different request. Kept answers last IDEMPOTENCY.retentionHours: this can go once no server of
+ * that release has run for that long.
+ */
+function previousFingerprintOf(req: ContractRequest): string {
+  const path = req.originalUrl.split('?')[0] ?? '';
+  const body = req.body === undefined ? '' : canonicalJson(req.body);
+  return createHash('sha256').update(`${req.method} ${path}\n${body}`).digest('base64url');
+}
+
 /** Sends a kept answer again, as it was first sent, saying so. */
 function replay(res: Response, status: number, body: string) {
   res.setHeader(IDEMPOTENCY.replayedHeader, 'true');
@@ -109,7 +121,7 @@ export function idempotentWrites() {
     } catch (error) {
       return next(error);
     }
-    if (kept && kept.fingerprint !== fingerprint) {
+    if (kept && kept.fingerprint !== fingerprint && kept.fingerprint !== previousFingerprintOf(req)) {
       return next(
         badRequest(
           `${HEADER}: this key was already used for a different request (another method, path or body); send a new key with each new request`,

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { IDEMPOTENCY, type Item } from '@coinventory/contract';
 import { describe, expect, it } from 'vitest';
 import { expectBadRequest } from '../../support/errors.js';
@@ -36,6 +37,31 @@ describe('Idempotency-Key: the same route and parameters are the same request ho
     const again = await api.post<Item>('/items', { body: { sku, title: 'Once' }, headers: withKey(key) });
     expect(replayed(again)).toEqual([200, 'true']);
     expect(again.text).toBe(first.text);
+    expect(await itemsWithSku(sku)).toBe(1);
+  });
+
+  it('an answer kept by the previous release (its fingerprint of the path as spelt) still replays after an upgrade', async () => {
+    const api = await freshApi(ctx.server, ctx.workspace);
+    const sku = uniqueSku('UPGRADE');
+    const key = crypto.randomUUID();
+    const body = { sku, title: 'Kept before' };
+    const first = await api.post<Item>('/items', { body, headers: withKey(key) });
+    expectStatus(first, 200);
+    // As the previous release kept it: method, the path as sent, the body's canonical JSON.
+    const previous = createHash('sha256').update(
+      `POST /v1/items\n{"sku":${JSON.stringify(sku)},"title":"Kept before"}`,
+    );
+    const updated = await ctx.server.database.sql`
+      UPDATE idempotency_keys SET fingerprint = ${previous.digest('base64url')}
+      WHERE organization_id = ${ctx.workspace.organizationId} AND key = ${key}
+    `;
+    expect(updated.count).toBe(1);
+    const again = await api.post<Item>('/items', { body, headers: withKey(key) });
+    expect(replayed(again)).toEqual([200, 'true']);
+    expect(again.text).toBe(first.text);
+    // Another request with that key is still refused.
+    const other = await api.post('/items', { body: { sku, title: 'Something else' }, headers: withKey(key) });
+    expectBadRequest(other, ['headers.idempotency-key'], ['different request']);
     expect(await itemsWithSku(sku)).toBe(1);
   });
 
