@@ -41,14 +41,15 @@ export const conditionsOf = (req: { get(name: string): string | undefined }): Wr
 
 /**
  * Evaluates a write's preconditions against the object's current representation (what its GET would send now), in
- * RFC 9110 §13.2.2's order: If-Match first, then If-None-Match; either failing is 412 and nothing is written. Call it
- * with the object's row locked, so nobody changes it between the check and the write. A missing object is the
- * caller's 404 before this.
+ * RFC 9110 §13.2.2's order: If-Match first, then If-None-Match; either failing is 412 and nothing is written. The
+ * one check every conditional write (items, webhook endpoints) makes. `current` loads that representation, only when
+ * the request carries a precondition, with the object's row locked (by it or before it), so nobody changes it between
+ * the check and the write; a missing object is its 404.
  */
-export function checkPreconditions(conditions: WriteConditions, current: unknown): void {
+export async function checkPreconditions(conditions: WriteConditions, current: () => Promise<unknown>): Promise<void> {
   const { ifMatch, ifNoneMatch } = conditions;
   if (ifMatch === undefined && ifNoneMatch === undefined) return;
-  const etag = etagOf(JSON.stringify(current));
+  const etag = etagOf(JSON.stringify(await current()));
   if (ifMatch !== undefined && !matchHits(ifMatch, etag)) throw new ApiError('PRECONDITION_FAILED');
   if (ifNoneMatch !== undefined && noneMatchHits(ifNoneMatch, etag)) {
     throw new ApiError('PRECONDITION_FAILED', undefined, {}, CONDITIONAL.noneMatchFailedMessage);

@@ -78,16 +78,6 @@ export async function createItem(
   return item;
 }
 
-/**
- * A write's If-Match and If-None-Match against the item's current ETag (of its JSON as GET /items/{id} sends it):
- * 412 before anything is written when they fail. Called with the item's row locked, so nobody changes it between the
- * check and the write.
- */
-async function checkConditions(tx: Queryable, organizationId: string, id: string, conditions: WriteConditions) {
-  if (conditions.ifMatch === undefined && conditions.ifNoneMatch === undefined) return;
-  checkPreconditions(conditions, await writtenItem(tx, organizationId, id));
-}
-
 /** The item as the transaction that wrote it sees it: what a write answers with (never another request's row). */
 async function writtenItem(tx: Queryable, organizationId: string, id: string): Promise<Item> {
   const item = await items.findItem(tx, organizationId, id);
@@ -129,7 +119,7 @@ export async function updateItem(
     // listings, then (last, held only until the commit) the workspace's changes feed.
     const before = await items.lockItem(tx, organizationId, id);
     if (!before) throw notFound();
-    await checkConditions(tx, organizationId, id, conditions);
+    await checkPreconditions(conditions, () => writtenItem(tx, organizationId, id));
     const columns = items.columnsOf(tx, body);
     if (body.warehouseId !== undefined || body.zoneId !== undefined) {
       // A new warehouse without a zone moves the item to that warehouse's first zone; a zone alone implies its warehouse.
@@ -172,7 +162,7 @@ export async function deleteItem(
     // never deadlock.
     const before = await items.lockItem(tx, organizationId, id);
     if (!before) throw notFound();
-    await checkConditions(tx, organizationId, id, conditions);
+    await checkPreconditions(conditions, () => writtenItem(tx, organizationId, id));
     // Queued before the delete: the listing rows outlive the item, but their link to it does not.
     const sync = await enqueueForItem(tx, organizationId, id, { kind: 'delete_listing' });
     // A consigned item is counted in its consignment's totals.

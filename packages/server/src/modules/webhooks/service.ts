@@ -43,14 +43,12 @@ async function endpointOf(sql: Queryable, organizationId: string, id: string): P
 }
 
 /**
- * A write's If-Match and If-None-Match against the endpoint's current ETag (of its JSON as GET sends it), with its
- * row locked until the write commits, so nobody changes it between the check and the write: 412 when they fail, as
- * for items; 404 when there is no such endpoint.
+ * The endpoint as a conditional write compares it (its JSON as GET sends it), its row locked until the write commits
+ * so nobody changes it between the check and the write; 404 when there is no such endpoint.
  */
-async function checkConditions(tx: Queryable, organizationId: string, id: string, conditions: WriteConditions) {
-  if (conditions.ifMatch === undefined && conditions.ifNoneMatch === undefined) return;
+async function lockedEndpoint(tx: Queryable, organizationId: string, id: string): Promise<WebhookEndpoint> {
   if (!(await store.lockEndpoint(tx, organizationId, id))) throw notFound();
-  checkPreconditions(conditions, await endpointOf(tx, organizationId, id));
+  return endpointOf(tx, organizationId, id);
 }
 
 export async function createEndpoint(
@@ -82,7 +80,7 @@ export async function updateEndpoint(
 ): Promise<WebhookEndpoint> {
   if (body.url !== undefined) checkUrl(body.url, settings.policy);
   const endpoint = await sql.begin(async (tx) => {
-    await checkConditions(tx, organizationId, id, conditions);
+    await checkPreconditions(conditions, () => lockedEndpoint(tx, organizationId, id));
     if (!(await store.updateEndpoint(tx, organizationId, id, body))) throw notFound();
     return endpointOf(tx, organizationId, id);
   });
@@ -98,7 +96,7 @@ export async function deleteEndpoint(
   conditions: WriteConditions = {},
 ): Promise<DeletedWebhookEndpoint> {
   await sql.begin(async (tx) => {
-    await checkConditions(tx, organizationId, id, conditions);
+    await checkPreconditions(conditions, () => lockedEndpoint(tx, organizationId, id));
     if (!(await store.deleteEndpoint(tx, organizationId, id))) throw notFound();
   });
   return { id, deleted: true };
