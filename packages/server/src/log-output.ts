@@ -22,9 +22,12 @@ export interface LogSink {
   once(event: 'drain', listener: () => void): unknown;
 }
 
+/** Turns one pino JSON line into what is written (readable text for LOG_FORMAT=pretty). */
+export type Render = (line: string) => string;
+
 export interface LogOutputOptions {
-  /** Turns one pino JSON line into what is written (readable text for LOG_FORMAT=pretty). */
-  render: (line: string) => string;
+  /** How write() renders lines; a destination() may render its own way. */
+  render: Render;
   /** Fields the output's own notices carry, as the logger's records do. */
   base: Record<string, unknown>;
   limitBytes?: number;
@@ -35,6 +38,8 @@ export class LogOutput {
   dropped = 0;
   /** Lines dropped in the current stall (undefined while lines get through). */
   private stalled: number | undefined;
+  /** A 'drain' listener is waiting: at most one, however many stalls come before the stream drains. */
+  private awaitingDrain = false;
   private closed = false;
   private readonly limit: number;
 
@@ -51,20 +56,28 @@ export class LogOutput {
   }
 
   /** pino's destination: one JSON line per call. */
-  write(line: string): void {
+  write(line: string, render: Render = this.options.render): void {
     if (this.closed || this.sink.destroyed) {
       this.dropped += 1;
       return;
     }
     if (this.sink.writableLength >= this.limit) {
-      this.drop();
+      this.drop(render);
       return;
     }
-    if (this.stalled !== undefined) this.recovered();
-    this.sink.write(this.options.render(line));
+    if (this.stalled !== undefined) this.recovered(render);
+    this.sink.write(render(line));
   }
 
-  private drop() {
+  /**
+   * A pino destination through this output that renders its lines (and the notices it triggers) its own way: loggers
+   * of different formats share one stream, one bound and one count of dropped lines.
+   */
+  destination(render: Render): { write(line: string): void } {
+    return { write: (line) => this.write(line, render) };
+  }
+
+  private drop(render: Render) {
     this.dropped += 1;
     if (this.stalled !== undefined) {
       this.stalled += 1;
@@ -72,20 +85,29 @@ export class LogOutput {
     }
     this.stalled = 1;
     // One line past the limit, once per stall: the reader learns why lines are missing when it catches up.
-    this.notice(`log output stalled: more than ${this.limit} bytes wait for stdout's reader; dropping log lines`, {});
-    // The stream says 'drain' once what waits has been written (a write returned false long before the limit).
+    this.notice(
+      render,
+      `log output stalled: more than ${this.limit} bytes wait for stdout's reader; dropping log lines`,
+      {},
+    );
+    // The stream says 'drain' once what waits has been written (a write returned false long before the limit). A
+    // stall that ends with a write (the reader caught up part of the way) leaves the listener waiting: the next stall
+    // reuses it rather than adding one per stall.
+    if (this.awaitingDrain) return;
+    this.awaitingDrain = true;
     this.sink.once('drain', () => {
-      if (this.stalled !== undefined && !this.closed) this.recovered();
+      this.awaitingDrain = false;
+      if (this.stalled !== undefined && !this.closed) this.recovered(render);
     });
   }
 
-  private recovered() {
+  private recovered(render: Render) {
     const dropped = this.stalled ?? 0;
     this.stalled = undefined;
-    this.notice('log output recovered', { droppedLines: dropped });
+    this.notice(render, 'log output recovered', { droppedLines: dropped });
   }
 
-  private notice(msg: string, fields: Record<string, unknown>) {
+  private notice(render: Render, msg: string, fields: Record<string, unknown>) {
     const record = {
       level: 40,
       time: new Date().toISOString(),
@@ -94,6 +116,6 @@ export class LogOutput {
       ...fields,
       msg,
     };
-    this.sink.write(this.options.render(`${JSON.stringify(record)}\n`));
+    this.sink.write(render(`${JSON.stringify(record)}\n`));
   }
 }

@@ -11,7 +11,10 @@ const colourFor = (out: NodeJS.WriteStream) => out.isTTY === true && !process.en
 
 const BASE = { service: 'coinventory-server' };
 
-/** The process's one stdout output, once a logger writes there (for the count of dropped lines). */
+/**
+ * The process's one stdout output, once a logger writes there: one bound and one count of dropped lines however many
+ * loggers write there, each in its own format (its destination).
+ */
 let stdoutOutput: LogOutput | undefined;
 
 /** Log lines this process dropped because stdout's reader did not keep up or had gone (see log-output.ts). */
@@ -26,10 +29,8 @@ export function createLogger(level: string, format: LogFormat = 'json'): Logger 
   const out = process.stdout;
   const readable = format === 'pretty' || (format === 'auto' && out.isTTY === true);
   const colour = colourFor(out);
-  stdoutOutput ??= new LogOutput(out, {
-    base: BASE,
-    render: readable ? (line) => readableLines(line, colour) : (line) => line,
-  });
+  const render = readable ? (line: string) => readableLines(line, colour) : (line: string) => line;
+  stdoutOutput ??= new LogOutput(out, { base: BASE, render });
   return pino(
     {
       level,
@@ -37,6 +38,6 @@ export function createLogger(level: string, format: LogFormat = 'json'): Logger 
       timestamp: pino.stdTimeFunctions.isoTime,
       redact: { paths: ['req.headers.authorization', 'headers.authorization', 'authorization'], remove: true },
     },
-    stdoutOutput,
+    stdoutOutput.destination(render),
   );
 }

@@ -1,6 +1,6 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
-import type { Writable } from 'node:stream';
+import { Writable } from 'node:stream';
 import { afterEach, describe, expect, it } from 'vitest';
 import { LOG_BUFFER_LIMIT_BYTES, LogOutput } from '../../src/log-output.js';
 
@@ -84,5 +84,60 @@ describe('the log output', () => {
     }
     expect(unhandled).toEqual([]);
     expect(output.dropped).toBeGreaterThan(90);
+  });
+
+  it('keeps at most one drain listener however often stalls alternate with a partial catch-up', () => {
+    // A stream whose reader takes each chunk when the test says: its buffer shrinks, without emptying, on demand.
+    const taken: Array<() => void> = [];
+    const sink = new Writable({
+      highWaterMark: 1024,
+      write(_chunk, _encoding, done) {
+        taken.push(done);
+      },
+    });
+    const limitBytes = 8 * LINE.length;
+    const output = new LogOutput(sink, { render: (line) => line, base: { service: 'test' }, limitBytes });
+    for (let stall = 0; stall < 5; stall++) {
+      while (sink.writableLength < limitBytes) output.write(LINE);
+      output.write(LINE); // dropped: a stall starts
+      // The reader catches up part of the way: lines get through again before the stream has drained.
+      while (sink.writableLength >= limitBytes - 2 * LINE.length) taken.shift()?.();
+      output.write(LINE);
+    }
+    expect(output.dropped).toBe(5);
+    expect(sink.listenerCount('drain')).toBe(1);
+    sink.destroy();
+  });
+
+  it("renders each destination's lines, and the notices they trigger, its own way, with one bound and one count", async () => {
+    // A stream whose reader takes each chunk when the test says, recording what reaches it.
+    const written: string[] = [];
+    const taken: Array<() => void> = [];
+    const sink = new Writable({
+      highWaterMark: 1 << 20,
+      write(chunk: Buffer, _encoding, done) {
+        written.push(chunk.toString());
+        taken.push(done);
+      },
+    });
+    const limitBytes = 8 * LINE.length;
+    const output = new LogOutput(sink, { render: (line) => line, base: { service: 'test' }, limitBytes });
+    const json = output.destination((line) => line);
+    const pretty = output.destination((line) => `PRETTY ${line}`);
+    json.write(LINE);
+    pretty.write(LINE);
+    while (sink.writableLength < limitBytes) json.write(LINE);
+    pretty.write(LINE);
+    json.write(LINE);
+    expect(output.dropped).toBe(2);
+    while (sink.writableLength > 0) {
+      taken.shift()?.();
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+    expect(written.slice(0, 2)).toEqual([LINE, `PRETTY ${LINE}`]);
+    // The stall's notice in the format of the logger whose line was dropped first; the others' lines in their own.
+    expect(written.at(-1)).toMatch(/^PRETTY .*log output stalled/);
+    expect(written.slice(2, -1).every((line) => line === LINE)).toBe(true);
+    sink.destroy();
   });
 });
