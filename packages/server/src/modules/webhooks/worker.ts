@@ -19,7 +19,7 @@ import {
   recordFailed,
   releaseEndpoint,
   renewLeases,
-} from './store.js';
+} from './worker-store.js';
 
 export interface WebhookWorkerOptions {
   sql: Queryable;
