@@ -8,14 +8,11 @@ import {
   DEFAULT_BASE_URL,
   ERRORS,
   type ErrorCode,
-  EXPORTS,
   OPENAPI_DOCUMENT_VERSION,
   RATE_LIMIT,
   SCOPES,
-  WEBHOOKS,
 } from '../constants.js';
 import { ROUTE_TAGS } from '../contract.js';
-import { CSV_FORMULA_TRIGGERS, csvRecord, csvRow, ITEM_CSV_COLUMNS } from '../csv.js';
 import { textBounds } from '../primitives.js';
 import { contractRoutes } from '../routes.js';
 import { BatchItemResultSchema, BatchItemsBodySchema, BatchItemsResultSchema } from '../schemas/batch.js';
@@ -71,16 +68,11 @@ import {
   WebhookTestResultSchema,
 } from '../schemas/webhook.js';
 import { COMPONENT_EXAMPLES, PARAMETER_EXAMPLES } from './examples.js';
+import { streamedItemsResponse } from './export.js';
 import { requestHeaderParameters, successHeaders } from './headers.js';
 import { documentedCode, errorResponse, errorResponseName, notModifiedResponse, responseHeaders } from './responses.js';
-import type {
-  JsonSchema,
-  OpenApiDocument,
-  OperationObject,
-  ParameterObject,
-  ResponseObject,
-  WebhookOperationObject,
-} from './types.js';
+import type { JsonSchema, OpenApiDocument, OperationObject, ParameterObject, ResponseObject } from './types.js';
+import { webhookOperations } from './webhooks.js';
 
 /** Schemas published under `components.schemas`; every other use of them becomes a `$ref`. */
 export const COMPONENTS: Record<string, z.ZodTypeAny> = {
@@ -226,68 +218,6 @@ function parameters(schema: unknown, location: 'path' | 'query'): ParameterObjec
   });
 }
 
-/**
- * The 200 of the export: NDJSON lines of Items and a last `{ count, nextCursor }` line, or CSV; both with their length,
- * ETag and the snapshot's facts in headers.
- */
-function streamedItemsResponse(route: (typeof contractRoutes)[number]['route']): ResponseObject {
-  const item = COMPONENT_EXAMPLES.Item;
-  const end = COMPONENT_EXAMPLES.ItemsExportEnd;
-  return {
-    description: `The whole export, read from one snapshot before it is sent. An answer shorter than its \`Content-Length\` (or, in NDJSON, without its last line) was cut short.`,
-    headers: {
-      ...responseHeaders(200),
-      ...successHeaders(route),
-      'Content-Length': {
-        description: "The whole answer's length in bytes: an answer that ends short of it was cut short.",
-        required: true,
-        // Digits as sent (a header is text), so the example matches its schema.
-        schema: { type: 'string', pattern: '^[0-9]+$' },
-        example: '1432',
-      },
-      [EXPORTS.headers.cursor]: {
-        description:
-          "The changes cursor at the export's snapshot (NDJSON's last line has it too): follow `GET /changes` from it.",
-        required: true,
-        schema: { type: 'string' },
-        example: end.nextCursor,
-      },
-      [EXPORTS.headers.count]: {
-        description: 'How many items the export holds.',
-        required: true,
-        schema: { type: 'string', pattern: '^[0-9]+$' },
-        example: String(end.count),
-      },
-      Vary: {
-        description: 'The format follows `Accept`.',
-        required: true,
-        schema: { type: 'string' },
-        example: 'Accept',
-      },
-    },
-    content: {
-      [EXPORTS.mediaTypes.ndjson]: {
-        schema: {
-          type: 'string',
-          description:
-            'One JSON object per line (LF): each an Item (`#/components/schemas/Item`), the last an `#/components/schemas/ItemsExportEnd`.',
-        },
-        example: `${JSON.stringify(item)}\n${JSON.stringify(end)}\n`,
-      },
-      [EXPORTS.mediaTypes.csv]: {
-        schema: {
-          type: 'string',
-          description: `RFC 4180, a header row then one record per item: ${ITEM_CSV_COLUMNS.join(', ')}. A text value starting with ${CSV_FORMULA_TRIGGERS.map(triggerName).join(', ')} (after any leading \`'\`) gets one more leading \`'\`, so a spreadsheet shows it as text instead of running it as a formula; remove one \`'\` from such a cell to get the value back (Coinventory's imports do).`,
-        },
-        example: csvRecord(ITEM_CSV_COLUMNS) + csvRow(ITEM_CSV_COLUMNS, item),
-      },
-    },
-  };
-}
-
-/** A formula trigger character as the document names it. */
-const triggerName = (c: string) => (c === '\t' ? 'a tab' : c === '\r' ? 'a carriage return' : `\`${c}\``);
-
 function operation(key: string, route: (typeof contractRoutes)[number]['route']): OperationObject {
   const { scope, operationId, tag } = route.metadata;
   const scopeText = `Requires an API key with the \`${scope}\` scope.`;
@@ -352,94 +282,6 @@ const API_DESCRIPTION = `JSON-over-HTTP API to a Coinventory workspace: inventor
 - **Webhooks**: endpoints (\`/webhook-endpoints\`) get each change POSTed as it commits, signed as Standard Webhooks specify; the payloads are described under \`webhooks\`.
 - **Safe retries**: a POST, PATCH or DELETE sent with \`Idempotency-Key\` is done once; a retry with the same key gets the first answer again (\`Idempotent-Replayed: true\`).
 - **Conditional requests**: every GET answers with a strong \`ETag\`; \`If-None-Match\` gets 304 when nothing changed. On PATCH and DELETE, \`If-Match\` and \`If-None-Match\` are evaluated as RFC 9110 §13.1 specifies (\`If-Match\` first), and 412 answers when one fails, writing nothing: \`If-Match\` keeps you from overwriting a change you have not seen.`;
-
-/** The headers of every webhook delivery (Standard Webhooks 1.0, and the changes cursor). */
-const WEBHOOK_HEADERS: ParameterObject[] = [
-  {
-    name: WEBHOOKS.headers.id,
-    in: 'header',
-    required: true,
-    description:
-      'The event id: the change id (the ping id for a ping). The same on every retry and replay of the change: de-duplicate by it.',
-    schema: { type: 'string' },
-    example: COMPONENT_EXAMPLES.Change.id,
-  },
-  {
-    name: WEBHOOKS.headers.timestamp,
-    in: 'header',
-    required: true,
-    description: `When this attempt was signed, in whole seconds since the Unix epoch. Refuse a delivery more than ${WEBHOOKS.toleranceSeconds} seconds from your clock: it may be a replayed capture.`,
-    schema: { type: 'string', pattern: '^[0-9]+$' },
-    example: '1793610764',
-  },
-  {
-    name: WEBHOOKS.headers.signature,
-    in: 'header',
-    required: true,
-    description: `Space-separated signatures, each \`${WEBHOOKS.signatureVersion},\` + the base64 HMAC-SHA256 of \`{webhook-id}.{webhook-timestamp}.{raw body}\` keyed with the base64-decoded part of the endpoint's secret after \`${WEBHOOKS.secretPrefix}\`. Two during the ${WEBHOOKS.previousSecretHours} hours after a rotation; accept the delivery if any one matches.`,
-    schema: { type: 'string' },
-    example: 'v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=',
-  },
-  {
-    name: WEBHOOKS.headers.changesCursor,
-    in: 'header',
-    required: false,
-    description:
-      'On a change: the changes-feed cursor just after it. Keep the newest one your receiver processed; after an outage, `GET /changes?after=` from it, or replay from it, to catch up.',
-    schema: { type: 'string' },
-  },
-];
-
-const RECEIVER_RESPONSES: Record<string, ResponseObject> = {
-  '200': {
-    description: `Any 2xx: the delivery is accepted. Answer within the server's delivery timeout (${WEBHOOKS.timeoutMs / 1000} s by default) and do slow work afterwards. Anything else, a timeout or a connection failure is retried with exponential backoff for ${WEBHOOKS.retryHours} hours; redirects are not followed.`,
-  },
-  '410': {
-    description: 'Gone: the endpoint is disabled at once, and nothing more is sent to it until it is enabled again.',
-  },
-};
-
-function webhookOperations(): OpenApiDocument['webhooks'] {
-  const post = (
-    operationId: string,
-    summary: string,
-    description: string,
-    schema: string,
-  ): { post: WebhookOperationObject } => ({
-    post: {
-      operationId,
-      summary,
-      description,
-      tags: ['Webhooks'],
-      parameters: WEBHOOK_HEADERS,
-      requestBody: {
-        required: true,
-        description: 'JSON, sent as `application/json`. Verify the signature over the raw bytes before parsing them.',
-        content: {
-          'application/json': {
-            schema: { $ref: `#/components/schemas/${schema}` },
-            example: (COMPONENT_EXAMPLES as Record<string, unknown>)[schema],
-          },
-        },
-      },
-      responses: RECEIVER_RESPONSES,
-    },
-  });
-  return {
-    change: post(
-      'changeWebhook',
-      'A change, pushed',
-      "Each committed change an endpoint subscribes to is POSTed to its URL as the Change object the changes feed shows, at least once, signed with the endpoint's secret. Deliveries of one endpoint are sent in commit order while it answers; a retried one may arrive after later ones, so when order matters re-read the object, or follow the changes feed from the `coinventory-changes-cursor` of the last delivery you processed.",
-      'Change',
-    ),
-    ping: post(
-      'pingWebhook',
-      'A test ping',
-      'Sent by `POST /webhook-endpoints/{id}/test`: signed like every delivery, carrying no change.',
-      'WebhookPing',
-    ),
-  };
-}
 
 export interface GenerateOptions {
   /** The server URL written into the document; must end in `/v1`. */
