@@ -1,5 +1,6 @@
 import { API_VERSION, DEFAULT_CHANGES_RETENTION_DAYS, RATE_LIMIT, WEBHOOKS } from '@coinventory/contract';
 import { z } from 'zod';
+import { parseAllowedOrigins } from './cors-origins.js';
 
 /**
  * The server's configuration, read from the environment in this one place and validated at boot.
@@ -280,7 +281,7 @@ const EnvShape = z.object({
     .describe(
       'How often a worker looks for a workspace whose scheduled valuation is due ("coinventory-server valuation policy --every-hours").',
     ),
-  // Each entry is checked with the rest (parseAllowedOrigins, below), which names a bad one.
+  // Each entry is checked with the rest (parseAllowedOrigins, cors-origins.ts), which names a bad one.
   CORS_ALLOWED_ORIGINS: z
     .string()
     .default('')
@@ -361,42 +362,6 @@ export function loadEnv(source: NodeJS.ProcessEnv = process.env): Env {
     ...(result.success ? [] : result.error.issues.map((issue) => `  ${issue.path.join('.')}: ${issue.message}`)),
   ];
   throw new ConfigError(`Invalid configuration:\n${lines.join('\n')}`);
-}
-
-/**
- * The origins CORS_ALLOWED_ORIGINS lists, or why one cannot be: each entry must be an origin exactly as a browser
- * sends it in `Origin` (`https://shop.example.com`, `http://localhost:5173`), or it would never match.
- */
-export function parseAllowedOrigins(text: string): { origins: string[] } | { error: string } {
-  const origins: string[] = [];
-  for (const entry of text
-    .split(',')
-    .map((part) => part.trim())
-    .filter((part) => part !== '')) {
-    if (entry === '*' || entry === 'null') {
-      return {
-        error: `"${entry}" is not allowed: list each origin that may call the API (https://shop.example.com); the API's keys are secrets, so no page may use them from just anywhere`,
-      };
-    }
-    let url: URL | undefined;
-    try {
-      url = new URL(entry);
-    } catch {
-      url = undefined;
-    }
-    if (!url || (url.protocol !== 'https:' && url.protocol !== 'http:') || url.host === '') {
-      return {
-        error: `"${entry}" is not an origin: write it as scheme://host[:port], such as https://shop.example.com`,
-      };
-    }
-    if (url.origin !== entry) {
-      return {
-        error: `"${entry}" is not an origin as a browser sends it: write ${url.origin} (scheme://host[:port], lower case, no path, no default port, no trailing slash)`,
-      };
-    }
-    origins.push(entry);
-  }
-  return { origins };
 }
 
 /** The origins CORS_ALLOWED_ORIGINS allows (checked by loadEnv, which refuses a bad one). */
