@@ -58,29 +58,12 @@ export class HttpTransport implements Transport {
     this.#settings = settings;
   }
 
-  request<K extends RouteKey>(
-    key: K,
-    input: RequestInput<K>,
-    options: SendOptions & { ifNoneMatch: string | undefined },
-  ): APIPromise<ResponseBody<K> | NotModified>;
-  request<K extends RouteKey>(
-    key: K,
-    input: RequestInput<K>,
-    options?: UnconditionalOptions<SendOptions>,
-  ): APIPromise<ResponseBody<K>>;
-  request<K extends RouteKey>(
-    key: K,
-    input: RequestInput<K>,
-    options?: SendOptions,
-  ): APIPromise<ResponseBody<K> | NotModified>;
-  request<K extends RouteKey>(
-    key: K,
-    input: RequestInput<K>,
-    options: SendOptions = {},
-  ): APIPromise<ResponseBody<K> | NotModified> {
+  // One implementation typed by Transport's route overloads (declared once, in transport.ts), as overloads written
+  // on a method would type the implementation under them.
+  readonly request = (<K extends RouteKey>(key: K, input: RequestInput<K>, options: SendOptions = {}) => {
     const { params, query, body } = input as { params?: Record<string, string>; query?: object; body?: unknown };
     return new APIPromise(this.#sendRoute<ResponseBody<K>>(key, params ?? {}, query, body, options));
-  }
+  }) as Transport['request'];
 
   requestList<K extends ListRouteKey, P extends PageParams>(
     key: K,
