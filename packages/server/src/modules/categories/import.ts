@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { Queryable, TransactionSql } from '../../db/types.js';
-import { externalId, type ImportKind, requiredText, type Upserted, upsertInChunks } from '../imports/index.js';
+import { externalId, type ImportKind, idsByExternalId, requiredText, upsertByExternalId } from '../imports/index.js';
 import { recordItemsUpdated, touchItemsOfCategories } from '../items/index.js';
 
 /**
@@ -16,19 +16,7 @@ const CategoryRow = z.object({ externalId, name: requiredText(CATEGORY_NAME_MAX)
 type CategoryRow = z.infer<typeof CategoryRow>;
 
 async function writeCategories(tx: TransactionSql, organizationId: string, rows: CategoryRow[]) {
-  const written = await upsertInChunks(rows, (chunk) => {
-    const values = chunk.map((row) => ({
-      organization_id: organizationId,
-      external_id: row.externalId,
-      name: row.name,
-    }));
-    return tx<Upserted>`
-      INSERT INTO categories ${tx(values)}
-      ON CONFLICT (organization_id, external_id) WHERE external_id IS NOT NULL DO UPDATE SET name = EXCLUDED.name
-      WHERE categories.name IS DISTINCT FROM EXCLUDED.name
-      RETURNING (xmax = 0) AS created, id::text AS touched
-    `;
-  });
+  const written = await upsertByExternalId(tx, 'categories', organizationId, rows, ['name']);
   // Only a renamed one has items already; a new one has none.
   const renamed = await touchItemsOfCategories(tx, organizationId, [...written.touched]);
   await recordItemsUpdated(tx, organizationId, renamed);
@@ -45,15 +33,11 @@ export const CATEGORIES_IMPORT: ImportKind<CategoryRow> = {
   write: writeCategories,
 };
 
-/** The workspace's imported categories among `externalIds`: their ids by externalId. */
-export async function categoriesByExternalId(
+/** The organization's imported categories among `externalIds`: their ids by externalId. */
+export function categoriesByExternalId(
   sql: Queryable,
   organizationId: string,
   externalIds: readonly string[],
 ): Promise<Map<string, string>> {
-  const rows = await sql<{ id: string; external_id: string }[]>`
-    SELECT id, external_id FROM categories
-    WHERE organization_id = ${organizationId} AND external_id = ANY(${externalIds as string[]})
-  `;
-  return new Map(rows.map((row) => [row.external_id, row.id]));
+  return idsByExternalId(sql, 'categories', organizationId, externalIds);
 }

@@ -5,16 +5,19 @@ import { recordChange } from '../changes/index.js';
 import {
   externalId,
   type ImportKind,
+  idsByExternalId,
+  type NaturalKey,
+  namesIn,
   oneOf,
   optionalDate,
   optionalText,
+  PERSON_COLUMNS,
   PERSON_FIELDS,
   PersonRow,
-  refuseUnknown,
+  refuseUnfound,
   requiredText,
   sku,
-  type Upserted,
-  upsertInChunks,
+  upsertByExternalId,
   upsertWithCreatedAt,
   type Written,
   wholeNumber,
@@ -48,21 +51,7 @@ async function recordConsignments(
 // ── consignors ─────────────────────────────────────────────────────────────────────────────────────────────────────
 
 async function writeConsignors(tx: TransactionSql, organizationId: string, rows: PersonRow[]) {
-  const written = await upsertInChunks(rows, (chunk) => {
-    const values = chunk.map((row) => ({
-      organization_id: organizationId,
-      external_id: row.externalId,
-      name: row.name,
-      email: row.email,
-    }));
-    return tx<Upserted>`
-      INSERT INTO consignors ${tx(values)}
-      ON CONFLICT (organization_id, external_id) WHERE external_id IS NOT NULL
-      DO UPDATE SET name = EXCLUDED.name, email = EXCLUDED.email
-      WHERE (consignors.name, consignors.email) IS DISTINCT FROM (EXCLUDED.name, EXCLUDED.email)
-      RETURNING (xmax = 0) AS created, id::text AS touched
-    `;
-  });
+  const written = await upsertByExternalId(tx, 'consignors', organizationId, rows, PERSON_COLUMNS);
   // A consignment shows its consignor's name and email: those of a changed consignor read differently now.
   const affected = await tx<{ id: string }[]>`
     SELECT id FROM consignments
@@ -111,60 +100,41 @@ const ConsignmentRow = z
   .strict();
 type ConsignmentRow = z.infer<typeof ConsignmentRow>;
 
-async function consignorsByExternalId(
-  sql: Queryable,
-  organizationId: string,
-  externalIds: readonly string[],
-): Promise<Map<string, string>> {
-  const rows = await sql<{ id: string; external_id: string }[]>`
-    SELECT id, external_id FROM consignors
-    WHERE organization_id = ${organizationId} AND external_id = ANY(${externalIds as string[]})
-  `;
-  return new Map(rows.map((row) => [row.external_id, row.id]));
-}
-
-/** Upserts consignments by number, their createdAt too when `dated`; returns those created or changed. */
-function upsertConsignments(tx: TransactionSql, values: object[], dated: boolean) {
-  return tx<Upserted>`
-    INSERT INTO consignments ${tx(values)}
-    ON CONFLICT (organization_id, number) WHERE number IS NOT NULL DO UPDATE SET
-      name = EXCLUDED.name, status = EXCLUDED.status, payment_status = EXCLUDED.payment_status,
-      consignor_id = EXCLUDED.consignor_id, commission_bps = EXCLUDED.commission_bps,
-      buyer_premium_bps = EXCLUDED.buyer_premium_bps, received_at = EXCLUDED.received_at,
-      sold_at = EXCLUDED.sold_at, settled_at = EXCLUDED.settled_at
-      ${dated ? tx`, created_at = EXCLUDED.created_at` : tx``}
-    WHERE (consignments.name, consignments.status, consignments.payment_status, consignments.consignor_id,
-           consignments.commission_bps, consignments.buyer_premium_bps, consignments.received_at,
-           consignments.sold_at, consignments.settled_at ${dated ? tx`, consignments.created_at` : tx``})
-      IS DISTINCT FROM (EXCLUDED.name, EXCLUDED.status, EXCLUDED.payment_status, EXCLUDED.consignor_id,
-           EXCLUDED.commission_bps, EXCLUDED.buyer_premium_bps, EXCLUDED.received_at, EXCLUDED.sold_at,
-           EXCLUDED.settled_at ${dated ? tx`, EXCLUDED.created_at` : tx``})
-    RETURNING (xmax = 0) AS created, id::text AS touched
-  `;
-}
+/** What a re-import of a consignment updates (its number is its natural key). */
+const CONSIGNMENT_COLUMNS = [
+  'name',
+  'status',
+  'payment_status',
+  'consignor_id',
+  'commission_bps',
+  'buyer_premium_bps',
+  'received_at',
+  'sold_at',
+  'settled_at',
+];
+const CONSIGNMENT_KEY: NaturalKey = { table: 'consignments', key: ['organization_id', 'number'], partial: 'number' };
 
 async function writeConsignments(tx: TransactionSql, organizationId: string, rows: ConsignmentRow[]) {
-  const consignors = await consignorsByExternalId(tx, organizationId, [
-    ...new Set(rows.flatMap((row) => (row.consignor === null ? [] : [row.consignor]))),
-  ]);
-  const written = await upsertWithCreatedAt(
-    rows,
-    (row) => ({
-      organization_id: organizationId,
-      number: row.number,
-      name: row.name,
-      status: row.status,
-      payment_status: row.paymentStatus,
-      consignor_id: row.consignor === null ? null : (consignors.get(row.consignor) ?? null),
-      commission_bps: row.commissionBps,
-      buyer_premium_bps: row.buyerPremiumBps,
-      received_at: row.receivedAt,
-      sold_at: row.soldAt,
-      settled_at: row.settledAt,
-      created_at: row.createdAt,
-    }),
-    (values, dated) => upsertConsignments(tx, values, dated),
+  const consignors = await idsByExternalId(
+    tx,
+    'consignors',
+    organizationId,
+    namesIn(rows, (row) => row.consignor),
   );
+  const written = await upsertWithCreatedAt(tx, CONSIGNMENT_KEY, CONSIGNMENT_COLUMNS, rows, (row) => ({
+    organization_id: organizationId,
+    number: row.number,
+    name: row.name,
+    status: row.status,
+    payment_status: row.paymentStatus,
+    consignor_id: row.consignor === null ? null : (consignors.get(row.consignor) ?? null),
+    commission_bps: row.commissionBps,
+    buyer_premium_bps: row.buyerPremiumBps,
+    received_at: row.receivedAt,
+    sold_at: row.soldAt,
+    settled_at: row.settledAt,
+    created_at: row.createdAt,
+  }));
   await recordConsignments(tx, organizationId, written.createdIds, 'consignment.created');
   await recordConsignments(tx, organizationId, written.updatedIds, 'consignment.updated');
   return written;
@@ -177,18 +147,13 @@ export const CONSIGNMENTS_IMPORT: ImportKind<ConsignmentRow> = {
   row: ConsignmentRow,
   key: (row) => row.number,
   keyFields: 'number',
-  check: async (sql, organizationId, rows) => {
-    const named = [
-      ...new Set(rows.flatMap((entry) => (entry.value.consignor === null ? [] : [entry.value.consignor]))),
-    ];
-    const known = await consignorsByExternalId(sql, organizationId, named);
-    return refuseUnknown(
+  check: (sql, organizationId, rows) =>
+    refuseUnfound(
       rows,
       (row) => row.consignor,
-      known,
+      (names) => idsByExternalId(sql, 'consignors', organizationId, names),
       (name) => `consignor: no consignor with externalId "${name}" (import consignors first)`,
-    );
-  },
+    ),
   write: writeConsignments,
 };
 
@@ -225,9 +190,11 @@ async function writeConsignmentItems(
     organizationId,
     rows.map((row) => row.sku),
   );
-  const consignments = await consignmentsByNumber(tx, organizationId, [
-    ...new Set(rows.flatMap((row) => (row.consignment === null ? [] : [row.consignment]))),
-  ]);
+  const consignments = await consignmentsByNumber(
+    tx,
+    organizationId,
+    namesIn(rows, (row) => row.consignment),
+  );
   // The items' rows locked first, in one order, then their consignment read: an API write of one of them waits.
   const before = new Map(
     (
@@ -269,29 +236,19 @@ export const CONSIGNMENT_ITEMS_IMPORT: ImportKind<ConsignmentItemRow> = {
   row: ConsignmentItemRow,
   key: (row) => row.sku,
   keyFields: 'sku',
-  check: async (sql, organizationId, rows) => {
-    const items = await idsBySku(
-      sql,
-      organizationId,
-      rows.map((entry) => entry.value.sku),
-    );
-    const consignments = await consignmentsByNumber(sql, organizationId, [
-      ...new Set(rows.flatMap((entry) => (entry.value.consignment === null ? [] : [entry.value.consignment]))),
-    ]);
-    return [
-      ...refuseUnknown(
-        rows,
-        (row) => row.sku,
-        items,
-        (name) => `sku: no item with SKU "${name}"`,
-      ),
-      ...refuseUnknown(
-        rows,
-        (row) => row.consignment,
-        consignments,
-        (name) => `consignment: no consignment numbered "${name}" (import consignments first)`,
-      ),
-    ];
-  },
+  check: async (sql, organizationId, rows) => [
+    ...(await refuseUnfound(
+      rows,
+      (row) => row.sku,
+      (names) => idsBySku(sql, organizationId, names),
+      (name) => `sku: no item with SKU "${name}"`,
+    )),
+    ...(await refuseUnfound(
+      rows,
+      (row) => row.consignment,
+      (names) => consignmentsByNumber(sql, organizationId, names),
+      (name) => `consignment: no consignment numbered "${name}" (import consignments first)`,
+    )),
+  ],
   write: writeConsignmentItems,
 };

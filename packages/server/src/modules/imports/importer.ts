@@ -179,31 +179,6 @@ function oneByRow(rejects: readonly Reject[]): Reject[] {
   return [...reasons].map(([row, reasonsOfRow]) => ({ row, reason: reasonsOfRow.join('; ') }));
 }
 
-/** How many rows one statement upserts. */
-const CHUNK = 500;
-
-/**
- * What an upsert returns for each record it inserted or changed: `created` true for an insert, and what the record
- * concerns (`Written.touched`). A record the file leaves as it was returns nothing (the upsert's WHERE … IS DISTINCT
- * FROM), and is counted unchanged.
- */
-export type Upserted = Array<{ created: boolean; touched: string }>;
-
-/** Upserts `rows` a chunk at a time with `write`, counting what it created and updated. */
-export async function upsertInChunks<T>(rows: T[], write: (chunk: T[]) => Promise<Upserted>): Promise<Written> {
-  let created = 0;
-  let updated = 0;
-  const touched = new Set<string>();
-  for (let start = 0; start < rows.length; start += CHUNK) {
-    for (const row of await write(rows.slice(start, start + CHUNK))) {
-      if (row.created) created += 1;
-      else updated += 1;
-      touched.add(row.touched);
-    }
-  }
-  return { created, updated, touched };
-}
-
 /** The rows naming another record (`name`, null for none) that `known` lacks, refused with `reason`. */
 export function refuseUnknown<Row>(
   rows: ReadonlyArray<{ row: number; value: Row }>,
@@ -217,28 +192,23 @@ export function refuseUnknown<Row>(
   });
 }
 
-/**
- * Upserts records whose `created_at` a file may give: a row with one sets the record's; a row without creates a new
- * record now and leaves an existing one's as it is, so the two go in separate statements (`upsert(values, dated)`,
- * `values` without `created_at` when not dated). Says what was created and what updated, by id (`touched`), for the
- * changes to record.
- */
-export async function upsertWithCreatedAt<Row>(
-  rows: Row[],
-  valuesOf: (row: Row) => { created_at: Date | null },
-  upsert: (values: object[], dated: boolean) => Promise<Upserted>,
-): Promise<Written & { createdIds: string[]; updatedIds: string[] }> {
-  const createdIds: string[] = [];
-  const updatedIds: string[] = [];
-  const written = await upsertInChunks(rows, async (chunk) => {
-    const values = chunk.map(valuesOf);
-    const dated = values.filter((value) => value.created_at !== null);
-    const undated = values.filter((value) => value.created_at === null).map(({ created_at, ...value }) => value);
-    const upserted: Upserted = [];
-    if (undated.length > 0) upserted.push(...(await upsert(undated, false)));
-    if (dated.length > 0) upserted.push(...(await upsert(dated, true)));
-    for (const row of upserted) (row.created ? createdIds : updatedIds).push(row.touched);
-    return upserted;
-  });
-  return { ...written, createdIds, updatedIds };
+/** The distinct names the rows give (`name`, null for none): what a check or a write looks up. */
+export function namesIn<Row>(rows: readonly Row[], name: (row: Row) => string | null): string[] {
+  return [...new Set(rows.flatMap((row) => (name(row) === null ? [] : [name(row) as string])))];
+}
+
+/** `refuseUnknown` of what `lookUp` finds of the names the rows give. */
+export async function refuseUnfound<Row>(
+  rows: ReadonlyArray<{ row: number; value: Row }>,
+  name: (row: Row) => string | null,
+  lookUp: (names: string[]) => Promise<{ has(name: string): boolean }>,
+  reason: (name: string) => string,
+): Promise<Reject[]> {
+  const known = await lookUp(
+    namesIn(
+      rows.map((entry) => entry.value),
+      name,
+    ),
+  );
+  return refuseUnknown(rows, name, known, reason);
 }

@@ -9,6 +9,7 @@ export {
   optionalDate,
   optionalEmail,
   optionalText,
+  PERSON_COLUMNS,
   PERSON_FIELDS,
   PersonRow,
   requiredText,
@@ -19,13 +20,21 @@ export {
   type ImportKind,
   type ImportOptions,
   type ImportResult,
+  namesIn,
   type Reject,
   type Revalued,
+  refuseUnfound,
   refuseUnknown,
   runImport,
-  type Upserted,
-  upsertInChunks,
-  upsertWithCreatedAt,
   type Written,
 } from './importer.js';
 export { IMPORT_FORMATS } from './read.js';
+export {
+  idsByExternalId,
+  type NaturalKey,
+  type Upserted,
+  upsertByExternalId,
+  upsertByKey,
+  upsertInChunks,
+  upsertWithCreatedAt,
+} from './upsert.js';

@@ -1,8 +1,6 @@
-export {
-  CUSTOMERS_IMPORT,
-  INVOICE_LINES_IMPORT,
-  INVOICE_PAYMENTS_IMPORT,
-  INVOICES_IMPORT,
-} from './import.js';
+export { CUSTOMERS_IMPORT } from './customers-import.js';
+export { INVOICES_IMPORT } from './import.js';
+export { INVOICE_LINES_IMPORT } from './lines-import.js';
+export { INVOICE_PAYMENTS_IMPORT } from './payments-import.js';
 export { invoicesRoutes } from './routes.js';
 export { findInvoice, INVOICES, invoiceRead, listInvoices } from './store.js';

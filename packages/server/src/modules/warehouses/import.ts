@@ -1,6 +1,17 @@
 import { z } from 'zod';
 import type { Queryable, TransactionSql } from '../../db/types.js';
-import { externalId, type ImportKind, requiredText, type Upserted, upsertInChunks } from '../imports/index.js';
+import {
+  externalId,
+  type ImportKind,
+  idsByExternalId,
+  type NaturalKey,
+  namesIn,
+  refuseUnfound,
+  requiredText,
+  upsertByExternalId,
+  upsertByKey,
+  upsertInChunks,
+} from '../imports/index.js';
 
 /**
  * Warehouses and their zones as an operator imports them. `import warehouses FILE`: `externalId` (the warehouse's id
@@ -15,19 +26,7 @@ const WarehouseRow = z.object({ externalId, name: requiredText(NAME_MAX) }).stri
 type WarehouseRow = z.infer<typeof WarehouseRow>;
 
 function writeWarehouses(tx: TransactionSql, organizationId: string, rows: WarehouseRow[]) {
-  return upsertInChunks(rows, (chunk) => {
-    const values = chunk.map((row) => ({
-      organization_id: organizationId,
-      external_id: row.externalId,
-      name: row.name,
-    }));
-    return tx<Upserted>`
-      INSERT INTO warehouses ${tx(values)}
-      ON CONFLICT (organization_id, external_id) WHERE external_id IS NOT NULL DO UPDATE SET name = EXCLUDED.name
-      WHERE warehouses.name IS DISTINCT FROM EXCLUDED.name
-      RETURNING (xmax = 0) AS created, id::text AS touched
-    `;
-  });
+  return upsertByExternalId(tx, 'warehouses', organizationId, rows, ['name']);
 }
 
 export const WAREHOUSES_IMPORT: ImportKind<WarehouseRow> = {
@@ -40,31 +39,22 @@ export const WAREHOUSES_IMPORT: ImportKind<WarehouseRow> = {
   write: writeWarehouses,
 };
 
+const ZONE_KEY: NaturalKey = {
+  table: 'zones',
+  key: ['organization_id', 'warehouse_id', 'external_id'],
+  partial: 'external_id',
+};
+
 const ZoneRow = z.object({ warehouse: externalId, externalId, name: requiredText(NAME_MAX) }).strict();
 type ZoneRow = z.infer<typeof ZoneRow>;
 
-/** The workspace's imported warehouses among `externalIds`, by externalId; locked when `lock` (zones are added). */
-async function warehousesByExternalId(
-  sql: Queryable,
-  organizationId: string,
-  externalIds: readonly string[],
-  lock = false,
-): Promise<Map<string, string>> {
-  const rows = await sql<{ id: string; external_id: string }[]>`
-    SELECT id, external_id FROM warehouses
-    WHERE organization_id = ${organizationId} AND external_id = ANY(${externalIds as string[]})
-    ORDER BY id
-    ${lock ? sql`FOR UPDATE` : sql``}
-  `;
-  return new Map(rows.map((row) => [row.external_id, row.id]));
-}
-
 async function writeZones(tx: TransactionSql, organizationId: string, rows: ZoneRow[]) {
   // The warehouses' rows locked first: two imports adding zones to one warehouse take positions one after the other.
-  const warehouses = await warehousesByExternalId(
+  const warehouses = await idsByExternalId(
     tx,
+    'warehouses',
     organizationId,
-    [...new Set(rows.map((row) => row.warehouse))],
+    namesIn(rows, (row) => row.warehouse),
     true,
   );
   const last = new Map(
@@ -92,13 +82,7 @@ async function writeZones(tx: TransactionSql, organizationId: string, rows: Zone
       };
     });
     // A zone already there keeps its place; only its name is updated.
-    return tx<Upserted>`
-      INSERT INTO zones ${tx(values)}
-      ON CONFLICT (organization_id, warehouse_id, external_id) WHERE external_id IS NOT NULL
-      DO UPDATE SET name = EXCLUDED.name
-      WHERE zones.name IS DISTINCT FROM EXCLUDED.name
-      RETURNING (xmax = 0) AS created, id::text AS touched
-    `;
+    return upsertByKey(tx, ZONE_KEY, values, ['name']);
   });
 }
 
@@ -109,17 +93,13 @@ export const ZONES_IMPORT: ImportKind<ZoneRow> = {
   row: ZoneRow,
   key: (row) => JSON.stringify([row.warehouse, row.externalId]),
   keyFields: 'warehouse and externalId',
-  check: async (sql, organizationId, rows) => {
-    const known = await warehousesByExternalId(sql, organizationId, [
-      ...new Set(rows.map((entry) => entry.value.warehouse)),
-    ]);
-    return rows
-      .filter((entry) => !known.has(entry.value.warehouse))
-      .map((entry) => ({
-        row: entry.row,
-        reason: `warehouse: no warehouse with externalId "${entry.value.warehouse}" (import warehouses first)`,
-      }));
-  },
+  check: (sql, organizationId, rows) =>
+    refuseUnfound(
+      rows,
+      (row) => row.warehouse,
+      (names) => idsByExternalId(sql, 'warehouses', organizationId, names),
+      (name) => `warehouse: no warehouse with externalId "${name}" (import warehouses first)`,
+    ),
   write: writeZones,
 };
 

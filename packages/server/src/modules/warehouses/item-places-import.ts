@@ -1,9 +1,8 @@
 import type { UpdateItemBody } from '@coinventory/contract';
 import { z } from 'zod';
-import { asPool } from '../../db/nested.js';
 import type { Queryable, TransactionSql } from '../../db/types.js';
 import { categoriesByExternalId } from '../categories/index.js';
-import { externalId, type ImportKind, type Reject, sku, type Written } from '../imports/index.js';
+import { externalId, type ImportKind, namesIn, type Reject, sku, type Written } from '../imports/index.js';
 import { idsBySku, updateItem } from '../items/index.js';
 import { placesByExternalId, zoneKey } from './import.js';
 
@@ -28,9 +27,6 @@ type PlaceRow = z.infer<typeof PlaceRow>;
 
 /** What the rows name, looked up: items by SKU, categories, warehouses and zones by externalId. */
 async function lookUp(sql: Queryable, organizationId: string, rows: readonly PlaceRow[]) {
-  const named = (pick: (row: PlaceRow) => string | null) => [
-    ...new Set(rows.flatMap((row) => (pick(row) === null ? [] : [pick(row) as string]))),
-  ];
   return {
     items: await idsBySku(
       sql,
@@ -40,12 +36,12 @@ async function lookUp(sql: Queryable, organizationId: string, rows: readonly Pla
     categories: await categoriesByExternalId(
       sql,
       organizationId,
-      named((row) => row.category),
+      namesIn(rows, (row) => row.category),
     ),
     places: await placesByExternalId(
       sql,
       organizationId,
-      named((row) => row.warehouse),
+      namesIn(rows, (row) => row.warehouse),
     ),
   };
 }
@@ -103,7 +99,7 @@ async function writePlaces(tx: TransactionSql, organizationId: string, rows: Pla
       body.categoryId === before.category_id &&
       (body.warehouseId === undefined || (body.warehouseId === before.warehouse_id && body.zoneId === before.zone_id));
     if (same) continue;
-    await updateItem(asPool(tx), organizationId, resolved.itemId, body);
+    await updateItem(tx, organizationId, resolved.itemId, body);
     updated += 1;
     touched.add(resolved.itemId);
   }
