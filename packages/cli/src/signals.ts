@@ -52,3 +52,16 @@ export function stoppedExitCode(signal: AbortSignal): number | undefined {
   if (!signal.aborted) return undefined;
   return signal.reason === 'SIGTERM' ? SIGNAL_EXIT.SIGTERM : SIGNAL_EXIT.SIGINT;
 }
+
+/** Resolves after `ms`, or at once when `signal` aborts: a wait that Ctrl-C or SIGTERM cuts short. */
+export function pause(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    const done = () => {
+      clearTimeout(timer);
+      signal.removeEventListener('abort', done);
+      resolve();
+    };
+    const timer = setTimeout(done, ms);
+    signal.addEventListener('abort', done, { once: true });
+  });
+}

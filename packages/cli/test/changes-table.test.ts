@@ -2,7 +2,7 @@ import { CHANGE_TYPES, type ChangeType } from '@coinventory/contract/constants';
 import openApiDocument from '@coinventory/contract/openapi';
 import type { Change, Item } from '@coinventory/sdk';
 import { describe, expect, it } from 'vitest';
-import { ChangePrinter } from '../src/commands/changes.js';
+import { ChangePrinter } from '../src/commands/change-printer.js';
 import { createStyle, formatDate } from '../src/output/format.js';
 
 // What `changes` prints for each change type, without a server: the contract's example of every type (the object as

@@ -1,25 +1,15 @@
-import { readFile, rename, writeFile } from 'node:fs/promises';
 import { CHANGE_TYPES, type ChangeType, DEFAULT_CHANGES_RETENTION_DAYS, LIMITS } from '@coinventory/contract/constants';
-import {
-  APIConnectionError,
-  APIError,
-  BadRequestError,
-  type Change,
-  type ChangeList,
-  type Coinventory,
-} from '@coinventory/sdk';
+import { BadRequestError, type Coinventory } from '@coinventory/sdk';
 import { type Command, InvalidArgumentError, Option } from 'commander';
-import { CliError, EXIT, errorMessage, isErrno } from '../errors.js';
 import type { IO } from '../io.js';
 import { integer, text } from '../options.js';
-import { dateColumn } from '../output/columns.js';
-import { formatMoney, formatText, NONE, personName } from '../output/format.js';
 import { jsonDocument } from '../output/json.js';
 import type { OutputFormat } from '../output/render.js';
-import { type Column, TableWriter } from '../output/table.js';
-import { globalOptions, openSession } from '../session.js';
 import { stoppedExitCode, untilStopped } from '../signals.js';
-import { addOutputOptions, changeTypesHelp, examples, invocation, type OutputOptions, shellWord } from './shared.js';
+import { ChangePrinter } from './change-printer.js';
+import { readCursorFile, writeCursorFile } from './cursor-file.js';
+import { type FeedPosition, type FeedReading, readFeed } from './feed.js';
+import { addOutputOptions, apiAction, changeTypesHelp, examples, type OutputOptions, shellWord } from './shared.js';
 
 // `coinventory changes`: the changes feed, printed from a cursor to its end, or followed like `tail -f`; and
 // `changes cursor`, the feed's end now. Whatever happens, the command ends by saying where to resume.
@@ -51,209 +41,11 @@ function changeTypes(value: string, previous: ChangeType[] | undefined): ChangeT
   return [...new Set([...(previous ?? []), ...types])];
 }
 
-/**
- * A change as a table row: what the changed object is known by (REF) and what it is (DESCRIPTION), read from its
- * `data`. An item: its SKU and title (a deletion, which carries no data, the ones this run saw last). A valuation: the
- * valued item's SKU when this run saw the item, and the valuation's summary. A consignment: its number and name. An
- * invoice: its number and customer.
- */
-interface ChangeRow {
-  change: Change;
-  ref: string;
-  description: string;
-}
-
-const CHANGE_COLUMNS: readonly Column<ChangeRow>[] = [
-  dateColumn('TIME', (row) => row.change.occurredAt, 'seconds'),
-  { header: 'TYPE', value: (row) => row.change.type, shrink: 'never' },
-  { header: 'OBJECT', value: (row) => row.change.objectId, shrink: 'never' },
-  { header: 'REF', value: (row) => row.ref, reserve: 20 },
-  { header: 'DESCRIPTION', value: (row) => row.description, shrink: 'first' },
-];
-
-/** How many items' SKU and title a long `--follow` keeps for the deletions and valuations that come later. */
-const REMEMBERED_ITEMS = 10_000;
-
-interface ItemNames {
-  sku: string;
-  title: string;
-}
-
-/** Prints changes as they arrive: table rows (the first batch fixes the widths) or one JSON object per line. */
-export class ChangePrinter {
-  readonly #format: OutputFormat;
-  readonly #table: TableWriter<ChangeRow>;
-  readonly #items = new Map<string, ItemNames>();
-  count = 0;
-
-  constructor(format: OutputFormat, io: Pick<IO, 'style' | 'maxWidth'>) {
-    this.#format = format;
-    this.#table = new TableWriter(CHANGE_COLUMNS, { style: io.style, maxWidth: io.maxWidth, streaming: true });
-  }
-
-  text(changes: readonly Change[]): string {
-    this.count += changes.length;
-    // NDJSON: each change exactly as the API sent it, one per line.
-    if (this.#format === 'json') return changes.map((change) => `${JSON.stringify(change)}\n`).join('');
-    return this.#table.rows(changes.map((change) => this.#row(change)));
-  }
-
-  #row(change: Change): ChangeRow {
-    switch (change.type) {
-      case 'item.created':
-      case 'item.updated': {
-        const item = this.#remember(change.objectId, change.data);
-        return { change, ref: item.sku, description: item.title };
-      }
-      case 'item.deleted': {
-        const item = this.#items.get(change.objectId);
-        return { change, ref: item?.sku ?? NONE, description: item?.title ?? NONE };
-      }
-      case 'valuation.created': {
-        const { itemId, summary, estimateInCents } = change.data;
-        return {
-          change,
-          ref: this.#items.get(itemId)?.sku ?? NONE,
-          description: summary ?? formatMoney(estimateInCents),
-        };
-      }
-      case 'consignment.created':
-      case 'consignment.updated':
-        return { change, ref: formatText(change.data.number), description: formatText(change.data.name) };
-      case 'invoice.created':
-      case 'invoice.updated':
-        return { change, ref: formatText(change.data.number), description: personName(change.data.customer) };
-      default:
-        // A type added to the API after this CLI was built: its type and object id say what there is to say.
-        return { change, ref: NONE, description: NONE };
-    }
-  }
-
-  #remember(id: string, item: ItemNames): ItemNames {
-    const names = { sku: item.sku, title: item.title };
-    this.#items.delete(id);
-    this.#items.set(id, names);
-    // A Map iterates in insertion order: the first key is the item seen longest ago.
-    if (this.#items.size > REMEMBERED_ITEMS) this.#items.delete(this.#items.keys().next().value ?? '');
-    return names;
-  }
-}
-
-/** The cursor a `--cursor-file` holds; undefined when the file does not exist or is empty (start from the oldest). */
-async function readCursorFile(path: string): Promise<string | undefined> {
-  let content: string;
-  try {
-    content = await readFile(path, 'utf8');
-  } catch (error) {
-    if (isErrno(error, 'ENOENT')) return undefined;
-    throw new CliError(`Cannot read the cursor file ${path}: ${errorMessage(error)}`);
-  }
-  const cursor = content.trim();
-  if (!cursor) return undefined;
-  try {
-    return text(LIMITS.cursor)(cursor);
-  } catch (error) {
-    throw new CliError(`${path} does not hold a changes cursor: ${errorMessage(error)}`, EXIT.USAGE);
-  }
-}
-
-/** Replaces the file's content in one step (a temporary file renamed over it): a crash never leaves half a cursor. */
-export async function writeCursorFile(path: string, cursor: string): Promise<void> {
-  const temporary = `${path}.${process.pid}.tmp`;
-  try {
-    await writeFile(temporary, `${cursor}\n`);
-    await rename(temporary, path);
-  } catch (error) {
-    throw new CliError(`Cannot write the cursor file ${path}: ${errorMessage(error)}`);
-  }
-}
-
 /** How `changes` says where to resume: a command to paste, with the cursor in it (or the file that holds it). */
 function resumeLine(cursor: string, options: ChangesOptions): string {
   const types = options.types ? ` --types ${options.types.join(',')}` : '';
   const from = options.cursorFile ? `--cursor-file ${shellWord(options.cursorFile)}` : `--after ${cursor}`;
   return `Resume with: coinventory changes ${from}${types}`;
-}
-
-/** Failures a follower outlives: the API unreachable, failing (5xx) or limiting it (429) beyond the SDK's retries. */
-const transient = (error: unknown): boolean =>
-  error instanceof APIConnectionError || (error instanceof APIError && (error.status >= 500 || error.status === 429));
-
-/** The wait before a follower's next try after `failures` transient failures in a row: 1 s, 2 s, 4 s… up to 30 s. */
-const backoffSeconds = (failures: number): number => Math.min(2 ** (failures - 1), 30);
-/** Failures more than this apart are not "in a row". */
-const BACKOFF_RESET_MS = 60_000;
-
-/** Resolves after `ms`, or at once when `signal` aborts. */
-function pause(ms: number, signal: AbortSignal): Promise<void> {
-  return new Promise((resolve) => {
-    const done = () => {
-      clearTimeout(timer);
-      signal.removeEventListener('abort', done);
-      resolve();
-    };
-    const timer = setTimeout(done, ms);
-    signal.addEventListener('abort', done, { once: true });
-  });
-}
-
-/** Where a reader of the feed is: the cursor after the last page it has handled (and past pages with nothing in it). */
-export interface FeedPosition {
-  cursor: string | undefined;
-}
-
-/** What to read of the feed, from `position.cursor`, and how. */
-export interface FeedReading {
-  client: Coinventory;
-  types: readonly ChangeType[] | undefined;
-  limit?: number | undefined;
-  /** Keep polling at the end of the feed until `signal` aborts, riding out an API that fails for a while. */
-  follow: boolean;
-  pollIntervalMs: number;
-  /** Aborted by Ctrl-C or SIGTERM. */
-  signal: AbortSignal;
-  io: IO;
-  /** The progress line while waiting for a page (shown on a terminal only). */
-  waiting: string;
-}
-
-/**
- * Reads the feed from `position.cursor`, handing `handle` each page that holds changes and moving the position after
- * it once handled; with `follow`, polls until stopped, and a lost connection, a 5xx or a 429 is announced and retried
- * with backoff rather than ending the run. Throws what it does not retry, with the position where it was.
- */
-export async function readFeed(
-  reading: FeedReading,
-  position: FeedPosition,
-  handle: (page: ChangeList) => Promise<void>,
-): Promise<void> {
-  const { client, types, limit, follow, pollIntervalMs, signal, io } = reading;
-  let failures = 0;
-  let lastFailure = 0;
-  for (;;) {
-    const feed = client.changes.pages({ after: position.cursor, limit, types, follow, pollIntervalMs }, { signal });
-    io.progress.update(reading.waiting);
-    try {
-      for await (const page of feed) {
-        io.progress.clear();
-        await handle(page);
-        position.cursor = page.nextCursor;
-      }
-      // Past the pages that held nothing: the feed's end, beyond the changes `types` leaves out.
-      position.cursor = feed.cursor ?? position.cursor;
-      return;
-    } catch (error) {
-      position.cursor = feed.cursor ?? position.cursor;
-      if (!follow || signal.aborted || !transient(error)) throw error;
-      // An empty poll yields nothing, so a follower that has been fine for a minute starts its backoff afresh.
-      failures = Date.now() - lastFailure > BACKOFF_RESET_MS ? 1 : failures + 1;
-      lastFailure = Date.now();
-      const wait = backoffSeconds(failures);
-      io.notice(io.errStyle.yellow(`${errorMessage(error)}; trying again in ${wait}s… (Ctrl-C to stop)`));
-      await pause(wait * 1000, signal);
-      if (signal.aborted) return;
-    }
-  }
 }
 
 interface FeedRun {
@@ -362,7 +154,6 @@ ${changeTypesHelp(
 )}`;
 
 export function registerChanges(program: Command): void {
-  const { changesLimit } = LIMITS;
   const changes = program
     .command('changes')
     .description('print the changes feed after a cursor, or follow it; print its current end')
@@ -375,9 +166,16 @@ export function registerChanges(program: Command): void {
     'coinventory changes cursor',
     'coinventory changes list --after <cursor> --json',
   ]);
+  registerChangesList(changes);
+  registerChangesCursor(changes);
+}
 
-  // The default subcommand: `changes --follow` runs it. (The group itself has no options, so `changes cursor --json`
-  // is the cursor's option, not taken by the group.)
+/**
+ * `changes list`, the default subcommand: `changes --follow` runs it. (The group itself has no options, so
+ * `changes cursor --json` is the cursor's option, not taken by the group.)
+ */
+function registerChangesList(changes: Command): void {
+  const { changesLimit } = LIMITS;
   const list = changes
     .command('list', { isDefault: true })
     .alias('ls')
@@ -410,9 +208,7 @@ export function registerChanges(program: Command): void {
     );
   addOutputOptions(list, ['table', 'json'], 'print one Change per line as JSON, NDJSON (same as --output json)');
   list.addHelpText('after', CHANGES_HELP);
-  list.action(async (_options: ChangesOptions, command: Command) => {
-    const { options, format, io } = invocation<ChangesOptions>(command);
-    const { client } = openSession(globalOptions(command), io);
+  apiAction<ChangesOptions>(list, async ({ options, format, io, client }) => {
     await untilStopped(async (signal) => {
       await printFeed({ client, options, format, io, signal });
       // Stopping is how --follow ends; a plain run stopped early was interrupted.
@@ -426,17 +222,18 @@ export function registerChanges(program: Command): void {
     'coinventory changes --follow --json --cursor-file sync.cursor | ./apply-changes',
     'cursor=$(coinventory changes cursor) && coinventory items list --all --json > items.json && coinventory changes --after "$cursor" --follow',
   ]);
+}
 
+/** `changes cursor`: the feed's end now. */
+function registerChangesCursor(changes: Command): void {
   const cursor = changes
     .command('cursor')
-    .description("print the feed's end now: the cursor to follow from after a full read")
-    .action(async (_options: OutputOptions, command: Command) => {
-      const { format, io } = invocation(command);
-      const { client } = openSession(globalOptions(command), io);
-      const value = await client.changes.cursor();
-      // Plain, the cursor alone, so that `$(coinventory changes cursor)` is the cursor.
-      await io.out.write(format === 'json' ? jsonDocument(value) : `${value.cursor}\n`);
-    });
+    .description("print the feed's end now: the cursor to follow from after a full read");
+  apiAction(cursor, async ({ format, io, client }) => {
+    const value = await client.changes.cursor();
+    // Plain, the cursor alone, so that `$(coinventory changes cursor)` is the cursor.
+    await io.out.write(format === 'json' ? jsonDocument(value) : `${value.cursor}\n`);
+  });
   addOutputOptions(cursor, ['table', 'json']);
   examples(cursor, [
     'coinventory changes cursor',

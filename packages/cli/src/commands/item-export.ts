@@ -6,7 +6,7 @@ import { CliError, reportError } from '../errors.js';
 import type { Out } from '../io.js';
 import { groupDigits } from '../output/format.js';
 import { globalOptions, ioFor, openSession } from '../session.js';
-import { writeCursorFile } from './changes.js';
+import { writeCursorFile } from './cursor-file.js';
 import { defined, examples, shellWord } from './shared.js';
 
 // `items export`: every item the filters keep, streamed to stdout as the API sends it (one request, one snapshot),

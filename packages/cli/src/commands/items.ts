@@ -9,28 +9,15 @@ import {
 import { type Command, Option } from 'commander';
 import { integer, text, uuid } from '../options.js';
 import { fieldsOption } from '../output/fields.js';
-import { onePage, printObject } from '../output/render.js';
-import { globalOptions, openSession } from '../session.js';
+import { onePage } from '../output/render.js';
+import { deleteCommand } from './delete.js';
 import { registerItemExport } from './item-export.js';
 import { registerItemImport } from './item-import.js';
 import { ITEM_GET_ARGUMENT, type ItemRef, itemArgument, itemId } from './item-ref.js';
 import { itemDetails, itemView, valuationView } from './item-views.js';
 import { writeCommand } from './item-writes.js';
 import { printListed, resourceCommands, searchOption } from './resource.js';
-import {
-  addOutputOptions,
-  addYesOption,
-  checkConfirmable,
-  confirmDeletion,
-  defined,
-  examples,
-  invocation,
-  type OutputOptions,
-} from './shared.js';
-
-interface DeleteOptions extends OutputOptions {
-  yes?: boolean;
-}
+import { addOutputOptions, apiAction, defined, examples, type OutputOptions } from './shared.js';
 
 interface ValuationOptions extends OutputOptions {
   fields?: string[];
@@ -105,27 +92,33 @@ export function registerItems(program: Command): void {
     'coinventory items update <id|sku> --clear certificate-number --clear grading-notes',
   ]);
 
-  const remove = addYesOption(
-    itemArgument(
-      items.command('delete').alias('rm').description('delete an item, by id or SKU (and its marketplace listings)'),
-    ),
+  registerItemDelete(items);
+  registerItemValuations(items);
+  registerItemImport(items);
+  // The export takes the list's filters (not its page, limit or sort).
+  registerItemExport(items, { q: searchOption(SEARCH_FIELDS.items), ...itemFilters() });
+}
+
+/** `items delete`: by id or SKU, after a question that names the item. */
+function registerItemDelete(items: Command): void {
+  const remove = itemArgument(
+    items.command('delete').alias('rm').description('delete an item, by id or SKU (and its marketplace listings)'),
   );
-  addOutputOptions(remove, ['table', 'json']);
-  remove.action(async (ref: ItemRef, _options: DeleteOptions, command: Command) => {
-    const { options, format, io } = invocation<DeleteOptions>(command);
-    const { client } = openSession(globalOptions(command), io);
-    checkConfirmable(options.yes, io, command);
+  deleteCommand(remove, async (ref: ItemRef, client) => {
     // A SKU is looked up before the question, so the question names the item that would go.
     const id = await itemId(client, ref);
     const sku = ref.sku === undefined ? '' : ` (${ref.sku})`;
-    const question = `Delete item ${id}${sku} and any marketplace listing made from it?`;
-    if (!(await confirmDeletion(options.yes, question, io))) return;
-    const result = await client.items.delete(id);
-    if (format === 'json') await printObject(io, format, result, { details: () => '' });
-    else await io.out.write(`Deleted item ${result.id}${sku}\n`);
+    return {
+      question: `Delete item ${id}${sku} and any marketplace listing made from it?`,
+      remove: () => client.items.delete(id),
+      deleted: (deleted) => `Deleted item ${deleted}${sku}`,
+    };
   });
   examples(remove, ['coinventory items delete <id>', 'coinventory items delete MOR-1893-S-30 --yes --json']);
+}
 
+/** `items valuations`: an item's valuations, newest first. */
+function registerItemValuations(items: Command): void {
   const valuations = itemArgument(
     items
       .command('valuations')
@@ -138,9 +131,7 @@ export function registerItems(program: Command): void {
   );
   addOutputOptions(valuations);
   valuations.addOption(fieldsOption(valuationView.csv));
-  valuations.action(async (ref: ItemRef, _options: ValuationOptions, command: Command) => {
-    const { options, format, io } = invocation<ValuationOptions>(command);
-    const { client } = openSession(globalOptions(command), io);
+  apiAction<ValuationOptions, [ItemRef]>(valuations, async ({ options, format, io, client }, ref) => {
     const id = await itemId(client, ref);
     const { items: list } = await client.items.valuations(id, defined({ limit: options.limit }));
     await printListed(io, valuationView, { format, all: false, fields: options.fields }, () => onePage(list));
@@ -149,8 +140,4 @@ export function registerItems(program: Command): void {
     'coinventory items valuations <id>',
     'coinventory items valuations MOR-1893-S-30 --limit 1 --json | jq .[0].comps',
   ]);
-
-  registerItemImport(items);
-  // The export takes the list's filters (not its page, limit or sort).
-  registerItemExport(items, { q: searchOption(SEARCH_FIELDS.items), ...itemFilters() });
 }

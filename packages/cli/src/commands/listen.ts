@@ -2,6 +2,7 @@ import { type ChangeType, WEBHOOKS } from '@coinventory/contract/constants';
 import {
   type Change,
   type ChangeList,
+  type Coinventory,
   generateWebhookSecret,
   signWebhook,
   type WebhookEventType,
@@ -15,10 +16,9 @@ import { dateColumn } from '../output/columns.js';
 import { formatText, groupDigits } from '../output/format.js';
 import type { OutputFormat } from '../output/render.js';
 import { type Column, TableWriter } from '../output/table.js';
-import { globalOptions, openSession } from '../session.js';
 import { untilStopped } from '../signals.js';
-import { type FeedPosition, readFeed } from './changes.js';
-import { addOutputOptions, changeTypesHelp, examples, invocation, type OutputOptions } from './shared.js';
+import { type FeedPosition, readFeed } from './feed.js';
+import { addOutputOptions, apiAction, changeTypesHelp, examples, type OutputOptions } from './shared.js';
 import { webhookEvents } from './webhooks.js';
 
 // `coinventory listen --forward-to <url>`: the workspace's changes from now on, each POSTed to a local receiver as a
@@ -205,60 +205,73 @@ export function registerListen(program: Command): void {
     'after',
     `${LISTEN_HELP}\n\n${changeTypesHelp('--events', `; or ${WEBHOOKS.allEvents} (the default) for every type, types added to the API later included.`)}`,
   );
-  listen.action(async (_options: ListenOptions, command: Command) => {
-    const { options, format, io } = invocation<ListenOptions>(command);
-    const { client } = openSession(globalOptions(command), io);
-    const secret = options.secret ?? generateWebhookSecret();
-    const types = feedTypes(options.events);
-    await untilStopped(async (signal) => {
-      const table = new TableWriter(DELIVERY_COLUMNS, { style: io.style, maxWidth: io.maxWidth, streaming: true });
-      const forwarding = { url: options.forwardTo, secret, timeoutMs: options.timeout * 1000, signal };
-      const position: FeedPosition = { cursor: undefined };
-      let delivered = 0;
-      let failed = 0;
-      try {
-        // From the feed's end now: only changes made from here on are forwarded.
-        position.cursor = (await client.changes.cursor({ signal })).cursor;
-        announce(io, options.forwardTo, types, secret, options.secret !== undefined);
-        await readFeed(
-          {
-            client,
-            types,
-            follow: true,
-            pollIntervalMs: options.interval * 1000,
-            signal,
-            io,
-            waiting: 'Listening for changes… (Ctrl-C to stop)',
-          },
-          position,
-          async (page) => {
-            const before = position.cursor ?? page.nextCursor;
-            for (const [index, cursor] of cursors(page, before).entries()) {
-              const change = page.items[index];
-              if (!change || signal.aborted) return;
-              const delivery = await forward(change, cursor, forwarding);
-              // Cut short by Ctrl-C: not the receiver's failure.
-              if (signal.aborted && delivery.status === undefined) return;
-              if (delivery.error === undefined) delivered += 1;
-              else failed += 1;
-              await io.out.write(deliveryLine(format, table, delivery, cursor));
-            }
-          },
-        );
-      } catch (error) {
-        // Stopping may cut a request short: that is the end asked for.
-        if (!signal.aborted) throw error;
-      } finally {
-        io.progress.clear();
-      }
-      io.notice(`Stopped: ${groupDigits(delivered)} delivered, ${groupDigits(failed)} failed.`);
-    });
+  apiAction<ListenOptions>(listen, async ({ options, format, io, client }) => {
+    await untilStopped((signal) => listenAndForward({ client, options, format, io, signal }));
   });
   examples(listen, [
     'coinventory listen --forward-to http://localhost:3000/webhooks',
     'coinventory listen --forward-to http://localhost:3000/webhooks --events item.created,item.deleted',
     'coinventory listen --forward-to http://127.0.0.1:8080/hooks --secret whsec_… --json',
   ]);
+}
+
+interface ListenRun {
+  client: Coinventory;
+  options: ListenOptions;
+  format: OutputFormat;
+  io: IO;
+  /** Aborted by Ctrl-C or SIGTERM: the normal end. */
+  signal: AbortSignal;
+}
+
+/**
+ * From the feed's end now, forwards each change to the receiver and prints what became of it, until stopped; then
+ * says how many were delivered and how many failed.
+ */
+async function listenAndForward({ client, options, format, io, signal }: ListenRun): Promise<void> {
+  const secret = options.secret ?? generateWebhookSecret();
+  const types = feedTypes(options.events);
+  const table = new TableWriter(DELIVERY_COLUMNS, { style: io.style, maxWidth: io.maxWidth, streaming: true });
+  const forwarding = { url: options.forwardTo, secret, timeoutMs: options.timeout * 1000, signal };
+  const position: FeedPosition = { cursor: undefined };
+  let delivered = 0;
+  let failed = 0;
+  try {
+    // From the feed's end now: only changes made from here on are forwarded.
+    position.cursor = (await client.changes.cursor({ signal })).cursor;
+    announce(io, options.forwardTo, types, secret, options.secret !== undefined);
+    await readFeed(
+      {
+        client,
+        types,
+        follow: true,
+        pollIntervalMs: options.interval * 1000,
+        signal,
+        io,
+        waiting: 'Listening for changes… (Ctrl-C to stop)',
+      },
+      position,
+      async (page) => {
+        const before = position.cursor ?? page.nextCursor;
+        for (const [index, cursor] of cursors(page, before).entries()) {
+          const change = page.items[index];
+          if (!change || signal.aborted) return;
+          const delivery = await forward(change, cursor, forwarding);
+          // Cut short by Ctrl-C: not the receiver's failure.
+          if (signal.aborted && delivery.status === undefined) return;
+          if (delivery.error === undefined) delivered += 1;
+          else failed += 1;
+          await io.out.write(deliveryLine(format, table, delivery, cursor));
+        }
+      },
+    );
+  } catch (error) {
+    // Stopping may cut a request short: that is the end asked for.
+    if (!signal.aborted) throw error;
+  } finally {
+    io.progress.clear();
+  }
+  io.notice(`Stopped: ${groupDigits(delivered)} delivered, ${groupDigits(failed)} failed.`);
 }
 
 /** The lines on stderr that start a run: where changes go, which, and the secret to verify them with. */

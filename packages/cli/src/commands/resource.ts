@@ -12,8 +12,7 @@ import {
   printPages,
   type View,
 } from '../output/render.js';
-import { globalOptions, openSession } from '../session.js';
-import { addOutputOptions, defined, examples, invocation, type OutputOptions } from './shared.js';
+import { addOutputOptions, apiAction, defined, examples, type OutputOptions } from './shared.js';
 
 export interface ListOptions extends OutputOptions {
   page?: number;
@@ -143,10 +142,8 @@ export function resourceCommands<N extends ResourceName>(program: Command, spec:
 
   const list = group.command('list').alias('ls').description(spec.list.description);
   for (const [, option] of filters) list.addOption(option);
-  list.action(async (_options: ListOptions, command: Command) => {
-    const { options, format, io } = invocation<ListOptions>(command);
-    const { client } = openSession(globalOptions(command), io);
-    const values = command.opts<Record<string, unknown>>();
+  apiAction<ListOptions>(list, async ({ options, format, io, client }) => {
+    const values = list.opts<Record<string, unknown>>();
     // Each filter's value under the parameter its option sets; the spec's type ties the two.
     const params = defined({
       ...Object.fromEntries(filters.map(([param, option]) => [param, values[option.attributeName()]])),
@@ -176,9 +173,7 @@ export function resourceCommands<N extends ResourceName>(program: Command, spec:
     .alias('show')
     .description(spec.get.description)
     .argument(argument.flags, argument.description, argument.parse);
-  get.action(async (find: Finder<ValueOf<N>>, _options: unknown, command: Command) => {
-    const { options, format, io } = invocation<GetOptions>(command);
-    const { client } = openSession(globalOptions(command), io);
+  apiAction<GetOptions, [Finder<ValueOf<N>>]>(get, async ({ options, format, io, client }, find) => {
     const value = await find(client);
     if (options.fields) await printFields(io, format, value, spec.view.csv, options.fields);
     else await printObject(io, format, value, { details: (v) => spec.get.details(v, io), csv: spec.view.csv });

@@ -1,10 +1,10 @@
 import { CHANGE_TYPES } from '@coinventory/contract/constants';
+import type { Coinventory } from '@coinventory/sdk';
 import { type Command, Option } from 'commander';
 import { UsageError } from '../errors.js';
 import type { IO } from '../io.js';
 import type { OutputFormat } from '../output/render.js';
-import { confirm } from '../prompt.js';
-import { ioFor } from '../session.js';
+import { globalOptions, ioFor, openSession } from '../session.js';
 
 export interface OutputOptions {
   json?: boolean;
@@ -44,6 +44,27 @@ export function invocation<O extends OutputOptions>(command: Command): Invocatio
   return { options, format: outputFormat(options, command), io: ioFor(command) };
 }
 
+/** What a command that calls the API starts from: its invocation, and the client its global options name. */
+export interface ApiInvocation<O> extends Invocation<O> {
+  client: Coinventory;
+}
+
+/**
+ * Sets the action of a command that calls the API: its invocation (the output format checked first), then a client,
+ * then `run` with the command's arguments.
+ */
+export function apiAction<O extends OutputOptions, A extends unknown[] = []>(
+  command: Command,
+  run: (call: ApiInvocation<O>, ...args: A) => Promise<void>,
+): Command {
+  return command.action(async (...received: unknown[]) => {
+    const call = invocation<O>(command);
+    const { client } = openSession(globalOptions(command), call.io);
+    // Commander passes the command's arguments (as its argument parsers made them), then its options and itself.
+    await run({ ...call, client }, ...(received.slice(0, -2) as A));
+  });
+}
+
 /** Help text listing examples, shown after the options. */
 export function examples(command: Command, lines: readonly string[]): Command {
   return command.addHelpText('after', `\nExamples:\n${lines.map((line) => `  $ ${line}`).join('\n')}\n`);
@@ -64,29 +85,6 @@ export function defined<T extends object>(value: T): Partial<T> {
 /** A word for a POSIX shell, single-quoted when it needs to be, so a command the CLI suggests can be pasted as is. */
 export function shellWord(value: string): string {
   return /^[\w./~@%+=:,-]+$/.test(value) ? value : `'${value.replace(/'/g, `'\\''`)}'`;
-}
-
-/** `-y, --yes`: what a command that deletes takes to skip its question. */
-export function addYesOption(command: Command): Command {
-  return command.option('-y, --yes', 'do not ask for confirmation (required when stdin is not a terminal)');
-}
-
-/** A deletion without `--yes` needs a terminal to ask on: checked before any request. */
-export function checkConfirmable(yes: boolean | undefined, io: IO, command: Command): void {
-  if (!yes && !io.stdinIsTTY) {
-    throw new UsageError(
-      'Refusing to delete without confirmation: pass --yes when stdin is not a terminal.',
-      commandPath(command),
-    );
-  }
-}
-
-/** Whether to delete: `--yes`, or `[y/N]` answered yes; a no says so and makes the exit code 1. */
-export async function confirmDeletion(yes: boolean | undefined, question: string, io: IO): Promise<boolean> {
-  if (yes || (await confirm(question))) return true;
-  io.notice('Not deleted.');
-  process.exitCode = 1;
-  return false;
 }
 
 /** Wraps help text at `width` columns, with `indent` before every line. */

@@ -3,36 +3,35 @@ import type {
   CreateWebhookEndpointInput,
   UpdateWebhookEndpointInput,
   WebhookDelivery,
-  WebhookEndpoint,
-  WebhookEndpointWithSecret,
   WebhookEventType,
-  WebhookReplay,
-  WebhookTestResult,
 } from '@coinventory/sdk';
 import { type Command, InvalidArgumentError, Option } from 'commander';
 import { UsageError } from '../errors.js';
-import type { IO } from '../io.js';
 import { httpUrl, text, uuid } from '../options.js';
-import { dateColumn, idColumn } from '../output/columns.js';
-import { csvColumns } from '../output/csv.js';
 import { fieldsOption } from '../output/fields.js';
-import { formatDate, formatText, groupDigits, NONE, type Style } from '../output/format.js';
-import { type OutputFormat, printObject, type View } from '../output/render.js';
-import { renderDetails } from '../output/table.js';
+import { groupDigits } from '../output/format.js';
+import { printObject } from '../output/render.js';
 import { globalOptions, openSession } from '../session.js';
+import { deleteCommand } from './delete.js';
 import { addListOptions, type ListOptions, pagesOf, printListed, resourceCommands } from './resource.js';
 import {
   addOutputOptions,
-  addYesOption,
+  apiAction,
   changeTypesHelp,
-  checkConfirmable,
   commandPath,
-  confirmDeletion,
   defined,
   examples,
   invocation,
   type OutputOptions,
 } from './shared.js';
+import {
+  deliveryView,
+  endpointDetails,
+  endpointView,
+  printWithSecret,
+  replayDetails,
+  testDetails,
+} from './webhook-views.js';
 
 // `coinventory webhooks …`: the workspace's webhook endpoints (list, get, create, update, delete, rotate-secret), their
 // deliveries, replaying changes to one, and sending it a test ping.
@@ -57,121 +56,6 @@ export function webhookEvents(value: string, previous: WebhookEventType[] | unde
 
 /** An endpoint's URL: absolute http(s), within the contract's bounds. The server checks the rest (https, addresses). */
 const endpointUrl = (value: string): string => httpUrl('https://shop.example/webhooks')(text(WEBHOOKS.url)(value));
-
-/** What an endpoint's state reads as: enabled, failing, or disabled with why. */
-function endpointStatus(endpoint: WebhookEndpoint): string {
-  if (!endpoint.enabled) return 'disabled';
-  return endpoint.failingSince === null ? 'enabled' : 'failing';
-}
-
-const endpointView: View<WebhookEndpoint> = {
-  noun: ['webhook endpoint', 'webhook endpoints'],
-  columns: [
-    idColumn(),
-    { header: 'URL', value: (e) => e.url, shrink: 'first' },
-    { header: 'EVENTS', value: (e) => e.events.join(',') },
-    { header: 'STATUS', value: endpointStatus },
-    { header: 'DESCRIPTION', value: (e) => formatText(e.description) },
-    dateColumn('CREATED', (e) => e.createdAt),
-  ],
-  csv: csvColumns<WebhookEndpoint>({
-    id: true,
-    url: true,
-    description: true,
-    events: true,
-    enabled: true,
-    disabledReason: true,
-    disabledAt: true,
-    failingSince: true,
-    previousSecretExpiresAt: true,
-    createdAt: true,
-    updatedAt: true,
-  }),
-};
-
-function endpointDetails(endpoint: WebhookEndpoint | WebhookEndpointWithSecret, style: Style): string {
-  const status = endpoint.enabled
-    ? endpointStatus(endpoint)
-    : `disabled${endpoint.disabledReason ? `: ${endpoint.disabledReason}` : ''}`;
-  const secret: Array<readonly [string, string]> = 'secret' in endpoint ? [['Secret', endpoint.secret]] : [];
-  return renderDetails(
-    [
-      ['ID', endpoint.id],
-      ['URL', endpoint.url],
-      ['Description', formatText(endpoint.description)],
-      ['Events', endpoint.events.join(', ')],
-      ['Status', status],
-      ['Disabled at', formatDate(endpoint.disabledAt)],
-      ['Failing since', formatDate(endpoint.failingSince)],
-      ['Previous secret until', formatDate(endpoint.previousSecretExpiresAt)],
-      ...secret,
-      ['Created', formatDate(endpoint.createdAt)],
-      ['Updated', formatDate(endpoint.updatedAt)],
-    ],
-    style,
-  );
-}
-
-/** Prints an endpoint that carries its new secret, saying on stderr that it is shown this once. */
-async function printWithSecret(io: IO, format: OutputFormat, endpoint: WebhookEndpointWithSecret): Promise<void> {
-  await printObject(io, format, endpoint, {
-    details: (e) => endpointDetails(e, io.style),
-    csv: [...endpointView.csv, 'secret'],
-  });
-  io.notice(io.errStyle.yellow('Store the secret now: it is not shown again. Receivers verify deliveries with it.'));
-}
-
-const deliveryView: View<WebhookDelivery> = {
-  noun: ['delivery', 'deliveries'],
-  columns: [
-    dateColumn('QUEUED', (d) => d.createdAt, 'seconds'),
-    { header: 'TYPE', value: (d) => d.changeType, shrink: 'never' },
-    { header: 'CHANGE', value: (d) => d.changeId, shrink: 'never' },
-    { header: 'STATUS', value: (d) => d.status },
-    { header: 'ATTEMPTS', value: (d) => String(d.attempts), align: 'right' },
-    { header: 'LAST', value: (d) => formatText(d.lastResponseStatus), align: 'right' },
-    { header: 'MS', value: (d) => (d.lastDurationMs === null ? NONE : groupDigits(d.lastDurationMs)), align: 'right' },
-    dateColumn('NEXT ATTEMPT', (d) => d.nextAttemptAt, 'seconds'),
-    { header: 'ERROR', value: (d) => formatText(d.lastError), shrink: 'first' },
-  ],
-  csv: csvColumns<WebhookDelivery>({
-    id: true,
-    endpointId: true,
-    changeId: true,
-    changeType: true,
-    status: true,
-    attempts: true,
-    lastAttemptAt: true,
-    lastResponseStatus: true,
-    lastDurationMs: true,
-    lastError: true,
-    nextAttemptAt: true,
-    createdAt: true,
-    deliveredAt: true,
-  }),
-};
-
-function testDetails(result: WebhookTestResult, style: Style): string {
-  return renderDetails(
-    [
-      ['Webhook ID', result.webhookId],
-      ['Result', result.succeeded ? style.green('succeeded') : style.red('failed')],
-      ['Status', formatText(result.responseStatus)],
-      ['Duration', `${groupDigits(result.durationMs)} ms`],
-      ['Error', formatText(result.error)],
-    ],
-    style,
-  );
-}
-
-const replayDetails = (replay: WebhookReplay, style: Style): string =>
-  renderDetails(
-    [
-      ['Queued', `${groupDigits(replay.queued)} ${replay.queued === 1 ? 'delivery' : 'deliveries'}`],
-      ['Next cursor', replay.nextCursor],
-    ],
-    style,
-  );
 
 const idArgument = (command: Command): Command => command.argument('<id>', "the endpoint's id (a UUID)", uuid);
 
@@ -205,7 +89,6 @@ interface EndpointOptions extends OutputOptions {
   clearDescription?: boolean;
   enable?: boolean;
   disable?: boolean;
-  yes?: boolean;
 }
 
 interface DeliveriesOptions extends ListOptions {
@@ -262,6 +145,17 @@ export function registerWebhooks(program: Command): void {
   });
   webhooks.addHelpText('after', WEBHOOKS_HELP);
 
+  registerWebhookCreate(webhooks);
+  registerWebhookUpdate(webhooks);
+  registerWebhookDelete(webhooks);
+  registerWebhookRotateSecret(webhooks);
+  registerWebhookDeliveries(webhooks);
+  registerWebhookReplay(webhooks);
+  registerWebhookTest(webhooks);
+}
+
+/** `webhooks create`: a new endpoint, printed with its secret. */
+function registerWebhookCreate(webhooks: Command): void {
   const create = addEndpointOptions(
     webhooks.command('create').description('add an endpoint; prints its signing secret, shown this once'),
     'create',
@@ -284,7 +178,10 @@ export function registerWebhooks(program: Command): void {
     'coinventory webhooks create --url https://books.example/in --events item.created,item.deleted --description "accounting"',
     'secret=$(coinventory webhooks create --url https://shop.example/hooks --json | jq -r .secret)',
   ]);
+}
 
+/** `webhooks update`: the fields given, enabling or disabling it. */
+function registerWebhookUpdate(webhooks: Command): void {
   const update = addEndpointOptions(
     idArgument(webhooks.command('update').alias('edit').description('change the fields given of an endpoint')),
     'update',
@@ -309,27 +206,23 @@ export function registerWebhooks(program: Command): void {
     'coinventory webhooks update <id> --enable',
     'coinventory webhooks update <id> --url https://shop.example/hooks/v2 --clear-description',
   ]);
+}
 
-  const remove = addYesOption(
-    idArgument(
-      webhooks
-        .command('delete')
-        .alias('rm')
-        .description('delete an endpoint and its deliveries, pending ones included'),
-    ),
+/** `webhooks delete`: an endpoint and its deliveries, after a question. */
+function registerWebhookDelete(webhooks: Command): void {
+  const remove = idArgument(
+    webhooks.command('delete').alias('rm').description('delete an endpoint and its deliveries, pending ones included'),
   );
-  addOutputOptions(remove, ['table', 'json']);
-  remove.action(async (id: string, _options: EndpointOptions, command: Command) => {
-    const { options, format, io } = invocation<EndpointOptions>(command);
-    const { client } = openSession(globalOptions(command), io);
-    checkConfirmable(options.yes, io, command);
-    if (!(await confirmDeletion(options.yes, `Delete webhook endpoint ${id} and its deliveries?`, io))) return;
-    const result = await client.webhookEndpoints.delete(id);
-    if (format === 'json') await printObject(io, format, result, { details: () => '' });
-    else await io.out.write(`Deleted webhook endpoint ${result.id}\n`);
-  });
+  deleteCommand(remove, async (id: string, client) => ({
+    question: `Delete webhook endpoint ${id} and its deliveries?`,
+    remove: () => client.webhookEndpoints.delete(id),
+    deleted: (deleted) => `Deleted webhook endpoint ${deleted}`,
+  }));
   examples(remove, ['coinventory webhooks delete <id>', 'coinventory webhooks delete <id> --yes --json']);
+}
 
+/** `webhooks rotate-secret`: a new secret, printed once. */
+function registerWebhookRotateSecret(webhooks: Command): void {
   const rotate = idArgument(
     webhooks
       .command('rotate-secret')
@@ -338,16 +231,17 @@ export function registerWebhooks(program: Command): void {
       ),
   );
   addOutputOptions(rotate);
-  rotate.action(async (id: string, _options: OutputOptions, command: Command) => {
-    const { format, io } = invocation(command);
-    const { client } = openSession(globalOptions(command), io);
+  apiAction(rotate, async ({ format, io, client }, id: string) => {
     await printWithSecret(io, format, await client.webhookEndpoints.rotateSecret(id));
   });
   examples(rotate, [
     'coinventory webhooks rotate-secret <id>',
     'coinventory webhooks rotate-secret <id> --json | jq -r .secret',
   ]);
+}
 
+/** `webhooks deliveries`: an endpoint's deliveries, a page or --all. */
+function registerWebhookDeliveries(webhooks: Command): void {
   const deliveries = idArgument(
     webhooks
       .command('deliveries')
@@ -356,9 +250,7 @@ export function registerWebhooks(program: Command): void {
   addListOptions(deliveries, deliveryView.noun[1]);
   addOutputOptions(deliveries);
   deliveries.addOption(fieldsOption(deliveryView.csv));
-  deliveries.action(async (id: string, _options: DeliveriesOptions, command: Command) => {
-    const { options, format, io } = invocation<DeliveriesOptions>(command);
-    const { client } = openSession(globalOptions(command), io);
+  apiAction<DeliveriesOptions, [string]>(deliveries, async ({ options, format, io, client }, id) => {
     const list = client.webhookEndpoints.deliveries(
       id,
       defined({ status: options.status, page: options.page, limit: options.limit }),
@@ -371,7 +263,10 @@ export function registerWebhooks(program: Command): void {
     'coinventory webhooks deliveries <id>',
     'coinventory webhooks deliveries <id> --status failed --all --output csv > failed.csv',
   ]);
+}
 
+/** `webhooks replay`: the changes after a cursor, queued to the endpoint again. */
+function registerWebhookReplay(webhooks: Command): void {
   const replay = idArgument(
     webhooks
       .command('replay')
@@ -385,9 +280,7 @@ export function registerWebhooks(program: Command): void {
       .makeOptionMandatory(),
   );
   addOutputOptions(replay, ['table', 'json']);
-  replay.action(async (id: string, _options: ReplayOptions, command: Command) => {
-    const { options, format, io } = invocation<ReplayOptions>(command);
-    const { client } = openSession(globalOptions(command), io);
+  apiAction<ReplayOptions, [string]>(replay, async ({ options, format, io, client }, id) => {
     const result = await client.webhookEndpoints.replay(id, { after: options.after });
     await printObject(io, format, result, { details: (r) => replayDetails(r, io.style) });
   });
@@ -395,16 +288,17 @@ export function registerWebhooks(program: Command): void {
     'coinventory webhooks replay <id> --after <cursor>',
     'coinventory webhooks replay <id> --after "$(cat last-handled.cursor)" --json',
   ]);
+}
 
+/** `webhooks test`: a signed ping, and the receiver's answer. */
+function registerWebhookTest(webhooks: Command): void {
   const test = idArgument(
     webhooks
       .command('test')
       .description('send the endpoint a signed ping now and show its answer (exit 1 when it is not 2xx)'),
   );
   addOutputOptions(test, ['table', 'json']);
-  test.action(async (id: string, _options: OutputOptions, command: Command) => {
-    const { format, io } = invocation(command);
-    const { client } = openSession(globalOptions(command), io);
+  apiAction(test, async ({ format, io, client }, id: string) => {
     const result = await client.webhookEndpoints.test(id);
     await printObject(io, format, result, { details: (r) => testDetails(r, io.style) });
     // The request worked; the receiver did not: a script checking the endpoint needs to tell the two apart.

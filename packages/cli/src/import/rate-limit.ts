@@ -1,3 +1,5 @@
+import type { ResponseObserver } from '../session.js';
+
 // The API's rate limit headers (draft-ietf-httpapi-ratelimit-headers), as every response carries them:
 //   RateLimit: "default";r=<requests remaining>;t=<seconds until the count goes down>
 //   RateLimit-Policy: "default";q=<requests>;w=<window in seconds>
@@ -38,3 +40,15 @@ export function parseRateLimitPolicy(header: string | null): RateLimitPolicy | u
  * the same key (an `items list` while it runs) still gets through.
  */
 export const RESERVE = 1;
+
+/** What every response of a run says of the rate limit: the 429s counted, and the latest policy (for the pauses). */
+export class RateLimitWatch {
+  /** 429 answers, each sent again after the wait. */
+  rateLimited = 0;
+  policy: RateLimitPolicy | undefined;
+
+  readonly observe: ResponseObserver = (response) => {
+    if (response.status === 429) this.rateLimited += 1;
+    this.policy = parseRateLimitPolicy(response.headers.get('ratelimit-policy')) ?? this.policy;
+  };
+}
