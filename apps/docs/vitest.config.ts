@@ -1,4 +1,4 @@
-import { CI_SLOWDOWN, vitestConfig, yieldToServerSuiteInCi } from '../../packages/contract/vitest.shared.js';
+import { CI_SLOWDOWN, vitestConfig, yieldToServerSuiteInCi } from '@coinventory/vitest-config';
 
 yieldToServerSuiteInCi();
 

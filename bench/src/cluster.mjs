@@ -1,9 +1,6 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import {
-  findPostgresBin as newestPostgresBin,
-  startCluster as startThrowawayCluster,
-} from '@coinventory/server/testing';
+import { findPostgresBin as newestPostgresBin, startCluster as startThrowawayCluster } from '@coinventory/test-server';
 
 /** The benchmark's figures are PostgreSQL 15's: its binaries when the machine has them (PG_BIN still decides). */
 export function findPostgresBin() {
@@ -49,7 +46,7 @@ const PLUMBING = {
 };
 
 /**
- * @typedef {import('@coinventory/server/testing').PostgresCluster & { csvLog: string }} Cluster
+ * @typedef {import('@coinventory/test-server').PostgresCluster & { csvLog: string }} Cluster
  */
 
 /**

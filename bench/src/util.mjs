@@ -3,7 +3,7 @@ import { createHash } from 'node:crypto';
 /** @param {number} ms */
 export const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
-export { freePort } from '@coinventory/server/testing';
+export { freePort } from '@coinventory/test-server';
 
 /**
  * The id of item `n` of an organization: the MD5 of `<slug>/<n>` read as a UUID. The load generator and the

@@ -1,4 +1,4 @@
-import { vitestConfig, yieldToServerSuiteInCi } from '../contract/vitest.shared.js';
+import { vitestConfig, yieldToServerSuiteInCi } from '@coinventory/vitest-config';
 
 yieldToServerSuiteInCi();
 

@@ -1,3 +1,3 @@
-import { vitestConfig } from './vitest.shared.js';
+import { vitestConfig } from '@coinventory/vitest-config';
 
 export default vitestConfig();

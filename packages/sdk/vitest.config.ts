@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { vitestConfig, yieldToServerSuiteInCi } from '../contract/vitest.shared.js';
+import { vitestConfig, yieldToServerSuiteInCi } from '@coinventory/vitest-config';
 
 const { version } = JSON.parse(readFileSync(new URL('./package.json', import.meta.url), 'utf8')) as { version: string };
 

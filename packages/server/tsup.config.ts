@@ -7,10 +7,9 @@ import { INITDB_IMAGE_NAME, writeInitdbImage } from './src/db/initdb-image.js';
 
 // The binary: one ESM entry with a shebang. Dependencies stay in node_modules (PGlite loads its WebAssembly from
 // there), except postgres.js: the build carries the patched copy (patches/README.md), which an install from the
-// registry would not get. Beside it, `testing` (with types): what other packages' tests and the benchmark start the
-// real binary and a throwaway PostgreSQL cluster with; and `demo-data` (with types, for the repository's benchmark
-// only: they name postgres.js's, which an install from the registry does not have): what its seeding shares with the
-// demo.
+// registry would not get. Beside it, `demo-data` (with types, for the repository's benchmark only: they name
+// postgres.js's, which an install from the registry does not have): what its seeding shares with the demo. (The test
+// harness is the private tooling/test-server package, not part of the published server.)
 //
 // The build also writes an empty embedded cluster, dist/pglite-initdb.tar.gz (src/db/initdb-image.ts).
 //
@@ -33,7 +32,7 @@ function copySwaggerUi(): void {
 }
 
 export default defineConfig({
-  entry: { main: 'src/entry/main.ts', testing: 'src/testing/index.ts', 'demo-data': 'src/demo/shared.ts' },
+  entry: { main: 'src/entry/main.ts', 'demo-data': 'src/demo/shared.ts' },
   format: ['esm'],
   platform: 'node',
   target: 'node20',
@@ -41,7 +40,7 @@ export default defineConfig({
   splitting: false,
   noExternal: ['postgres'],
   sourcemap: true,
-  dts: { entry: { testing: 'src/testing/index.ts', 'demo-data': 'src/demo/shared.ts' } },
+  dts: { entry: { 'demo-data': 'src/demo/shared.ts' } },
   onSuccess: async () => {
     copySwaggerUi();
     // An empty embedded cluster, which a new data directory starts from instead of running initdb (initdb-image.ts).

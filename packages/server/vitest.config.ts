@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
-import { vitestConfig } from '../contract/vitest.shared.js';
-import { findPostgresBin } from './src/testing/postgres-cluster.js';
+import { findPostgresBin } from '@coinventory/test-server';
+import { vitestConfig } from '@coinventory/vitest-config';
 
 /**
  * The suite runs twice: on the embedded database (PGlite) and on a throwaway PostgreSQL cluster started from

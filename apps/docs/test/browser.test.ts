@@ -6,7 +6,7 @@ import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { contractRoutes } from '@coinventory/contract';
 import openApiDocument from '@coinventory/contract/openapi';
-import { type RunningServer, startServer, stopServer } from '@coinventory/server/testing';
+import { type RunningServer, startServer, stopServer } from '@coinventory/test-server';
 import { type Browser, type BrowserContext, chromium, type Page, type Request } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { serveStatic } from './support/static-server.js';

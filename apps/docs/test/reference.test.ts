@@ -7,7 +7,7 @@ import { fileURLToPath } from 'node:url';
 import { contractRoutes, ERRORS, WEBHOOKS } from '@coinventory/contract';
 import openApiDocument from '@coinventory/contract/openapi';
 import { Coinventory } from '@coinventory/sdk';
-import { SERVER_BIN } from '@coinventory/server/testing';
+import { SERVER_BIN } from '@coinventory/test-server';
 import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
 import { helpReader } from '../scripts/help.mjs';

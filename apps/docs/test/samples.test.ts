@@ -29,7 +29,7 @@ import {
   startServer,
   stopServer,
   THROWAWAY_SETTINGS,
-} from '@coinventory/server/testing';
+} from '@coinventory/test-server';
 import ts from 'typescript';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type DocumentOperation, operationsByTag } from '../scripts/render.mjs';

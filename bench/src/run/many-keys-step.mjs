@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import { API_PLANS, generateKey, hashKey, keyHint } from '@coinventory/server/testing';
+import { API_PLANS, generateKey, hashKey, keyHint } from '@coinventory/server/demo-data';
 import { runPgbench } from '../pgbench.mjs';
 import { startServer } from '../server.mjs';
 import { freePort, log, sleep } from '../util.mjs';

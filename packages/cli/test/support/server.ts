@@ -6,4 +6,4 @@ export {
   type ServerInfo,
   startServer,
   stopServer,
-} from '@coinventory/server/testing';
+} from '@coinventory/test-server';

@@ -8,7 +8,7 @@ export {
   runOperatorCommand,
   startServer,
   stopServer,
-} from '@coinventory/server/testing';
+} from '@coinventory/test-server';
 
 /** Resolves to what `call` threw; fails the test if it resolved. */
 export const thrown = (call: Promise<unknown>): Promise<unknown> =>

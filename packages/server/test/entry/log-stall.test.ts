@@ -3,8 +3,8 @@ import { once } from 'node:events';
 import { closeSync, constants, cpSync, openSync, readFileSync, readSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { firstStartTemplate } from '@coinventory/test-server';
 import { afterAll, afterEach, describe, expect, inject, it } from 'vitest';
-import { firstStartTemplate } from '../../dist/testing.js';
 import { removeTempDirs, tempDir } from '../support/binary.js';
 
 /**

@@ -4,8 +4,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { outputOf } from '@coinventory/test-server';
 import { expect } from 'vitest';
-import { outputOf } from '../../src/testing/server-process.js';
 
 /** The built binary, run as an operator would run it. */
 const MAIN = fileURLToPath(new URL('../../dist/main.js', import.meta.url));

@@ -1,7 +1,7 @@
 import { join } from 'node:path';
-import { findPostgresBin, type PostgresCluster, runAs, startCluster } from '../../src/testing/postgres-cluster.js';
+import { findPostgresBin, type PostgresCluster, runAs, startCluster } from '@coinventory/test-server';
 
-export { stopOnInterrupt } from '../../src/testing/postgres-cluster.js';
+export { stopOnInterrupt } from '@coinventory/test-server';
 
 /**
  * A throwaway PostgreSQL cluster that a test may crash: `crash()` is `pg_ctl stop -m immediate` (every process ends at

@@ -1,5 +1,5 @@
+import { findPostgresBin, startCluster, THROWAWAY_SETTINGS } from '@coinventory/test-server';
 import type { TestProject } from 'vitest/node';
-import { findPostgresBin, startCluster, THROWAWAY_SETTINGS } from '../../src/testing/postgres-cluster.js';
 
 declare module 'vitest' {
   export interface ProvidedContext {

@@ -3,7 +3,7 @@ import { once } from 'node:events';
 import { chownSync, existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { freePort } from '../../src/testing/postgres-cluster.js';
+import { freePort } from '@coinventory/test-server';
 
 /**
  * PgBouncer in front of the test cluster, as operators run it: Debian's package (1.18, whose binary is in

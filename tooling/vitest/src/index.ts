@@ -1,11 +1,9 @@
 import os from 'node:os';
 import { mergeConfig, type ViteUserConfig } from 'vitest/config';
 
-/**
- * The settings every package's vitest config starts from; each config states only what differs. It lives in the
- * contract because every other package builds on the contract: a change here changes the hash of their build and
- * so of their tests, and the contract's own tsconfig (rootDir ".") can still reach it.
- */
+// The settings every package's vitest config starts from; each config states only what differs. A private package
+// that each package lists as a dev dependency, so a change here changes the hash of their tests (Turborepo).
+
 /**
  * How much longer a test may take in CI than on a developer's machine: there every package's suite runs at once on
  * two cores, and a test that starts processes takes several times what it takes alone. A timeout is there to catch a

@@ -1,6 +1,5 @@
 // The real server binary as other packages' tests use it (the SDK's, the CLI's, the docs' samples): started on a
 // fresh embedded database in a temporary directory, reached over loopback, stopped with SIGTERM.
-// Exported as `@coinventory/server/testing`; not part of the server itself.
 import { type ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
 import {
@@ -19,8 +18,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-/** The server's binary: this module is built beside it, as dist/testing.js. */
-export const SERVER_BIN = fileURLToPath(new URL('./main.js', import.meta.url));
+/**
+ * The server's binary, built in its place in this repository (this module runs from tooling/test-server/dist). Found
+ * by path rather than as a dependency: the server's own tests use this package, and a dependency back on the server
+ * would be a cycle. The packages that start it list @coinventory/server themselves, so it is built before their tests.
+ */
+export const SERVER_BIN = fileURLToPath(new URL('../../../packages/server/dist/main.js', import.meta.url));
 
 /** The demo workspace every fresh embedded database gets, and its owner (the creator of new keys). */
 export const DEMO_ORGANIZATION = 'liberty-coin';
