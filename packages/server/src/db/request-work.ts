@@ -1,4 +1,4 @@
-import type { Sql, TransactionSql } from './types.js';
+import type { Queryable, Sql, TransactionSql } from './types.js';
 
 /**
  * Thrown by a request's statements once the request was given up (its deadline passed, its body never came, the
@@ -23,26 +23,28 @@ const isQuery = (value: unknown): value is CancellableQuery =>
 /**
  * One request's work on the database, so that an answer of 500 (or 408, or 503) can mean "nothing was committed".
  *
- * Every statement the request runs goes through `sql`, and every transaction through `sql.begin`. `abandon()` gives
- * the work up: running statements are cancelled, later ones throw {@link WorkAbandonedError}, and a transaction
- * whose callback finishes afterwards rolls back instead of committing. The one moment it cannot be given up is while
- * its COMMIT is on the wire: `abandon()` then returns false, and the caller must let the request answer for itself
- * once the commit's outcome is known. JavaScript runs one callback at a time, so "check, then mark committing" at the
- * end of the callback cannot interleave with `abandon()`.
+ * Every statement the request runs goes through `sql` or a transaction this opens: `transaction()` commits, and
+ * `rolledBack()` (a dry run) never does. `abandon()` gives the work up: running statements are cancelled, later ones
+ * throw {@link WorkAbandonedError}, and a transaction whose callback finishes afterwards rolls back instead of
+ * committing. The one moment it cannot be given up is while its COMMIT is on the wire: `abandon()` then returns
+ * false, and the caller must let the request answer for itself once the commit's outcome is known. JavaScript runs
+ * one callback at a time, so "check, then mark committing" at the end of the callback cannot interleave with
+ * `abandon()`.
  */
 export class RequestWork {
-  readonly sql: Sql;
+  /** Statements outside a transaction (reads). Transactions are opened only by the methods below. */
+  readonly sql: Queryable;
   private abandonedFor: string | undefined;
   private committing = 0;
   private committedOnce = false;
   private readonly queries: CancellableQuery[] = [];
 
   constructor(
-    pool: Sql,
+    private readonly pool: Sql,
     /** Cancel running statements on abandon (a server can; the embedded database runs one statement at a time). */
     private readonly cancelStatements: boolean,
   ) {
-    this.sql = this.tracked(pool) as Sql;
+    this.sql = this.track(pool);
   }
 
   get abandoned(): boolean {
@@ -80,33 +82,33 @@ export class RequestWork {
     if (this.abandonedFor !== undefined) throw new WorkAbandonedError(this.abandonedFor);
   }
 
-  /** `sql` (or a transaction's `tx`) whose every statement is checked and remembered for cancelling. */
-  private tracked<T extends object>(target: T): T {
-    return new Proxy(target, {
+  /**
+   * `sql`, a transaction or a savepoint of this request, whose every statement is checked (none runs once the work
+   * is given up) and remembered for cancelling. It changes nothing else: the handle's methods are its own.
+   */
+  track<T extends Queryable>(handle: T): T {
+    return new Proxy(handle, {
       apply: (fn, thisArg, args) => {
         this.ensureOpen();
         const result: unknown = Reflect.apply(fn as (...a: unknown[]) => unknown, thisArg, args);
         if (isQuery(result)) this.queries.push(result);
         return result;
       },
-      // The pool's `begin` goes through the commit gate below; a transaction has none.
-      get: (object, property, receiver) =>
-        property === 'begin' && 'begin' in object
-          ? this.begin.bind(this, object as unknown as Sql)
-          : Reflect.get(object, property, receiver),
     });
   }
 
-  private async begin(pool: Sql, ...args: unknown[]): Promise<unknown> {
-    const work = args.find((arg) => typeof arg === 'function') as (tx: TransactionSql) => Promise<unknown>;
-    const options = typeof args[0] === 'string' ? args[0] : '';
+  /**
+   * Runs `work` in one transaction and commits it, unless the work was given up before the commit: then it rolls
+   * back. `options` are BEGIN's (an isolation level).
+   */
+  async transaction<T>(work: (tx: TransactionSql) => Promise<T>, options = ''): Promise<T> {
     this.ensureOpen();
     let committing = false;
     try {
-      const result = await pool.begin(options, async (tx) => {
+      const result = await this.pool.begin(options, async (tx) => {
         // The request may have been given up while it waited for a connection.
         this.ensureOpen();
-        const result = await work(this.tracked(tx));
+        const result = await work(this.track(tx));
         // Given up during the work: throwing here rolls the transaction back.
         this.ensureOpen();
         committing = true;
@@ -114,9 +116,27 @@ export class RequestWork {
         return result;
       });
       if (committing) this.committedOnce = true;
-      return result;
+      return result as T;
     } finally {
       if (committing) this.committing -= 1;
     }
+  }
+
+  /**
+   * Runs `work` in a transaction and undoes it once it has answered (a dry run): everything it checks is checked
+   * against the real tables, and its writes are rolled back to a savepoint taken before it. What then commits is
+   * empty.
+   */
+  async rolledBack<T>(work: (tx: TransactionSql) => Promise<T>): Promise<T> {
+    this.ensureOpen();
+    const result = await this.pool.begin(async (tx) => {
+      this.ensureOpen();
+      const handle = this.track(tx);
+      await handle`SAVEPOINT dry_run`;
+      const answer = await work(handle);
+      await handle`ROLLBACK TO SAVEPOINT dry_run`;
+      return answer;
+    });
+    return result as T;
   }
 }

@@ -1,28 +1,18 @@
-import { API_VERSION, contract, contractRoutes, MAX_BODY_BYTES, RATE_LIMIT, WEBHOOKS } from '@coinventory/contract';
-import { createExpressEndpoints } from '@ts-rest/express';
-import express, { type NextFunction, type Request, type Response } from 'express';
+import { API_VERSION } from '@coinventory/contract';
+import express from 'express';
 import type { Logger } from 'pino';
 import type { Sql } from '../db/types.js';
-import { ApiError, badRequest } from '../errors.js';
-import {
-  authMiddleware,
-  type ContractRequest,
-  type FailedAuthLimiter,
-  protectedResourceMetadata,
-  type RatePolicy,
-  rateLimitPolicyHeader,
-} from '../modules/access/index.js';
-import { idempotentWrites } from '../modules/idempotency/index.js';
+import { ApiError } from '../errors.js';
+import { type FailedAuthLimiter, protectedResourceMetadata, type RatePolicy } from '../modules/access/index.js';
 import { METRICS_PATH, type Metrics, metricsRoute } from '../modules/metrics/index.js';
-import { addressPolicy, type WebhookSettings } from '../modules/webhooks/index.js';
+import type { WebhookSettings } from '../modules/webhooks/index.js';
 import { requestContext } from '../request/context.js';
 import { METADATA_PATH, publicUrls } from '../request/public-urls.js';
+import { apiRouter } from './api.js';
 import { docsRouter } from './docs.js';
 import { errorHandler } from './error-handler.js';
 import { crossOrigin } from './middleware/cors.js';
-import { entityTags } from './middleware/etag.js';
-import { announcesBody, BODY_METHODS, InFlightRequests, requestLifecycle } from './middleware/lifecycle.js';
-import { createRouter, gatedReads } from './router.js';
+import { InFlightRequests, requestLifecycle } from './middleware/lifecycle.js';
 
 export interface AppDependencies {
   sql: Sql;
@@ -56,59 +46,14 @@ export interface AppDependencies {
   corsOrigins?: readonly string[];
 }
 
-/**
- * Beyond the queue limit a request is refused before it costs anything (no key lookup, no pool slot): 503 with
- * Retry-After, which the SDK retries whatever the method, since nothing was done.
- */
-function shedWhenBusy(inFlight: InFlightRequests) {
-  return (_req: Request, _res: Response, next: NextFunction) => {
-    if (inFlight.size <= inFlight.queueLimit) return next();
-    next(new ApiError('SERVICE_UNAVAILABLE', undefined, { 'Retry-After': '1' }));
-  };
-}
-
-/** Methods each contract path answers, for 405's Allow header (HEAD comes with GET). */
-function allowedMethodsByPath(): Map<string, string[]> {
-  const byPath = new Map<string, string[]>();
-  for (const { route } of contractRoutes) {
-    const methods = byPath.get(route.path) ?? [];
-    methods.push(route.method);
-    if (route.method === 'GET') methods.push('HEAD');
-    byPath.set(route.path, methods);
-  }
-  return byPath;
-}
-
-/** A request that carries a body must say it is JSON; others are refused rather than silently read as empty. */
-function requireJsonBody(req: Request, _res: Response, next: NextFunction) {
-  if (!BODY_METHODS.has(req.method)) return next();
-  if (announcesBody(req) && !req.is('application/json')) return next(new ApiError('UNSUPPORTED_MEDIA_TYPE'));
-  next();
-}
-
-const jsonParser = express.json({ limit: MAX_BODY_BYTES, strict: true, type: 'application/json' });
-const parseJsonBody = (req: Request, res: Response, next: NextFunction) =>
-  BODY_METHODS.has(req.method) ? jsonParser(req, res, next) : next();
-
-/**
- * Routes without query parameters refuse any, as routes with them refuse unknown ones: a mistyped parameter
- * must not be silently ignored (a DELETE with `?dry_run=1` would still delete).
- */
-function refuseUnexpectedQuery(req: ContractRequest, _res: Response, next: NextFunction) {
-  if ('query' in req.tsRestRoute) return next();
-  const keys = Object.keys(req.query);
-  if (keys.length === 0) return next();
-  next(badRequest(`query: Unrecognized key(s) in object: ${keys.map((key) => `'${key}'`).join(', ')}`));
-}
-
 /** The HTTP application, without a listening socket (tests and the entry point add that). */
 export function createApp({
   sql,
   logger,
-  policy = RATE_LIMIT,
+  policy,
   publicBaseUrl,
-  onSyncQueued = () => {},
-  webhooks = { policy: addressPolicy(''), timeoutMs: WEBHOOKS.timeoutMs, queued: () => {} },
+  onSyncQueued,
+  webhooks,
   requestTimeoutMs = 12_000,
   requestBodyTimeoutMs = Math.min(10_000, requestTimeoutMs),
   queueLimit = 256,
@@ -163,50 +108,7 @@ export function createApp({
   });
   app.use(docsRouter(urls));
 
-  const api = express.Router({ caseSensitive: true, strict: false });
-  api.use((_req, res, next) => {
-    res.setHeader('Cache-Control', 'no-store');
-    res.setHeader('RateLimit-Policy', rateLimitPolicyHeader(policy));
-    next();
-  });
-  api.use(shedWhenBusy(inFlight));
-  // A literal path is answered 405 for the methods it does not take before the routes are matched: otherwise
-  // `GET /items/batch` would be taken for `GET /items/{id}` with the id "batch".
-  for (const [path, methods] of allowedMethodsByPath()) {
-    if (path.includes(':')) continue;
-    const allow = methods.join(', ');
-    api.all(path, (req, _res, next) =>
-      methods.includes(req.method) ? next() : next(new ApiError('METHOD_NOT_ALLOWED', undefined, { Allow: allow })),
-    );
-  }
-  createExpressEndpoints(
-    contract,
-    createRouter(policy, { syncQueued: onSyncQueued, webhooksQueued: webhooks.queued }, webhooks, logger),
-    api,
-    {
-      logInitialization: false,
-      jsonQuery: false,
-      responseValidation: false,
-      // Authentication first: a caller without a valid key learns nothing about its request (not even that the
-      // body is malformed), and no body is read for it.
-      globalMiddleware: [
-        authMiddleware({ sql, logger, policy, urls, failedAuth, gatedReads }),
-        refuseUnexpectedQuery,
-        requireJsonBody,
-        parseJsonBody,
-        // After the body is read (a retry is the same request only with the same body), before validation.
-        idempotentWrites(),
-        entityTags,
-      ],
-      // Validation errors go to the shared error handler, which shapes them as the spec's 400 body.
-      requestValidationErrorHandler: (error, _req, _res, next) => next(error),
-    },
-  );
-  for (const [path, methods] of allowedMethodsByPath()) {
-    const allow = methods.join(', ');
-    api.all(path, (_req, _res, next) => next(new ApiError('METHOD_NOT_ALLOWED', undefined, { Allow: allow })));
-  }
-  app.use(`/${API_VERSION}`, api);
+  app.use(`/${API_VERSION}`, apiRouter({ sql, logger, urls, inFlight, policy, onSyncQueued, webhooks, failedAuth }));
 
   app.use((_req, res, next) => {
     res.setHeader('Cache-Control', 'no-store');

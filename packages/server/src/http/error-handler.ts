@@ -2,7 +2,7 @@ import { RequestValidationError } from '@ts-rest/express';
 import type { NextFunction, Request, Response } from 'express';
 import type { Logger } from 'pino';
 import { ApiError, issuesOf } from '../errors.js';
-import { localsOf } from '../request/context.js';
+import { maybeRequestStateOf } from '../request/state.js';
 
 export function validationIssues(error: RequestValidationError): string[] {
   return [
@@ -76,8 +76,11 @@ export function errorHandler(logger: Logger) {
     if (res.headersSent) {
       // A request that was given up (deadline, slow body, shutdown) fails its remaining work by design; that was
       // logged when it was given up.
-      const level = localsOf(res).work?.abandoned ? 'debug' : 'warn';
-      logger[level]({ err: error, requestId: localsOf(res).requestId }, 'error after the response was sent');
+      const level = maybeRequestStateOf(res)?.work?.abandoned ? 'debug' : 'warn';
+      logger[level](
+        { err: error, requestId: maybeRequestStateOf(res)?.requestId },
+        'error after the response was sent',
+      );
       return;
     }
     let apiError: ApiError;
@@ -89,11 +92,11 @@ export function errorHandler(logger: Logger) {
         apiError = clientError.error;
         // The client's failure, not ours; its answer reaches it only if the connection still stands.
         if (clientError.lostConnection) {
-          const { requestId } = localsOf(res);
+          const requestId = maybeRequestStateOf(res)?.requestId;
           logger.warn({ requestId, reason: clientError.lostConnection }, 'request body could not be read');
         }
       } else {
-        logger.error({ err: error, requestId: localsOf(res).requestId }, 'unhandled error');
+        logger.error({ err: error, requestId: maybeRequestStateOf(res)?.requestId }, 'unhandled error');
         apiError = new ApiError('INTERNAL_SERVER_ERROR');
       }
     }

@@ -6,9 +6,10 @@ import { categoriesRoutes, categoryRead } from '../modules/categories/index.js';
 import { changesRoutes } from '../modules/changes/index.js';
 import { consignmentRead, consignmentsRoutes } from '../modules/consignments/index.js';
 import { invoiceRead, invoicesRoutes } from '../modules/invoices/index.js';
-import { itemRead, itemsRoutes, type WriteNotifier } from '../modules/items/index.js';
+import { itemRead, itemsRoutes } from '../modules/items/index.js';
 import { warehouseRead, warehousesRoutes } from '../modules/warehouses/index.js';
 import { endpointRead, type WebhookSettings, webhooksRoutes } from '../modules/webhooks/index.js';
+import type { WriteNotifier } from '../request/pipeline.js';
 
 const s = initServer();
 
@@ -19,8 +20,8 @@ const s = initServer();
 export const gatedReads = [itemRead, consignmentRead, invoiceRead, categoryRead, warehouseRead, endpointRead];
 
 /**
- * The contract's router, assembled from each module's slice. Every handler runs on its request's own database
- * work (`tenantOf(res)`), whose statements the request's deadline can cancel and roll back.
+ * The contract's router, assembled from each module's slice. Every handler is one of request/pipeline.ts's: it runs
+ * on its request's own database work, whose statements the request's deadline can cancel and roll back.
  */
 export function createRouter(policy: RatePolicy, notify: WriteNotifier, webhooks: WebhookSettings, logger: Logger) {
   return s.router(contract, {

@@ -1,28 +1,28 @@
-import type { Response } from 'express';
 import type { Fragment } from '../db/table.js';
 import type { Queryable } from '../db/types.js';
-import { localsOf } from './context.js';
 
 /**
  * A route's read that travels in its request's authentication statement: one round trip looks the key up, counts
  * the request and, only when the key is admitted with the route's scope, reads the resource (the README's "One
  * round trip for a read"). A refused request reads nothing: the read sits in a CASE branch the statement takes only
- * for an admitted caller.
+ * for an admitted caller. Declared beside its route (`readOne` in request/pipeline.ts answers it).
  */
 export interface GatedRead<T> {
   /** The route it answers, by its contract operationId. */
   readonly operationId: string;
   /**
-   * The query reading it for these path parameters, given the workspace as an SQL expression (the key's workspace,
-   * as the same statement finds it); null when the parameters are not valid, and the request goes the usual way
-   * (its 400 comes after authentication, as every route's).
+   * The query reading it for these path parameters, given the organization as a value or as an SQL expression (the
+   * key's organization, as the authentication statement finds it); null when the parameters are not valid, and the
+   * request goes the usual way (its 400 comes after authentication, as every route's).
    */
-  queryFor(params: unknown): ((sql: Queryable, organizationId: Fragment) => Fragment) | null;
+  queryFor(params: unknown): ((sql: Queryable, organizationId: string | Fragment) => Fragment) | null;
   /** The API object of the JSON row it read; null when there was none. */
   fromJson(json: unknown): T | null;
+  /** The same query run by itself: for a request whose authentication statement did not carry it. */
+  read(sql: Queryable, organizationId: string, params: unknown): Promise<T | null>;
 }
 
-/** One object by id: the workspace given as a value, or as an SQL expression when the read travels with the key's. */
+/** One object by id: the organization given as a value, or as an SQL expression when the read travels with the key's. */
 export type ById = (sql: Queryable, organizationId: string | Fragment, id: string) => Fragment;
 
 /** A route's path parameters as the contract validates them: `{ id }`. */
@@ -32,26 +32,22 @@ interface IdRoute {
 }
 
 /** The gated read of a `GET /…/{id}` route: `byId`'s row, mapped by its table. */
-export function readById<T>(route: IdRoute, table: { fromJson(json: unknown): T | null }, byId: ById): GatedRead<T> {
+export function readById<T>(
+  route: IdRoute,
+  table: { fromJson(json: unknown): T | null; first(query: Fragment): Promise<T | null> },
+  byId: ById,
+): GatedRead<T> {
+  const queryFor: GatedRead<T>['queryFor'] = (params) => {
+    const parsed = route.pathParams.safeParse(params);
+    return parsed.success ? (sql, organizationId) => byId(sql, organizationId, parsed.data.id) : null;
+  };
   return {
     operationId: route.metadata.operationId,
-    queryFor: (params) => {
-      const parsed = route.pathParams.safeParse(params);
-      return parsed.success ? (sql, organizationId) => byId(sql, organizationId, parsed.data.id) : null;
-    },
+    queryFor,
     fromJson: (json) => table.fromJson(json),
+    read: async (sql, organizationId, params) => {
+      const query = queryFor(params);
+      return query ? table.first(query(sql, organizationId)) : null;
+    },
   };
-}
-
-/**
- * The route's object: as the authentication statement read it (null: none), or, when it did not, as `otherwise`
- * reads it.
- */
-export async function readWithAuthentication<T>(
-  res: Response,
-  read: GatedRead<T>,
-  otherwise: () => Promise<T | null>,
-): Promise<T | null> {
-  const done = localsOf(res).gatedRead;
-  return done?.operationId === read.operationId ? read.fromJson(done.json) : otherwise();
 }

@@ -4,7 +4,7 @@ import type { Logger } from 'pino';
 import { RequestWork } from '../../db/request-work.js';
 import type { Sql } from '../../db/types.js';
 import { errorBody } from '../../errors.js';
-import { localsOf } from '../../request/context.js';
+import { requestStateOf } from '../../request/state.js';
 
 /** Seconds a shed or cut-off caller is told to wait: the queue drains in well under that. */
 const RETRY_AFTER_SECONDS = 1;
@@ -66,7 +66,7 @@ export class InFlightRequests {
   /** Gives up a request's work and answers for it, unless its commit is in flight: then it answers for itself. */
   giveUp({ req, res, work }: InFlight, reason: GiveUpReason): void {
     if (res.headersSent) return;
-    const { requestId } = localsOf(res);
+    const { requestId } = requestStateOf(res);
     const fields = { requestId, method: req.method, path: req.originalUrl.split('?')[0], reason };
     if (!work.abandon(reason)) {
       this.logger.warn(fields, `${reason}: the request's commit is in flight; it answers once the commit settles`);
@@ -121,7 +121,8 @@ export function requestLifecycle({
 }: LifecycleOptions) {
   return (req: Request, res: Response, next: NextFunction) => {
     const request: InFlight = { req, res, work: new RequestWork(sql, cancelStatements) };
-    localsOf(res).work = request.work;
+    const state = requestStateOf(res);
+    state.work = request.work;
     inFlight.track(request);
     if (inFlight.draining) res.setHeader('Connection', 'close');
 
@@ -130,7 +131,7 @@ export function requestLifecycle({
     const bodyLate = () => BODY_METHODS.has(req.method) && hasBody && !req.complete;
     let deadline = setTimeout(() => inFlight.giveUp(request, bodyLate() ? 'body' : 'deadline'), requestTimeoutMs);
     // Only a GET takes longer (the export's read): no body is late then.
-    localsOf(res).extendDeadline = (ms) => {
+    state.extendDeadline = (ms) => {
       clearTimeout(deadline);
       deadline = setTimeout(() => inFlight.giveUp(request, 'deadline'), Math.max(ms, requestTimeoutMs));
     };

@@ -1,5 +1,5 @@
 import type { Queryable } from '../../db/types.js';
-import type { AuthContext } from '../../request/context.js';
+import type { Caller } from '../../request/state.js';
 import { hashKey, isWellFormedKey } from './key-format.js';
 import type { RateDecision, RatePolicy } from './rate-limit.js';
 import { findKeyGrantAndCount, type ReadWithGrant } from './store.js';
@@ -20,7 +20,7 @@ export type Authentication =
    * A permitted key, counted against its rate limit: `rate.admitted` says whether this request may proceed.
    * `resource`: what the read asked for returned (JSON, null for none), when it ran; see findKeyGrantAndCount.
    */
-  | { kind: 'authenticated'; context: AuthContext; rate: RateDecision; resource?: unknown };
+  | { kind: 'authenticated'; context: Caller; rate: RateDecision; resource?: unknown };
 
 /** What a well-formed key resolves to: anything but a missing one. */
 export type KeyAuthentication = Exclude<Authentication, { kind: 'missing' }>;

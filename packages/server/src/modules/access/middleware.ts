@@ -4,9 +4,9 @@ import type { NextFunction, Response } from 'express';
 import type { Logger } from 'pino';
 import type { Queryable } from '../../db/types.js';
 import { ApiError } from '../../errors.js';
-import { localsOf } from '../../request/context.js';
 import type { GatedRead } from '../../request/gated-read.js';
 import type { PublicUrls } from '../../request/public-urls.js';
+import { requestStateOf } from '../../request/state.js';
 import { authenticateKey, type KeyAuthentication, readBearerKey } from './authenticate.js';
 import { bearerChallenge, type ChallengeReason } from './challenge.js';
 import type { FailedAuthLimiter } from './failed-auth-limiter.js';
@@ -83,14 +83,15 @@ export function authMiddleware({ sql, logger, policy, urls, failedAuth, gatedRea
         'Retry-After': String(Math.max(1, seconds(rate.retryAfterMs))),
       });
     }
-    localsOf(res).auth = context;
+    const state = requestStateOf(res);
+    state.caller = context;
     recordUse(context.apiKey);
     const needed = req.tsRestRoute.metadata.scope;
     if (!context.apiKey.scopes.includes(needed)) {
       throw new ApiError('FORBIDDEN', undefined, challenge({ kind: 'insufficient_scope', scope: needed }));
     }
     if (read && result.resource !== undefined)
-      localsOf(res).gatedRead = { operationId: read.operationId, json: result.resource };
+      state.gatedRead = { operationId: read.operationId, json: result.resource };
   };
   return (req: ContractRequest, res: Response, next: NextFunction) => {
     handle(req, res).then(() => next(), next);

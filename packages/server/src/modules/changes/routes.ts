@@ -1,11 +1,10 @@
 import { contract } from '@coinventory/contract';
 import { initServer } from '@ts-rest/express';
-import { inTenant } from '../../request/context.js';
+import { read } from '../../request/pipeline.js';
 import { currentCursor, listChanges } from './feed.js';
 
-const s = initServer();
-
-export const changesRoutes = s.router(contract.changes, {
-  list: inTenant(({ sql, organizationId }, { query }) => listChanges(sql, organizationId, query)),
-  cursor: inTenant(({ sql, organizationId }) => currentCursor(sql, organizationId)),
+/** GET /changes and GET /changes/cursor: the organization's changes feed. */
+export const changesRoutes = initServer().router(contract.changes, {
+  list: read(({ db, organizationId }, { query }) => listChanges(db, organizationId, query)),
+  cursor: read(({ db, organizationId }) => currentCursor(db, organizationId)),
 });

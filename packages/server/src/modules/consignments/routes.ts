@@ -1,14 +1,10 @@
 import { contract } from '@coinventory/contract';
 import { initServer } from '@ts-rest/express';
-import { found } from '../../errors.js';
-import { inTenant } from '../../request/context.js';
-import { readWithAuthentication } from '../../request/gated-read.js';
-import { consignmentRead, findConsignment, listConsignments } from './store.js';
+import { read, readOne } from '../../request/pipeline.js';
+import { listConsignments, consignmentRead } from './store.js';
 
-/** GET /consignments and GET /consignments/{id}: read-only, the workspace's own. */
+/** GET /consignments and GET /consignments/{id}: read-only, the organization's own. */
 export const consignmentsRoutes = initServer().router(contract.consignments, {
-  list: inTenant(({ sql, organizationId }, { query }) => listConsignments(sql, organizationId, query)),
-  get: inTenant(async ({ sql, organizationId }, { params, res }) =>
-    found(await readWithAuthentication(res, consignmentRead, () => findConsignment(sql, organizationId, params.id))),
-  ),
+  list: read(({ db, organizationId }, { query }) => listConsignments(db, organizationId, query)),
+  get: readOne(consignmentRead),
 });

@@ -2,11 +2,9 @@ import { createHash } from 'node:crypto';
 import { type Contract, IDEMPOTENCY } from '@coinventory/contract';
 import type { TsRestRequest } from '@ts-rest/express';
 import type { NextFunction, Response } from 'express';
-import { asPool } from '../../db/nested.js';
-import type { Sql } from '../../db/types.js';
 import { ApiError, badRequest } from '../../errors.js';
-import { type AnswerKeeper, authOf, localsOf, sqlOf } from '../../request/context.js';
 import { etagOf } from '../../request/etag.js';
+import { requestStateOf } from '../../request/state.js';
 import { findAnswer, type KeyScope, keepAnswer, lockKey } from './store.js';
 
 /** A request on a contract route, as the routes' global middleware sees it. */
@@ -60,37 +58,10 @@ function replay(res: Response, status: number, body: string) {
 }
 
 /**
- * Runs a write's work in one transaction with its key's lock, and keeps its answer in that transaction: the answer is
- * kept exactly when the writes commit.
- */
-function keeper(sql: Sql, scope: KeyScope, fingerprint: string): AnswerKeeper {
-  return async <Body>(run: (sql: Sql) => Promise<Body>): Promise<Body> => {
-    const outcome = await sql.begin(async (tx) => {
-      if (!(await lockKey(tx, scope))) throw inUse();
-      // Answered by another process between our look and our lock: its answer is there for the next retry.
-      if (await findAnswer(tx, scope)) throw inUse();
-      let result: { ok: true; body: Body } | { ok: false; error: ApiError };
-      try {
-        result = { ok: true, body: await run(asPool(tx)) };
-      } catch (error) {
-        if (!(error instanceof ApiError) || error.status >= 500) throw error;
-        result = { ok: false, error };
-      }
-      const status = result.ok ? 200 : result.error.status;
-      const body = JSON.stringify(result.ok ? result.body : result.error.body);
-      await keepAnswer(tx, scope, { fingerprint, status, body });
-      return result;
-    });
-    if (!outcome.ok) throw outcome.error;
-    return outcome.body;
-  };
-}
-
-/**
  * Safe retries of writes (draft-ietf-httpapi-idempotency-key-header, with Stripe's behaviour): a POST, PATCH or
  * DELETE with `Idempotency-Key` runs once. Its answer (200, or a 4xx its handler gave) is kept in the same
- * transaction as its writes (see `AnswerKeeper`), so a kept answer always means committed writes, and a 5xx keeps
- * nothing: a retry runs the write. A retry with the same key and request gets the kept answer again; with another
+ * transaction as its writes (the pipeline's `write`, request/pipeline.ts), so a kept answer always means committed
+ * writes, and a 5xx keeps nothing: a retry runs the write. A retry with the same key and request gets the kept answer again; with another
  * request, 400; while the first still runs, 409 (here in this process, or through the key's lock in another).
  * Requests that fail before their handler (authentication, validation) keep nothing.
  */
@@ -111,13 +82,15 @@ export function idempotentWrites() {
     }
     // A dry run writes nothing, and so keeps no answer either: it neither replays nor uses up the key.
     if (req.query.dryRun === 'true') return next();
-    const { organization, apiKey } = authOf(res);
+    const state = requestStateOf(res);
+    if (!state.caller || !state.work) throw new Error('an idempotent write reached before authentication');
+    const { organization, apiKey } = state.caller;
     const scope: KeyScope = { organizationId: organization.id, apiKeyId: apiKey.id, key };
     const id = `${scope.organizationId}/${scope.apiKeyId}/${key}`;
     const fingerprint = fingerprintOf(req);
     let kept: Awaited<ReturnType<typeof findAnswer>>;
     try {
-      kept = await findAnswer(sqlOf(res), scope);
+      kept = await findAnswer(state.work.sql, scope);
     } catch (error) {
       return next(error);
     }
@@ -138,14 +111,21 @@ export function idempotentWrites() {
     res.on('close', () => {
       if (!handled) running.delete(id);
     });
-    const keep = keeper(sqlOf(res), scope, fingerprint);
-    localsOf(res).keepAnswer = async <Body>(run: (sql: Sql) => Promise<Body>): Promise<Body> => {
-      handled = true;
-      try {
-        return await keep(run);
-      } finally {
-        running.delete(id);
-      }
+    state.idempotency = {
+      claim: async (tx) => {
+        if (!(await lockKey(tx, scope))) throw inUse();
+        // Answered by another process between our look and our lock: its answer is there for the next retry.
+        if (await findAnswer(tx, scope)) throw inUse();
+      },
+      keep: (tx, status, body) => keepAnswer(tx, scope, { fingerprint, status, body }),
+      hold: async (write) => {
+        handled = true;
+        try {
+          return await write();
+        } finally {
+          running.delete(id);
+        }
+      },
     };
     next();
   };

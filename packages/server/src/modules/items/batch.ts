@@ -5,31 +5,11 @@ import {
   CreateItemBodySchema,
   UpdateItemBodySchema,
 } from '@coinventory/contract';
-import { asPool } from '../../db/nested.js';
-import type { Sql } from '../../db/types.js';
+import type { TransactionSql } from '../../db/types.js';
 import { ApiError, issuesOf } from '../../errors.js';
-import { createItem, updateItem, type WriteNotifier } from './service.js';
+import type { WriteNotifier } from '../../request/pipeline.js';
+import { createItem, updateItem } from './service.js';
 import { findIdBySku } from './store.js';
-
-/** What the entries of a batch queued, told to the workers once, after the commit. */
-function collector() {
-  const queued = { sync: false, webhooks: false };
-  const notify: WriteNotifier = {
-    syncQueued: () => {
-      queued.sync = true;
-    },
-    webhooksQueued: () => {
-      queued.webhooks = true;
-    },
-  };
-  return {
-    notify,
-    tell: (to: WriteNotifier) => {
-      if (queued.sync) to.syncQueued();
-      if (queued.webhooks) to.webhooksQueued();
-    },
-  };
-}
 
 const refused = (index: number, error: ApiError): BatchItemResult => ({
   index,
@@ -40,11 +20,11 @@ const refused = (index: number, error: ApiError): BatchItemResult => ({
 });
 
 /**
- * One entry, through the single-item route's own service (its savepoint, its events, sync jobs and webhook
- * deliveries), answered as that route would answer it.
+ * One entry, through the single-item route's own service (its events, sync jobs and webhook deliveries) in a
+ * savepoint of its own, answered as that route would answer it: a refused entry undoes only its own writes.
  */
 async function applyEntry(
-  sql: Sql,
+  tx: TransactionSql,
   organizationId: string,
   mode: BatchItemsBody['mode'],
   entry: Record<string, unknown>,
@@ -54,16 +34,16 @@ async function applyEntry(
   const location = `body.items.${index}`;
   try {
     const sku = typeof entry.sku === 'string' ? entry.sku : undefined;
-    const existing = mode === 'upsert' && sku !== undefined ? await findIdBySku(sql, organizationId, sku) : null;
+    const existing = mode === 'upsert' && sku !== undefined ? await findIdBySku(tx, organizationId, sku) : null;
     if (existing !== null) {
       const parsed = UpdateItemBodySchema.safeParse(entry);
       if (!parsed.success) return refused(index, new ApiError('BAD_REQUEST', issuesOf(location, parsed.error)));
-      const item = await updateItem(sql, organizationId, existing, parsed.data, notify);
+      const item = await tx.savepoint((entryTx) => updateItem(entryTx, organizationId, existing, parsed.data, notify));
       return { index, status: 200, action: 'updated', item, error: null };
     }
     const parsed = CreateItemBodySchema.safeParse(entry);
     if (!parsed.success) return refused(index, new ApiError('BAD_REQUEST', issuesOf(location, parsed.error)));
-    const item = await createItem(sql, organizationId, parsed.data, notify);
+    const item = await tx.savepoint((entryTx) => createItem(entryTx, organizationId, parsed.data, notify));
     return { index, status: 200, action: 'created', item, error: null };
   } catch (error) {
     // The route's own refusals (a SKU taken, an id not of the workspace) are this entry's answer; anything else
@@ -75,25 +55,19 @@ async function applyEntry(
 }
 
 /**
- * `POST /items/batch`: every entry in order, in one transaction, each in its own savepoint so a refused entry leaves
- * the others applied. `dryRun` says the caller runs it as a dry run (modules/items/dry-run.ts), to be rolled back.
+ * `POST /items/batch`: every entry in order, in the request's transaction, each in its own savepoint so a refused
+ * entry leaves the others applied. `dryRun` only says so in the answer: the pipeline rolls a dry run back.
  */
 export async function batchItems(
-  sql: Sql,
+  tx: TransactionSql,
   organizationId: string,
   body: BatchItemsBody,
   options: { dryRun: boolean; notify: WriteNotifier },
 ): Promise<BatchItemsResult> {
-  const queued = collector();
-  const results = await sql.begin(async (tx) => {
-    const inside = asPool(tx);
-    const answers: BatchItemResult[] = [];
-    for (const [index, entry] of body.items.entries()) {
-      answers.push(await applyEntry(inside, organizationId, body.mode, entry, index, queued.notify));
-    }
-    return answers;
-  });
-  if (!options.dryRun) queued.tell(options.notify);
+  const results: BatchItemResult[] = [];
+  for (const [index, entry] of body.items.entries()) {
+    results.push(await applyEntry(tx, organizationId, body.mode, entry, index, options.notify));
+  }
   const count = (action: BatchItemResult['action']) => results.filter((result) => result.action === action).length;
   return {
     mode: body.mode,

@@ -16,10 +16,10 @@ import {
 import type { Request, Response } from 'express';
 import type { Logger } from 'pino';
 import type { RowOf } from '../../db/table.js';
-import type { Sql } from '../../db/types.js';
+import type { TransactionSql } from '../../db/types.js';
 import { ApiError } from '../../errors.js';
-import { localsOf } from '../../request/context.js';
 import { etagOfHash, noneMatchHits } from '../../request/etag.js';
+import type { ReadContext } from '../../request/pipeline.js';
 import { currentCursor } from '../changes/index.js';
 import { ITEMS } from './columns.js';
 import { exportQuery } from './store.js';
@@ -191,7 +191,7 @@ async function anonymousFile(): Promise<FileHandle> {
  * away, or a request given up by its deadline, ends the transaction.
  */
 export async function spoolItemsExport(
-  sql: Sql,
+  snapshot: ReadContext['snapshot'],
   organizationId: string,
   query: ExportItemsQuery,
   format: ExportFormat,
@@ -216,7 +216,7 @@ export async function spoolItemsExport(
     }
   };
   try {
-    const { cursor, count } = await sql.begin('isolation level repeatable read read only', async (tx) => {
+    const { cursor, count } = await snapshot(async (tx: TransactionSql) => {
       // On the embedded database the transaction may have waited for the one connection: no read for a caller gone.
       const before = stopped();
       if (before !== undefined) throw new ExportStopped(before);
@@ -257,6 +257,7 @@ export function answerWithExport(
   spooled: SpooledExport,
   format: ExportFormat,
   logger: Logger,
+  requestId: string,
   closed: () => void = () => {},
 ): { status: 200 | 304; body: Readable } {
   const { file, bytes, etag, cursor, count } = spooled;
@@ -276,7 +277,6 @@ export function answerWithExport(
   const body = file.createReadStream({ start: 0, autoClose: true });
   // The stream closes the file when it ends or is destroyed, and says 'close' after.
   body.on('close', closed);
-  const { requestId } = localsOf(res);
   // Progress is a chunk read from the file or the socket taking what it was given; a caller that allows neither for
   // the stall limit holds a file and a slot for nothing.
   const stall = setTimeout(() => {
@@ -303,20 +303,19 @@ export function answerWithExport(
  * from it. Nothing is sent before the snapshot has been read whole, so a failure then is an ordinary error answer.
  */
 export async function exportItems(
-  sql: Sql,
-  organizationId: string,
-  keyId: string,
+  context: ReadContext,
   query: ExportItemsQuery,
   req: Request,
   res: Response,
   slots: ExportSlots,
   logger: Logger,
 ): Promise<{ status: 200 | 304; body: Readable }> {
+  const { organizationId, requestId } = context;
   // Every answer of the export depends on Accept, its errors too (a cache must not give CSV to an NDJSON reader).
   res.vary('Accept');
   // Nobody is left to answer: an empty body for ts-rest to pipe into the closed response, which sends nothing.
   const unanswered = (reason: string) => {
-    logger.info({ requestId: localsOf(res).requestId, reason }, 'export stopped');
+    logger.info({ requestId, reason }, 'export stopped');
     return { status: 200 as const, body: Readable.from([]) };
   };
   // A caller that hung up while the request waited (for the key's check, or the embedded database's one connection)
@@ -326,17 +325,17 @@ export async function exportItems(
   res.on('close', () => {
     gone = true;
   });
-  const release = slots.acquire(keyId, organizationId);
+  const release = slots.acquire(context.caller.apiKey.id, organizationId);
   // A large export takes longer to read than other requests may; its own bound replaces their deadline.
-  localsOf(res).extendDeadline?.(EXPORTS.readTimeoutMs);
+  context.extendDeadline(EXPORTS.readTimeoutMs);
   const format = exportFormat(req);
   const stopped = () => {
     if (gone || res.destroyed) return 'the caller went away';
-    return localsOf(res).work?.abandoned ? 'the request was given up' : undefined;
+    return context.abandoned ? 'the request was given up' : undefined;
   };
   let spooled: SpooledExport;
   try {
-    spooled = await spoolItemsExport(sql, organizationId, query, format, stopped);
+    spooled = await spoolItemsExport(context.snapshot, organizationId, query, format, stopped);
   } catch (error) {
     // The read has ended (rolled back) and its file is closed: the slot is free again.
     release();
@@ -349,5 +348,5 @@ export async function exportItems(
     return unanswered('the caller went away');
   }
   // From here the file holds the slot, until the answer is done with it.
-  return answerWithExport(req, res, spooled, format, logger, release);
+  return answerWithExport(req, res, spooled, format, logger, requestId, release);
 }

@@ -1,5 +1,4 @@
 import { z } from 'zod';
-import { asPool } from '../../db/nested.js';
 import type { TransactionSql } from '../../db/types.js';
 import { ProvisioningError } from '../../errors.js';
 import { httpUrl, type ImportKind, sku, wholeNumber } from '../imports/index.js';
@@ -50,7 +49,7 @@ async function writeImages(tx: TransactionSql, organizationId: string, rows: Ima
         `
       ).map((image) => image.url),
     );
-    if (!(await replaceImages(asPool(tx), organizationId, id, images))) continue;
+    if (!(await replaceImages(tx, organizationId, id, images))) continue;
     // An image new to the item is created; one it had, updated (its size or place may have changed).
     for (const image of images) {
       if (before.has(image.url)) updated += 1;

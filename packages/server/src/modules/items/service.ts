@@ -7,12 +7,13 @@ import {
   type ValuationList,
 } from '@coinventory/contract';
 import { violatedForeignKey, violatedUniqueConstraint } from '../../db/errors.js';
-import type { Queryable, Sql } from '../../db/types.js';
+import type { Queryable, TransactionSql } from '../../db/types.js';
 import { ApiError, badRequest, notFound } from '../../errors.js';
 import { checkPreconditions, type WriteConditions } from '../../request/etag.js';
+import { quietNotifier, type WriteNotifier } from '../../request/pipeline.js';
 import { recordChange } from '../changes/index.js';
-import { consignmentsById, recordConsignmentsChanged } from '../consignments/derived-changes.js';
 import { enqueueForItem } from '../marketplace/index.js';
+import { consignmentsById, recordConsignmentsChanged } from './consignment-changes.js';
 import * as items from './store.js';
 import { listValuations } from './valuations.js';
 
@@ -48,32 +49,29 @@ async function locate(sql: Queryable, organizationId: string, wanted: { warehous
 }
 
 /**
- * Adds an item and answers with the row it wrote, read in the same transaction: a deadline that passes before the
- * commit rolls the insert back, so its 500 never hides a created item.
+ * Adds an item and answers with the row it wrote, read in its transaction: a deadline that passes before the commit
+ * rolls the insert back, so its 500 never hides a created item.
  */
 export async function createItem(
-  sql: Sql,
+  tx: TransactionSql,
   organizationId: string,
   body: CreateItemBody,
-  notify: WriteNotifier = quiet,
+  notify: WriteNotifier = quietNotifier,
 ): Promise<Item> {
-  const { item, webhooks } = await sql.begin(async (tx) => {
-    const location = await locate(tx, organizationId, {
-      ...(body.warehouseId !== undefined && { warehouseId: body.warehouseId }),
-      ...(body.zoneId !== undefined && { zoneId: body.zoneId }),
-    });
-    const columns = {
-      ...items.columnsOf(tx, body),
-      quantity_available: body.quantity ?? LIMITS.quantity.default,
-      value_in_cents: body.valueInCents ?? LIMITS.valueInCents.default,
-      warehouse_id: location.warehouseId,
-      zone_id: location.zoneId,
-    };
-    const id = await items.insertItem(tx, organizationId, columns).catch(translateWriteError);
-    const item = await writtenItem(tx, organizationId, id);
-    const webhooks = await recordChange(tx, organizationId, { type: 'item.created', objectId: id, data: item });
-    return { item, webhooks };
+  const location = await locate(tx, organizationId, {
+    ...(body.warehouseId !== undefined && { warehouseId: body.warehouseId }),
+    ...(body.zoneId !== undefined && { zoneId: body.zoneId }),
   });
+  const columns = {
+    ...items.columnsOf(tx, body),
+    quantity_available: body.quantity ?? LIMITS.quantity.default,
+    value_in_cents: body.valueInCents ?? LIMITS.valueInCents.default,
+    warehouse_id: location.warehouseId,
+    zone_id: location.zoneId,
+  };
+  const id = await items.insertItem(tx, organizationId, columns).catch(translateWriteError);
+  const item = await writtenItem(tx, organizationId, id);
+  const webhooks = await recordChange(tx, organizationId, { type: 'item.created', objectId: id, data: item });
   tell(notify, { sync: 0, webhooks });
   return item;
 }
@@ -85,17 +83,7 @@ async function writtenItem(tx: Queryable, organizationId: string, id: string): P
   return item;
 }
 
-/**
- * Told after a commit that queued work for a background worker (marketplace sync jobs, webhook deliveries), so it
- * starts on it at once instead of at its next poll.
- */
-export interface WriteNotifier {
-  syncQueued(): void;
-  webhooksQueued(): void;
-}
-const quiet: WriteNotifier = { syncQueued: () => {}, webhooksQueued: () => {} };
-
-/** What an item write's transaction queued for the workers, told to them once it has committed. */
+/** What an item write's transaction queued for the workers (the pipeline tells them once it has committed). */
 function tell(notify: WriteNotifier, queued: { sync: number; webhooks: number }) {
   if (queued.sync > 0) notify.syncQueued();
   if (queued.webhooks > 0) notify.webhooksQueued();
@@ -107,73 +95,67 @@ function tell(notify: WriteNotifier, queued: { sync: number; webhooks: number })
  * The answer is the row this transaction wrote.
  */
 export async function updateItem(
-  sql: Sql,
+  tx: TransactionSql,
   organizationId: string,
   id: string,
   body: UpdateItemBody,
-  notify: WriteNotifier = quiet,
+  notify: WriteNotifier = quietNotifier,
   conditions: WriteConditions = {},
 ): Promise<Item> {
-  const { item, queued } = await sql.begin(async (tx) => {
-    // One lock order for every transaction that changes an item, so none deadlock: the item's row, then its
-    // listings, then (last, held only until the commit) the workspace's changes feed.
-    const before = await items.lockItem(tx, organizationId, id);
-    if (!before) throw notFound();
-    await checkPreconditions(conditions, () => writtenItem(tx, organizationId, id));
-    const columns = items.columnsOf(tx, body);
-    if (body.warehouseId !== undefined || body.zoneId !== undefined) {
-      // A new warehouse without a zone moves the item to that warehouse's first zone; a zone alone implies its warehouse.
-      const location = await locate(tx, organizationId, {
-        ...(body.warehouseId !== undefined && { warehouseId: body.warehouseId }),
-        ...(body.zoneId !== undefined && { zoneId: body.zoneId }),
-      });
-      columns.warehouse_id = location.warehouseId;
-      columns.zone_id = location.zoneId;
-    }
-    // A consigned item's value is part of its consignment's totals.
-    const consignments =
-      before.consignmentId !== null && body.valueInCents !== undefined
-        ? await consignmentsById(tx, organizationId, [before.consignmentId])
-        : undefined;
-    await items.updateItem(tx, organizationId, id, columns).catch(translateWriteError);
-    const sync =
-      body.quantity === undefined || body.quantity === before.available
-        ? 0
-        : await enqueueForItem(tx, organizationId, id, { kind: 'set_quantity', quantity: body.quantity });
-    const item = await writtenItem(tx, organizationId, id);
-    let webhooks = await recordChange(tx, organizationId, { type: 'item.updated', objectId: id, data: item });
-    if (consignments) webhooks += await recordConsignmentsChanged(tx, organizationId, consignments);
-    return { item, queued: { sync, webhooks } };
-  });
-  tell(notify, queued);
+  // One lock order for every transaction that changes an item, so none deadlock: the item's row, then its
+  // listings, then (last, held only until the commit) the workspace's changes feed.
+  const before = await items.lockItem(tx, organizationId, id);
+  if (!before) throw notFound();
+  await checkPreconditions(conditions, () => writtenItem(tx, organizationId, id));
+  const columns = items.columnsOf(tx, body);
+  if (body.warehouseId !== undefined || body.zoneId !== undefined) {
+    // A new warehouse without a zone moves the item to that warehouse's first zone; a zone alone implies its warehouse.
+    const location = await locate(tx, organizationId, {
+      ...(body.warehouseId !== undefined && { warehouseId: body.warehouseId }),
+      ...(body.zoneId !== undefined && { zoneId: body.zoneId }),
+    });
+    columns.warehouse_id = location.warehouseId;
+    columns.zone_id = location.zoneId;
+  }
+  // A consigned item's value is part of its consignment's totals.
+  const consignments =
+    before.consignmentId !== null && body.valueInCents !== undefined
+      ? await consignmentsById(tx, organizationId, [before.consignmentId])
+      : undefined;
+  await items.updateItem(tx, organizationId, id, columns).catch(translateWriteError);
+  const sync =
+    body.quantity === undefined || body.quantity === before.available
+      ? 0
+      : await enqueueForItem(tx, organizationId, id, { kind: 'set_quantity', quantity: body.quantity });
+  const item = await writtenItem(tx, organizationId, id);
+  let webhooks = await recordChange(tx, organizationId, { type: 'item.updated', objectId: id, data: item });
+  if (consignments) webhooks += await recordConsignmentsChanged(tx, organizationId, consignments);
+  tell(notify, { sync, webhooks });
   return item;
 }
 
 /** Deletes the item and, in the same transaction, queues the removal of every listing made from it. */
 export async function deleteItem(
-  sql: Sql,
+  tx: TransactionSql,
   organizationId: string,
   id: string,
-  notify: WriteNotifier = quiet,
+  notify: WriteNotifier = quietNotifier,
   conditions: WriteConditions = {},
 ): Promise<DeletedItem> {
-  const queued = await sql.begin(async (tx) => {
-    // The item's row first, then its listings, then the feed, as in updateItem: a PATCH and a DELETE of one item
-    // never deadlock.
-    const before = await items.lockItem(tx, organizationId, id);
-    if (!before) throw notFound();
-    await checkPreconditions(conditions, () => writtenItem(tx, organizationId, id));
-    // Queued before the delete: the listing rows outlive the item, but their link to it does not.
-    const sync = await enqueueForItem(tx, organizationId, id, { kind: 'delete_listing' });
-    // A consigned item is counted in its consignment's totals.
-    const consignments =
-      before.consignmentId === null ? undefined : await consignmentsById(tx, organizationId, [before.consignmentId]);
-    await items.deleteItem(tx, organizationId, id);
-    let webhooks = await recordChange(tx, organizationId, { type: 'item.deleted', objectId: id, data: null });
-    if (consignments) webhooks += await recordConsignmentsChanged(tx, organizationId, consignments);
-    return { sync, webhooks };
-  });
-  tell(notify, queued);
+  // The item's row first, then its listings, then the feed, as in updateItem: a PATCH and a DELETE of one item
+  // never deadlock.
+  const before = await items.lockItem(tx, organizationId, id);
+  if (!before) throw notFound();
+  await checkPreconditions(conditions, () => writtenItem(tx, organizationId, id));
+  // Queued before the delete: the listing rows outlive the item, but their link to it does not.
+  const sync = await enqueueForItem(tx, organizationId, id, { kind: 'delete_listing' });
+  // A consigned item is counted in its consignment's totals.
+  const consignments =
+    before.consignmentId === null ? undefined : await consignmentsById(tx, organizationId, [before.consignmentId]);
+  await items.deleteItem(tx, organizationId, id);
+  let webhooks = await recordChange(tx, organizationId, { type: 'item.deleted', objectId: id, data: null });
+  if (consignments) webhooks += await recordConsignmentsChanged(tx, organizationId, consignments);
+  tell(notify, { sync, webhooks });
   return { id, deleted: true };
 }
 
@@ -192,26 +174,20 @@ export async function listItemValuations(
  * `item.updated` change records the item with them, as any write of the item does. False when they were the same.
  */
 export async function replaceImages(
-  sql: Sql,
+  tx: TransactionSql,
   organizationId: string,
   id: string,
   images: readonly items.ItemImage[],
-  notify: WriteNotifier = quiet,
+  notify: WriteNotifier = quietNotifier,
 ): Promise<boolean> {
-  const queued = await sql.begin(async (tx) => {
-    if (!(await items.lockItem(tx, organizationId, id))) throw notFound();
-    const current = await items.imagesOf(tx, organizationId, id);
-    if (JSON.stringify(current) === JSON.stringify(images)) return null;
-    await items.setImages(tx, organizationId, id, images);
-    await items.updateItem(tx, organizationId, id, {});
-    const item = await writtenItem(tx, organizationId, id);
-    return {
-      sync: 0,
-      webhooks: await recordChange(tx, organizationId, { type: 'item.updated', objectId: id, data: item }),
-    };
-  });
-  if (queued === null) return false;
-  tell(notify, queued);
+  if (!(await items.lockItem(tx, organizationId, id))) throw notFound();
+  const current = await items.imagesOf(tx, organizationId, id);
+  if (JSON.stringify(current) === JSON.stringify(images)) return false;
+  await items.setImages(tx, organizationId, id, images);
+  await items.updateItem(tx, organizationId, id, {});
+  const item = await writtenItem(tx, organizationId, id);
+  const webhooks = await recordChange(tx, organizationId, { type: 'item.updated', objectId: id, data: item });
+  tell(notify, { sync: 0, webhooks });
   return true;
 }
 

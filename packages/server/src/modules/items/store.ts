@@ -1,17 +1,9 @@
-import {
-  contract,
-  type ExportItemsQuery,
-  type Item,
-  type ItemList,
-  type ItemSort,
-  type ListItemsQuery,
-  type UpdateItemBody,
-} from '@coinventory/contract';
+import type { ExportItemsQuery, Item, ItemList, ItemSort, ListItemsQuery, UpdateItemBody } from '@coinventory/contract';
 import type postgres from 'postgres';
 import { containsPattern, inserted, offsetOf } from '../../db/sql-helpers.js';
 import type { WriteOf } from '../../db/table.js';
 import type { Queryable } from '../../db/types.js';
-import { type ById, readById } from '../../request/gated-read.js';
+import type { ById } from '../../request/gated-read.js';
 import { ITEMS } from './columns.js';
 
 const selectItems = (sql: Queryable) => sql`
@@ -98,15 +90,13 @@ export const exportQuery = (sql: Queryable, organizationId: string, query: Expor
   ${ORDER_BY.oldest(sql)}
 `;
 
-const itemById: ById = (sql, organizationId, id) =>
+/** One item by id: what GET /items/{id} reads (its gated read is declared beside the route). */
+export const itemById: ById = (sql, organizationId, id) =>
   sql`${selectItems(sql)} WHERE i.organization_id = ${organizationId} AND i.id = ${id}`;
 
 export async function findItem(sql: Queryable, organizationId: string, id: string): Promise<Item | null> {
   return ITEMS.first(itemById(sql, organizationId, id));
 }
-
-/** GET /items/{id}, read in the request's authentication statement (request/gated-read.ts). */
-export const itemRead = readById(contract.items.get, ITEMS, itemById);
 
 export interface Location {
   warehouseId: string;

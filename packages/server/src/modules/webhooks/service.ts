@@ -10,9 +10,10 @@ import {
   type WebhookReplay,
   type WebhookTestResult,
 } from '@coinventory/contract';
-import type { Queryable, Sql } from '../../db/types.js';
+import type { Queryable, TransactionSql } from '../../db/types.js';
 import { badRequest, found, notFound } from '../../errors.js';
 import { checkPreconditions, type WriteConditions } from '../../request/etag.js';
+import type { WriteNotifier } from '../../request/pipeline.js';
 import { rangeAfter } from '../changes/index.js';
 import type { AddressPolicy } from './address-policy.js';
 import { type SendOptions, send, urlRefusal } from './send.js';
@@ -52,79 +53,72 @@ async function lockedEndpoint(tx: Queryable, organizationId: string, id: string)
 }
 
 export async function createEndpoint(
-  sql: Sql,
+  tx: TransactionSql,
   organizationId: string,
   body: CreateWebhookEndpointBody,
   settings: WebhookSettings,
 ): Promise<WebhookEndpointWithSecret> {
   checkUrl(body.url, settings.policy);
-  return sql.begin(async (tx) => {
-    if ((await store.countEndpointsForCreate(tx, organizationId)) >= WEBHOOKS.maxEndpoints) {
-      throw badRequest(
-        `body: this workspace already has ${WEBHOOKS.maxEndpoints} webhook endpoints, the most it may have; delete one it no longer needs, or subscribe one endpoint to more change types`,
-      );
-    }
-    const secret = generateSecret();
-    const id = await store.insertEndpoint(tx, organizationId, body, secret);
-    return { ...(await endpointOf(tx, organizationId, id)), secret };
-  });
+  if ((await store.countEndpointsForCreate(tx, organizationId)) >= WEBHOOKS.maxEndpoints) {
+    throw badRequest(
+      `body: this workspace already has ${WEBHOOKS.maxEndpoints} webhook endpoints, the most it may have; delete one it no longer needs, or subscribe one endpoint to more change types`,
+    );
+  }
+  const secret = generateSecret();
+  const id = await store.insertEndpoint(tx, organizationId, body, secret);
+  return { ...(await endpointOf(tx, organizationId, id)), secret };
 }
 
 export async function updateEndpoint(
-  sql: Sql,
+  tx: TransactionSql,
   organizationId: string,
   id: string,
   body: UpdateWebhookEndpointBody,
   settings: WebhookSettings,
+  notify: WriteNotifier,
   conditions: WriteConditions = {},
 ): Promise<WebhookEndpoint> {
   if (body.url !== undefined) checkUrl(body.url, settings.policy);
-  const endpoint = await sql.begin(async (tx) => {
-    await checkPreconditions(conditions, () => lockedEndpoint(tx, organizationId, id));
-    if (!(await store.updateEndpoint(tx, organizationId, id, body))) throw notFound();
-    return endpointOf(tx, organizationId, id);
-  });
+  await checkPreconditions(conditions, () => lockedEndpoint(tx, organizationId, id));
+  if (!(await store.updateEndpoint(tx, organizationId, id, body))) throw notFound();
   // Enabling makes its pending deliveries due now.
-  if (body.enabled === true) settings.queued();
-  return endpoint;
+  if (body.enabled === true) notify.webhooksQueued();
+  return endpointOf(tx, organizationId, id);
 }
 
 export async function deleteEndpoint(
-  sql: Sql,
+  tx: TransactionSql,
   organizationId: string,
   id: string,
   conditions: WriteConditions = {},
 ): Promise<DeletedWebhookEndpoint> {
-  await sql.begin(async (tx) => {
-    await checkPreconditions(conditions, () => lockedEndpoint(tx, organizationId, id));
-    if (!(await store.deleteEndpoint(tx, organizationId, id))) throw notFound();
-  });
+  await checkPreconditions(conditions, () => lockedEndpoint(tx, organizationId, id));
+  if (!(await store.deleteEndpoint(tx, organizationId, id))) throw notFound();
   return { id, deleted: true };
 }
 
-export async function rotateSecret(sql: Sql, organizationId: string, id: string): Promise<WebhookEndpointWithSecret> {
+export async function rotateSecret(
+  tx: TransactionSql,
+  organizationId: string,
+  id: string,
+): Promise<WebhookEndpointWithSecret> {
   const secret = generateSecret();
-  return sql.begin(async (tx) => {
-    if (!(await store.rotateSecret(tx, organizationId, id, secret))) throw notFound();
-    return { ...(await endpointOf(tx, organizationId, id)), secret };
-  });
+  if (!(await store.rotateSecret(tx, organizationId, id, secret))) throw notFound();
+  return { ...(await endpointOf(tx, organizationId, id)), secret };
 }
 
 export async function replay(
-  sql: Sql,
+  tx: TransactionSql,
   organizationId: string,
   id: string,
   after: string,
-  settings: WebhookSettings,
+  notify: WriteNotifier,
 ): Promise<WebhookReplay> {
-  const result = await sql.begin(async (tx) => {
-    found(await store.findEndpoint(tx, organizationId, id));
-    const range = await rangeAfter(tx, organizationId, after, 'body.after');
-    const queued = await store.replayChanges(tx, organizationId, id, range);
-    return { queued, nextCursor: range.endCursor };
-  });
-  if (result.queued > 0) settings.queued();
-  return result;
+  found(await store.findEndpoint(tx, organizationId, id));
+  const range = await rangeAfter(tx, organizationId, after, 'body.after');
+  const queued = await store.replayChanges(tx, organizationId, id, range);
+  if (queued > 0) notify.webhooksQueued();
+  return { queued, nextCursor: range.endCursor };
 }
 
 /** The headers of one signed delivery (Standard Webhooks), and the changes cursor when it carries a change. */

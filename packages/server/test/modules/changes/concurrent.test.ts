@@ -12,22 +12,17 @@ const ctx = serverWithWorkspace({ policy: { maxRequests: 100_000, windowSeconds:
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /**
- * The pool, except that each transaction waits `ms` after its work, before its COMMIT: a writer that has recorded
- * its change and is slow to commit, while others write and commit around it. With positions handed out by a plain
- * sequence, a reader would see the later writers' changes first, move its cursor past this one, and never see it.
+ * Runs `work` in a transaction that waits `ms` after it, before its COMMIT: a writer that has recorded its change and
+ * is slow to commit, while others write and commit around it. With positions handed out by a plain sequence, a reader
+ * would see the later writers' changes first, move its cursor past this one, and never see it.
  */
-function slowToCommit(sql: Sql, ms: number): Sql {
-  return new Proxy(sql, {
-    get: (target, property, receiver) =>
-      property === 'begin'
-        ? (work: (tx: TransactionSql) => Promise<unknown>) =>
-            target.begin(async (tx) => {
-              const result = await work(tx);
-              await sleep(ms);
-              return result;
-            })
-        : Reflect.get(target, property, receiver),
-  });
+function slowToCommit(sql: Sql, ms: number) {
+  return async <T>(work: (tx: TransactionSql) => Promise<T>): Promise<T> =>
+    (await sql.begin(async (tx) => {
+      const result = await work(tx);
+      await sleep(ms);
+      return result;
+    })) as T;
 }
 
 /** A client's random writes: create, change or delete, on items it has seen. */
@@ -78,19 +73,18 @@ describe('the changes feed under concurrent writers, with transactions slow to c
     const slowWrites = (async () => {
       for (let round = 0; round < 4; round += 1) {
         await sleep(40);
-        const created = await createItemRow(slow, workspace.organizationId, {
-          sku: uniqueSku('SLOW'),
-          title: `Slow ${round}`,
-        });
+        const created = await slow((tx) =>
+          createItemRow(tx, workspace.organizationId, { sku: uniqueSku('SLOW'), title: `Slow ${round}` }),
+        );
         known.push(created.id);
         const target = known[round];
         if (target) {
-          await updateItemRow(slow, workspace.organizationId, target, { title: `Slow update ${round}` }).catch(
-            (error: unknown) => {
-              // Deleted by a writer meanwhile.
-              if ((error as { status?: number }).status !== 404) throw error;
-            },
-          );
+          await slow((tx) =>
+            updateItemRow(tx, workspace.organizationId, target, { title: `Slow update ${round}` }),
+          ).catch((error: unknown) => {
+            // Deleted by a writer meanwhile.
+            if ((error as { status?: number }).status !== 404) throw error;
+          });
         }
       }
     })();
