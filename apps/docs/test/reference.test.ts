@@ -186,7 +186,7 @@ describe('the operator commands reference', () => {
     for (const name of names) expect(page, name).toContain(`## coinventory-server ${name}\n`);
   });
 
-  it('the deploying guide and the README have a row for every variable the server reads, as its help lists them', () => {
+  it('the deploying guide and the configuration page have a row for every variable the server reads, as its help lists them', () => {
     const help = helpReader(SERVER_BIN)([]);
     const configuration = help.slice(help.indexOf('\nConfiguration'));
     const variables = [...configuration.matchAll(/^ {2}([A-Z][A-Z0-9_]+)\b/gm)].map((m) => m[1]);
@@ -194,11 +194,10 @@ describe('the operator commands reference', () => {
     expect(variables.length).toBeGreaterThan(20);
     const guide = read('guide/deploying.md');
     for (const variable of variables) expect(guide, variable).toMatch(new RegExp(`^\\| \`${variable}\` +\\|`, 'm'));
-    // The repository's README has the same table, some rows naming two or three related variables.
-    const readme = readFileSync(join(SITE, '../../../README.md'), 'utf8');
-    const table = readme.slice(readme.indexOf('### Configuration'), readme.indexOf('### Operations'));
+    // The configuration page (operating/) has the same table, some rows naming two or three related variables.
+    const table = read('operating/configuration.md');
     for (const variable of variables)
-      expect(table, `README: ${variable}`).toMatch(new RegExp(`^\\|[^|]*\`${variable}\``, 'm'));
+      expect(table, `operating/configuration.md: ${variable}`).toMatch(new RegExp(`^\\|[^|]*\`${variable}\``, 'm'));
   });
 });
 

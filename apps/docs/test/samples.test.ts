@@ -34,7 +34,7 @@ import ts from 'typescript';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type DocumentOperation, operationsByTag } from '../scripts/render.mjs';
 import { CURSOR_ENV, pathEnvName, requestEnv, sampleRequest } from '../scripts/samples.mjs';
-import { guideSections } from '../site/.vitepress/guides.js';
+import { guideSections, operatingSection } from '../site/.vitepress/guides.js';
 import { type CodeBlock, codeBlocks, isPlainRun, NOT_RUN, RUNNABLE } from './support/markdown.js';
 import { apiClient, exerciseReceiver, listening, RECEIVER_PATH } from './support/receiver-sample.js';
 import { type RecordingProxy, startRecordingProxy } from './support/recording-proxy.js';
@@ -47,7 +47,7 @@ const WRITTEN_ORIGIN = 'http://localhost:3000';
 
 const pages = [
   { file: 'index.md', link: '/' },
-  ...guideSections.flatMap((section) =>
+  ...[...guideSections, operatingSection].flatMap((section) =>
     section.items.map((item) => ({ file: `${item.link.slice(1)}.md`, link: item.link })),
   ),
 ];

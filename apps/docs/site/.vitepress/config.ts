@@ -1,7 +1,7 @@
 import openApiDocument from '@coinventory/contract/openapi';
 import { type DefaultTheme, defineConfig } from 'vitepress';
 import { operationLink, operationsByTag } from '../../scripts/render.mjs';
-import { guideSections } from './guides.js';
+import { contributingSection, guideSections, operatingSection } from './guides.js';
 
 /** The reference part of the sidebar: the API by tag (from the OpenAPI document), then the tools. */
 const referenceSidebar: DefaultTheme.SidebarItem[] = [
@@ -52,8 +52,10 @@ export default defineConfig({
       { text: 'SDK', link: '/reference/sdk' },
       { text: 'CLI', link: '/reference/cli' },
       { text: 'Operators', link: '/reference/operator' },
+      { text: 'Operating', link: '/operating/configuration', activeMatch: '^/operating/' },
+      { text: 'Contributing', link: '/contributing/', activeMatch: '^/contributing/' },
     ],
-    sidebar: [...guideSections, ...referenceSidebar],
+    sidebar: [...guideSections, operatingSection, ...referenceSidebar, contributingSection],
     outline: { level: [2, 3] },
     // MiniSearch, indexed at build time: nothing is asked of a search service.
     search: { provider: 'local' },

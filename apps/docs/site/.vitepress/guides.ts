@@ -55,3 +55,30 @@ export const guideSections: GuideSection[] = [
     ],
   },
 ];
+
+/**
+ * How the server works in production, beyond the guides: the complete configuration and the design notes of its
+ * guarantees. Read by the sidebar and by the samples test (which checks and runs their blocks as the guides').
+ */
+export const operatingSection: GuideSection = {
+  text: 'Operating in depth',
+  items: [
+    { text: 'Configuration', link: '/operating/configuration' },
+    { text: 'Operations', link: '/operating/operations' },
+    { text: 'Keys and authentication', link: '/operating/keys' },
+    { text: 'Rate limit: design note', link: '/operating/rate-limit' },
+    { text: 'Marketplace sync: how it works', link: '/operating/marketplace-sync' },
+    { text: 'Webhooks: how they are delivered', link: '/operating/webhooks' },
+    { text: "Behaviour beyond the contract's fields", link: '/operating/behaviour' },
+  ],
+};
+
+/** Working on Coinventory itself: its commands are a developer's (`sh`), not samples, so the samples test skips them. */
+export const contributingSection: GuideSection = {
+  text: 'Contributing',
+  items: [
+    { text: 'Contributing', link: '/contributing/' },
+    { text: 'Architecture', link: '/contributing/architecture' },
+    { text: 'Benchmarks', link: '/contributing/benchmarks' },
+  ],
+};
