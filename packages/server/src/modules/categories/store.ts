@@ -1,5 +1,5 @@
 import { type Category, type CategoryList, contract, type ListCategoriesQuery } from '@coinventory/contract';
-import { offsetOf } from '../../db/sql-helpers.js';
+import { organizationPage, organizationRowById } from '../../db/organization-rows.js';
 import { defineTable, tenantKey, text } from '../../db/table.js';
 import type { Queryable } from '../../db/types.js';
 import { type ById, readById } from '../../request/gated-read.js';
@@ -20,19 +20,10 @@ export async function listCategories(
   query: ListCategoriesQuery,
 ): Promise<CategoryList> {
   // Byte order and then the id, so pages never skip or repeat a category whatever the server's collation.
-  return CATEGORIES.page(
-    sql`
-      SELECT ${CATEGORIES.select(sql)} FROM categories c
-      WHERE c.organization_id = ${organizationId}
-      ORDER BY c.name COLLATE "C", c.id
-      LIMIT ${query.limit + 1} OFFSET ${offsetOf(query.page, query.limit)}
-    `,
-    query,
-  );
+  return organizationPage(sql, CATEGORIES, organizationId, query, { order: sql`c.name COLLATE "C", c.id` });
 }
 
-const categoryById: ById = (sql, organizationId, id) =>
-  sql`SELECT ${CATEGORIES.select(sql)} FROM categories c WHERE c.organization_id = ${organizationId} AND c.id = ${id}`;
+const categoryById: ById = (sql, organizationId, id) => organizationRowById(sql, CATEGORIES, organizationId, id);
 
 export async function findCategory(sql: Queryable, organizationId: string, id: string): Promise<Category | null> {
   return CATEGORIES.first(categoryById(sql, organizationId, id));

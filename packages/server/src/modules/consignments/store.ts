@@ -5,7 +5,8 @@ import {
   type ListConsignmentsQuery,
   SOLD_INVOICE_STATUSES,
 } from '@coinventory/contract';
-import { containsPattern, offsetOf } from '../../db/sql-helpers.js';
+import { organizationPage, organizationRowById } from '../../db/organization-rows.js';
+import { containsPattern } from '../../db/sql-helpers.js';
 import { defineTable, integer, json, nullable, tenantKey, text, timestamp } from '../../db/table.js';
 import type { Queryable } from '../../db/types.js';
 import { type ById, readById } from '../../request/gated-read.js';
@@ -93,10 +94,9 @@ export async function listConsignments(
   query: ListConsignmentsQuery,
 ): Promise<ConsignmentList> {
   const pattern = query.q === undefined ? undefined : containsPattern(query.q);
-  return CONSIGNMENTS.page(
-    sql`
-    ${selectConsignments(sql)}
-    WHERE c.organization_id = ${organizationId}
+  return organizationPage(sql, CONSIGNMENTS, organizationId, query, {
+    from: selectConsignments(sql),
+    where: sql`
       ${
         pattern === undefined
           ? sql``
@@ -108,15 +108,13 @@ export async function listConsignments(
       }
       ${query.status === undefined ? sql`` : sql`AND c.status = ${query.status}`}
       ${query.consignorId === undefined ? sql`` : sql`AND c.consignor_id = ${query.consignorId}`}
-    ORDER BY c.created_at DESC, c.id DESC
-    LIMIT ${query.limit + 1} OFFSET ${offsetOf(query.page, query.limit)}
-  `,
-    query,
-  );
+    `,
+    order: sql`c.created_at DESC, c.id DESC`,
+  });
 }
 
 const consignmentById: ById = (sql, organizationId, id) =>
-  sql`${selectConsignments(sql)} WHERE c.organization_id = ${organizationId} AND c.id = ${id}`;
+  organizationRowById(sql, CONSIGNMENTS, organizationId, id, { from: selectConsignments(sql) });
 
 export async function findConsignment(sql: Queryable, organizationId: string, id: string): Promise<Consignment | null> {
   return CONSIGNMENTS.first(consignmentById(sql, organizationId, id));

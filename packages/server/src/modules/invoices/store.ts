@@ -7,7 +7,8 @@ import {
   SETTLED_PAYMENT_STATUS,
 } from '@coinventory/contract';
 import type postgres from 'postgres';
-import { containsPattern, offsetOf } from '../../db/sql-helpers.js';
+import { organizationPage, organizationRowById } from '../../db/organization-rows.js';
+import { containsPattern } from '../../db/sql-helpers.js';
 import { defineTable, integer, json, nullable, tenantKey, text, timestamp } from '../../db/table.js';
 import type { Queryable } from '../../db/types.js';
 import { type ById, readById } from '../../request/gated-read.js';
@@ -78,8 +79,8 @@ const selectInvoices = (sql: Queryable) => sql`
 `;
 
 const ORDER_BY: Record<InvoiceSort, (sql: Queryable) => postgres.PendingQuery<postgres.Row[]>> = {
-  newest: (sql) => sql`ORDER BY inv.created_at DESC, inv.id DESC`,
-  oldest: (sql) => sql`ORDER BY inv.created_at ASC, inv.id ASC`,
+  newest: (sql) => sql`inv.created_at DESC, inv.id DESC`,
+  oldest: (sql) => sql`inv.created_at ASC, inv.id ASC`,
 };
 
 /** `q` over SEARCH_FIELDS.invoices: the indexed search_text narrows, then each field is tested on its own. */
@@ -94,21 +95,18 @@ export async function listInvoices(
   organizationId: string,
   query: ListInvoicesQuery,
 ): Promise<InvoiceList> {
-  return INVOICES.page(
-    sql`
-    ${selectInvoices(sql)}
-    WHERE inv.organization_id = ${organizationId}
+  return organizationPage(sql, INVOICES, organizationId, query, {
+    from: selectInvoices(sql),
+    where: sql`
       ${query.q === undefined ? sql`` : searchInvoices(sql, containsPattern(query.q))}
       ${query.status === undefined ? sql`` : sql`AND inv.status = ${query.status}`}
-    ${ORDER_BY[query.sort](sql)}
-    LIMIT ${query.limit + 1} OFFSET ${offsetOf(query.page, query.limit)}
-  `,
-    query,
-  );
+    `,
+    order: ORDER_BY[query.sort](sql),
+  });
 }
 
 const invoiceById: ById = (sql, organizationId, id) =>
-  sql`${selectInvoices(sql)} WHERE inv.organization_id = ${organizationId} AND inv.id = ${id}`;
+  organizationRowById(sql, INVOICES, organizationId, id, { from: selectInvoices(sql) });
 
 export async function findInvoice(sql: Queryable, organizationId: string, id: string): Promise<Invoice | null> {
   return INVOICES.first(invoiceById(sql, organizationId, id));

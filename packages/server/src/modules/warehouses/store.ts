@@ -1,5 +1,5 @@
 import { contract, type ListWarehousesQuery, type Warehouse, type WarehouseList } from '@coinventory/contract';
-import { offsetOf } from '../../db/sql-helpers.js';
+import { organizationPage, organizationRowById } from '../../db/organization-rows.js';
 import { boolean, defineTable, json, tenantKey, text } from '../../db/table.js';
 import type { Queryable } from '../../db/types.js';
 import { type ById, readById } from '../../request/gated-read.js';
@@ -29,19 +29,12 @@ export async function listWarehouses(
   organizationId: string,
   query: ListWarehousesQuery,
 ): Promise<WarehouseList> {
-  return WAREHOUSES.page(
-    sql`
-      SELECT ${WAREHOUSES.select(sql)} FROM warehouses w
-      WHERE w.organization_id = ${organizationId}
-      ORDER BY w.is_default DESC, w.name COLLATE "C", w.id
-      LIMIT ${query.limit + 1} OFFSET ${offsetOf(query.page, query.limit)}
-    `,
-    query,
-  );
+  return organizationPage(sql, WAREHOUSES, organizationId, query, {
+    order: sql`w.is_default DESC, w.name COLLATE "C", w.id`,
+  });
 }
 
-const warehouseById: ById = (sql, organizationId, id) =>
-  sql`SELECT ${WAREHOUSES.select(sql)} FROM warehouses w WHERE w.organization_id = ${organizationId} AND w.id = ${id}`;
+const warehouseById: ById = (sql, organizationId, id) => organizationRowById(sql, WAREHOUSES, organizationId, id);
 
 export async function findWarehouse(sql: Queryable, organizationId: string, id: string): Promise<Warehouse | null> {
   return WAREHOUSES.first(warehouseById(sql, organizationId, id));
