@@ -3,7 +3,7 @@ import type { z } from 'zod';
 import type { Sql, TransactionSql } from '../../db/types.js';
 import { ProvisioningError } from '../../errors.js';
 import { requireOrganization } from '../workspaces/index.js';
-import { readImportFile } from './read.js';
+import { type FileRow, readImportFile } from './read.js';
 
 /**
  * One kind of record an operator imports (`coinventory-server import <kind> FILE`): its fields, the rules of one row
@@ -82,15 +82,53 @@ export interface ImportOptions {
 /** Shown in a refusal's message; `--json` of a partial import has them all. */
 const REJECTS_SHOWN = 20;
 
-class DryRunRollback extends Error {}
-
 export async function runImport<Row>(sql: Sql, kind: ImportKind<Row>, options: ImportOptions): Promise<ImportResult> {
   const org = await requireOrganization(sql, options.org);
   const name = basename(options.file);
-  let valid: Array<{ row: number; value: Row }> = [];
+  const rows = readImportFile(options.file, kind.fields, kind.required);
+  const read = parseRows(kind, rows);
+  const { valid, rejected } = kind.check && read.valid.length > 0 ? await checkRows(sql, kind, org.id, read) : read;
+  if (rejected.length > 0 && !options.partial) throw refusal(rejected, rows.length, name);
+  const counts =
+    valid.length > 0
+      ? await writeRows(
+          sql,
+          kind,
+          org.id,
+          valid.map((entry) => entry.value),
+          options.dryRun,
+        )
+      : { created: 0, updated: 0, touched: new Set<string>() };
+  const revalued =
+    kind.revalue && !options.dryRun && counts.touched.size > 0
+      ? await kind.revalue(sql, org.id, counts.touched)
+      : undefined;
+  return {
+    kind: kind.name,
+    file: name,
+    organization: { id: org.id, slug: org.slug },
+    dryRun: options.dryRun,
+    rows: rows.length,
+    created: counts.created,
+    updated: counts.updated,
+    unchanged: valid.length - counts.created - counts.updated,
+    ...(counts.removed !== undefined && { removed: counts.removed }),
+    rejected,
+    ...(revalued && { revalued }),
+  };
+}
+
+/** The rows a file gives, sorted into those valid by the kind's rules and those rejected (in the file's order). */
+interface Sorted<Row> {
+  valid: Array<{ row: number; value: Row }>;
+  rejected: Reject[];
+}
+
+/** Each row by the kind's rules, and against the rows before it: a row repeating another's natural key is refused. */
+function parseRows<Row>(kind: ImportKind<Row>, rows: readonly FileRow[]): Sorted<Row> {
+  const valid: Array<{ row: number; value: Row }> = [];
   const rejected: Reject[] = [];
   const seen = new Map<string, number>();
-  const rows = readImportFile(options.file, kind.fields, kind.required);
   for (const read of rows) {
     if ('problem' in read) {
       rejected.push({ row: read.row, reason: read.problem });
@@ -113,60 +151,57 @@ export async function runImport<Row>(sql: Sql, kind: ImportKind<Row>, options: I
     seen.set(key, read.row);
     valid.push({ row: read.row, value: parsed.data });
   }
-  if (kind.check && valid.length > 0) {
-    const refused = oneByRow(await kind.check(sql, org.id, valid));
-    const refusedRows = new Set(refused.map((reject) => reject.row));
-    valid = valid.filter((entry) => !refusedRows.has(entry.row));
-    rejected.push(...refused);
-    rejected.sort((a, b) => a.row - b.row);
-  }
+  return { valid, rejected };
+}
 
-  if (rejected.length > 0 && !options.partial) {
-    const shown = rejected.slice(0, REJECTS_SHOWN).map((reject) => `  row ${reject.row}: ${reject.reason}`);
-    const more = rejected.length > REJECTS_SHOWN ? [`  … and ${rejected.length - REJECTS_SHOWN} more`] : [];
-    throw new ProvisioningError(
-      'refused',
-      [
-        `Nothing imported: ${rejected.length} of ${rows.length} rows of ${name} are refused (--partial imports the others).`,
-        ...shown,
-        ...more,
-      ].join('\n'),
-    );
-  }
-
-  let counts: Written = { created: 0, updated: 0, touched: new Set() };
-  try {
-    await sql.begin(async (tx) => {
-      counts =
-        valid.length > 0
-          ? await kind.write(
-              tx,
-              org.id,
-              valid.map((entry) => entry.value),
-            )
-          : counts;
-      if (options.dryRun) throw new DryRunRollback();
-    });
-  } catch (error) {
-    if (!(error instanceof DryRunRollback)) throw error;
-  }
-  const revalued =
-    kind.revalue && !options.dryRun && counts.touched.size > 0
-      ? await kind.revalue(sql, org.id, counts.touched)
-      : undefined;
+/** The valid rows through the kind's checks against the database: those refused join the rejected, by row. */
+async function checkRows<Row>(
+  sql: Sql,
+  kind: ImportKind<Row>,
+  organizationId: string,
+  { valid, rejected }: Sorted<Row>,
+): Promise<Sorted<Row>> {
+  const refused = oneByRow((await kind.check?.(sql, organizationId, valid)) ?? []);
+  const refusedRows = new Set(refused.map((reject) => reject.row));
   return {
-    kind: kind.name,
-    file: name,
-    organization: { id: org.id, slug: org.slug },
-    dryRun: options.dryRun,
-    rows: rows.length,
-    created: counts.created,
-    updated: counts.updated,
-    unchanged: valid.length - counts.created - counts.updated,
-    ...(counts.removed !== undefined && { removed: counts.removed }),
-    rejected,
-    ...(revalued && { revalued }),
+    valid: valid.filter((entry) => !refusedRows.has(entry.row)),
+    rejected: [...rejected, ...refused].sort((a, b) => a.row - b.row),
   };
+}
+
+/** Why nothing is imported (without --partial): the count and the first of the refused rows. */
+function refusal(rejected: readonly Reject[], rows: number, name: string): ProvisioningError {
+  const shown = rejected.slice(0, REJECTS_SHOWN).map((reject) => `  row ${reject.row}: ${reject.reason}`);
+  const more = rejected.length > REJECTS_SHOWN ? [`  … and ${rejected.length - REJECTS_SHOWN} more`] : [];
+  return new ProvisioningError(
+    'refused',
+    [
+      `Nothing imported: ${rejected.length} of ${rows} rows of ${name} are refused (--partial imports the others).`,
+      ...shown,
+      ...more,
+    ].join('\n'),
+  );
+}
+
+/**
+ * Writes the rows in one transaction. A dry run writes them after a savepoint and rolls back to it: everything is
+ * checked against the real tables, the counts are what the import would do, and what commits is empty.
+ */
+async function writeRows<Row>(
+  sql: Sql,
+  kind: ImportKind<Row>,
+  organizationId: string,
+  rows: Row[],
+  dryRun: boolean,
+): Promise<Written> {
+  const written = await sql.begin(async (tx) => {
+    if (!dryRun) return kind.write(tx, organizationId, rows);
+    await tx`SAVEPOINT dry_run`;
+    const counts = await kind.write(tx, organizationId, rows);
+    await tx`ROLLBACK TO SAVEPOINT dry_run`;
+    return counts;
+  });
+  return written as Written;
 }
 
 /**
