@@ -20,6 +20,20 @@ import { RESULTS } from './options.mjs';
  */
 
 /**
+ * A captured parameter as an argument of EXECUTE. The statements run for real, and a write's unique values (its new
+ * SKU, the id of the change it records) were taken by the capture run: those get a fresh value per execution, from
+ * the same expression the database floor's pgbench uses (the variations that need no pgbench variable). Every other
+ * value is the captured one.
+ * @param {string | null} value
+ * @param {import('../scenarios.mjs').Variation[]} variations
+ */
+function explainArgument(value, variations) {
+  if (value === null) return 'NULL';
+  const fresh = variations.find((v) => v.value === value && v.set.length === 0);
+  return fresh ? `(${fresh.expression})` : `'${value.replaceAll("'", "''")}'`;
+}
+
+/**
  * @param {string} profile  a scenario's name, or 'slowest'
  * @param {{ main: Array<{ name: string, server: { rps: number } }>, admin: import('postgres').Sql,
  *   captures: import('./capture-all.mjs').Captures,
@@ -43,12 +57,13 @@ export async function profileScenario(profile, { main, admin, captures, measurem
   // And what PostgreSQL does for it: each statement's plan, run for real (EXPLAIN ANALYZE).
   const explain = [];
   if (s.name !== 'mixed') {
-    const statements = captured(`measured/${s.name}`).statements.filter((st) => !/^\s*(begin|commit)/i.test(st.sql));
+    const { statements: all, variations } = captured(`measured/${s.name}`);
+    const statements = all.filter((st) => !/^\s*(begin|commit)/i.test(st.sql));
     const connection = await admin.reserve();
     try {
       for (const [i, st] of statements.entries()) {
         await connection.unsafe(`PREPARE bench_${i} AS ${st.sql}`);
-        const args = st.params.map((p) => (p === null ? 'NULL' : `'${p.replaceAll("'", "''")}'`)).join(', ');
+        const args = st.params.map((p) => explainArgument(p, variations)).join(', ');
         const rows = await connection.unsafe(`EXPLAIN (ANALYZE, BUFFERS) EXECUTE bench_${i}${args ? `(${args})` : ''}`);
         const plan = rows.map((r) => String(r['QUERY PLAN'])).join('\n');
         const ms = Number(/Execution Time: ([\d.]+) ms/.exec(plan)?.[1] ?? 0);

@@ -1,4 +1,5 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
+import { dirname } from 'node:path';
 import { TUNING } from '../cluster.mjs';
 import { bulkLines, bulkTargets, markdownReport, targetsOf } from '../report.mjs';
 import { DEEP_PAGE, FEED_PAGE, scenario } from '../scenarios.mjs';
@@ -14,7 +15,6 @@ import {
   OTHERS,
   OUTPUT,
   QUICK,
-  RESULTS,
   SCALING_SCENARIOS,
   SIZES,
   WARMUP,
@@ -137,7 +137,8 @@ function seedOf(seeded) {
  * @param {number} started
  */
 function write(json, markdown, started) {
-  mkdirSync(RESULTS, { recursive: true });
+  // --output may name a directory that does not exist yet: found out only at the end of a long run otherwise.
+  mkdirSync(dirname(OUTPUT), { recursive: true });
   writeFileSync(OUTPUT, `${JSON.stringify(json, null, 2)}\n`);
   writeFileSync(OUTPUT.replace(/\.json$/, '.md'), markdown);
   process.stdout.write(markdown);
