@@ -1,139 +1,80 @@
 import type { z } from 'zod';
+import type { BatchItemsQuerySchema, DryRunQuerySchema } from './schemas/batch.js';
+import type { ListCategoriesQuerySchema } from './schemas/category.js';
+import type { ListChangesQuerySchema } from './schemas/changes.js';
+import type { COMPONENTS } from './schemas/components.js';
+import type { ListConsignmentsQuerySchema } from './schemas/consignment.js';
+import type { ExportItemsQuerySchema } from './schemas/export.js';
+import type { ListInvoicesQuerySchema } from './schemas/invoice.js';
+import type { ListItemsQuerySchema } from './schemas/item.js';
+import type { ListValuationsQuerySchema } from './schemas/valuation.js';
+import type { ListWarehousesQuerySchema } from './schemas/warehouse.js';
 import type {
-  BatchItemResultSchema,
-  BatchItemsBodySchema,
-  BatchItemsQuerySchema,
-  BatchItemsResultSchema,
-  DryRunQuerySchema,
-} from './schemas/batch.js';
-import type { CategoryListSchema, CategorySchema, ListCategoriesQuerySchema } from './schemas/category.js';
-import type {
-  ChangeListSchema,
-  ChangeSchema,
-  ChangesCursorSchema,
-  ConsignmentCreatedChangeSchema,
-  ConsignmentUpdatedChangeSchema,
-  InvoiceCreatedChangeSchema,
-  InvoiceUpdatedChangeSchema,
-  ItemCreatedChangeSchema,
-  ItemDeletedChangeSchema,
-  ItemUpdatedChangeSchema,
-  ListChangesQuerySchema,
-  ValuationCreatedChangeSchema,
-} from './schemas/changes.js';
-import type { ErrorBodySchema, ErrorIssueSchema } from './schemas/common.js';
-import type {
-  ConsignmentListSchema,
-  ConsignmentSchema,
-  ConsignorSchema,
-  ListConsignmentsQuerySchema,
-} from './schemas/consignment.js';
-import type { ExportItemsQuerySchema, ItemsExportEndSchema } from './schemas/export.js';
-import type {
-  InvoiceCustomerSchema,
-  InvoiceLineSchema,
-  InvoiceListSchema,
-  InvoicePaymentSchema,
-  InvoiceSchema,
-  ListInvoicesQuerySchema,
-} from './schemas/invoice.js';
-import type {
-  CreateItemBodySchema,
-  DeletedItemSchema,
-  ItemImageSchema,
-  ItemListSchema,
-  ItemSchema,
-  ListItemsQuerySchema,
-  UpdateItemBodySchema,
-} from './schemas/item.js';
-import type { ApiKeySummarySchema, MeSchema, RateLimitInfoSchema } from './schemas/me.js';
-import type { OrganizationSchema } from './schemas/organization.js';
-import type {
-  ComparableSaleSchema,
-  ListValuationsQuerySchema,
-  ValuationListSchema,
-  ValuationSchema,
-} from './schemas/valuation.js';
-import type {
-  ListWarehousesQuerySchema,
-  WarehouseListSchema,
-  WarehouseSchema,
-  ZoneSchema,
-} from './schemas/warehouse.js';
-import type {
-  CreateWebhookEndpointBodySchema,
-  DeletedWebhookEndpointSchema,
   ListWebhookDeliveriesQuerySchema,
   ListWebhookEndpointsQuerySchema,
-  ReplayWebhookBodySchema,
-  UpdateWebhookEndpointBodySchema,
-  WebhookDeliveryListSchema,
-  WebhookDeliverySchema,
-  WebhookEndpointListSchema,
-  WebhookEndpointSchema,
-  WebhookEndpointWithSecretSchema,
   WebhookEventSchema,
-  WebhookPingSchema,
-  WebhookReplaySchema,
-  WebhookTestResultSchema,
 } from './schemas/webhook.js';
 
+type Components = typeof COMPONENTS;
+/** The type of one of the API's named objects, by its name in the OpenAPI document (schemas/components.ts). */
+type Component<Name extends keyof Components> = z.infer<Components[Name]>;
+
 // Response objects, exactly as the API returns them.
-export type Organization = z.infer<typeof OrganizationSchema>;
-export type ApiKeySummary = z.infer<typeof ApiKeySummarySchema>;
-export type RateLimitInfo = z.infer<typeof RateLimitInfoSchema>;
-export type Me = z.infer<typeof MeSchema>;
-export type Item = z.infer<typeof ItemSchema>;
-export type ItemImage = z.infer<typeof ItemImageSchema>;
-export type ItemList = z.infer<typeof ItemListSchema>;
-export type DeletedItem = z.infer<typeof DeletedItemSchema>;
-export type Valuation = z.infer<typeof ValuationSchema>;
-export type ComparableSale = z.infer<typeof ComparableSaleSchema>;
-export type ValuationList = z.infer<typeof ValuationListSchema>;
-export type Consignment = z.infer<typeof ConsignmentSchema>;
-export type Consignor = z.infer<typeof ConsignorSchema>;
-export type ConsignmentList = z.infer<typeof ConsignmentListSchema>;
-export type Invoice = z.infer<typeof InvoiceSchema>;
-export type InvoiceCustomer = z.infer<typeof InvoiceCustomerSchema>;
-export type InvoiceLine = z.infer<typeof InvoiceLineSchema>;
-export type InvoicePayment = z.infer<typeof InvoicePaymentSchema>;
-export type InvoiceList = z.infer<typeof InvoiceListSchema>;
-export type Category = z.infer<typeof CategorySchema>;
-export type CategoryList = z.infer<typeof CategoryListSchema>;
-export type Warehouse = z.infer<typeof WarehouseSchema>;
-export type Zone = z.infer<typeof ZoneSchema>;
-export type WarehouseList = z.infer<typeof WarehouseListSchema>;
-export type Change = z.infer<typeof ChangeSchema>;
-export type ItemCreatedChange = z.infer<typeof ItemCreatedChangeSchema>;
-export type ItemUpdatedChange = z.infer<typeof ItemUpdatedChangeSchema>;
-export type ItemDeletedChange = z.infer<typeof ItemDeletedChangeSchema>;
-export type ValuationCreatedChange = z.infer<typeof ValuationCreatedChangeSchema>;
-export type ConsignmentCreatedChange = z.infer<typeof ConsignmentCreatedChangeSchema>;
-export type ConsignmentUpdatedChange = z.infer<typeof ConsignmentUpdatedChangeSchema>;
-export type InvoiceCreatedChange = z.infer<typeof InvoiceCreatedChangeSchema>;
-export type InvoiceUpdatedChange = z.infer<typeof InvoiceUpdatedChangeSchema>;
-export type ChangeList = z.infer<typeof ChangeListSchema>;
-export type BatchItemResult = z.infer<typeof BatchItemResultSchema>;
-export type BatchItemsResult = z.infer<typeof BatchItemsResultSchema>;
-export type ItemsExportEnd = z.infer<typeof ItemsExportEndSchema>;
-export type WebhookEndpoint = z.infer<typeof WebhookEndpointSchema>;
-export type WebhookEndpointWithSecret = z.infer<typeof WebhookEndpointWithSecretSchema>;
-export type WebhookEndpointList = z.infer<typeof WebhookEndpointListSchema>;
-export type DeletedWebhookEndpoint = z.infer<typeof DeletedWebhookEndpointSchema>;
-export type WebhookDelivery = z.infer<typeof WebhookDeliverySchema>;
-export type WebhookDeliveryList = z.infer<typeof WebhookDeliveryListSchema>;
-export type WebhookReplay = z.infer<typeof WebhookReplaySchema>;
-export type WebhookTestResult = z.infer<typeof WebhookTestResultSchema>;
-export type WebhookPing = z.infer<typeof WebhookPingSchema>;
+export type Organization = Component<'Organization'>;
+export type ApiKeySummary = Component<'ApiKeySummary'>;
+export type RateLimitInfo = Component<'RateLimitInfo'>;
+export type Me = Component<'Me'>;
+export type Item = Component<'Item'>;
+export type ItemImage = Component<'ItemImage'>;
+export type ItemList = Component<'ItemList'>;
+export type DeletedItem = Component<'DeletedItem'>;
+export type Valuation = Component<'Valuation'>;
+export type ComparableSale = Component<'ComparableSale'>;
+export type ValuationList = Component<'ValuationList'>;
+export type Consignment = Component<'Consignment'>;
+export type Consignor = Component<'Consignor'>;
+export type ConsignmentList = Component<'ConsignmentList'>;
+export type Invoice = Component<'Invoice'>;
+export type InvoiceCustomer = Component<'InvoiceCustomer'>;
+export type InvoiceLine = Component<'InvoiceLine'>;
+export type InvoicePayment = Component<'InvoicePayment'>;
+export type InvoiceList = Component<'InvoiceList'>;
+export type Category = Component<'Category'>;
+export type CategoryList = Component<'CategoryList'>;
+export type Warehouse = Component<'Warehouse'>;
+export type Zone = Component<'Zone'>;
+export type WarehouseList = Component<'WarehouseList'>;
+export type Change = Component<'Change'>;
+export type ItemCreatedChange = Component<'ItemCreatedChange'>;
+export type ItemUpdatedChange = Component<'ItemUpdatedChange'>;
+export type ItemDeletedChange = Component<'ItemDeletedChange'>;
+export type ValuationCreatedChange = Component<'ValuationCreatedChange'>;
+export type ConsignmentCreatedChange = Component<'ConsignmentCreatedChange'>;
+export type ConsignmentUpdatedChange = Component<'ConsignmentUpdatedChange'>;
+export type InvoiceCreatedChange = Component<'InvoiceCreatedChange'>;
+export type InvoiceUpdatedChange = Component<'InvoiceUpdatedChange'>;
+export type ChangeList = Component<'ChangeList'>;
+export type BatchItemResult = Component<'BatchItemResult'>;
+export type BatchItemsResult = Component<'BatchItemsResult'>;
+export type ItemsExportEnd = Component<'ItemsExportEnd'>;
+export type WebhookEndpoint = Component<'WebhookEndpoint'>;
+export type WebhookEndpointWithSecret = Component<'WebhookEndpointWithSecret'>;
+export type WebhookEndpointList = Component<'WebhookEndpointList'>;
+export type DeletedWebhookEndpoint = Component<'DeletedWebhookEndpoint'>;
+export type WebhookDelivery = Component<'WebhookDelivery'>;
+export type WebhookDeliveryList = Component<'WebhookDeliveryList'>;
+export type WebhookReplay = Component<'WebhookReplay'>;
+export type WebhookTestResult = Component<'WebhookTestResult'>;
+export type WebhookPing = Component<'WebhookPing'>;
 /** A webhook delivery's body: a Change, or a test ping. */
 export type WebhookEvent = z.infer<typeof WebhookEventSchema>;
-export type ChangesCursor = z.infer<typeof ChangesCursorSchema>;
-export type ErrorBody = z.infer<typeof ErrorBodySchema>;
-export type ErrorIssue = z.infer<typeof ErrorIssueSchema>;
+export type ChangesCursor = Component<'ChangesCursor'>;
+export type ErrorBody = Component<'Error'>;
+export type ErrorIssue = Component<'ErrorIssue'>;
 
 // Inputs as a caller writes them (defaults not yet applied) ...
-export type CreateItemInput = z.input<typeof CreateItemBodySchema>;
-export type UpdateItemInput = z.input<typeof UpdateItemBodySchema>;
+export type CreateItemInput = z.input<Components['CreateItemBody']>;
+export type UpdateItemInput = z.input<Components['UpdateItemBody']>;
 export type ListItemsParams = z.input<typeof ListItemsQuerySchema>;
 export type ListValuationsParams = z.input<typeof ListValuationsQuerySchema>;
 export type ListConsignmentsParams = z.input<typeof ListConsignmentsQuerySchema>;
@@ -141,19 +82,19 @@ export type ListInvoicesParams = z.input<typeof ListInvoicesQuerySchema>;
 export type ListCategoriesParams = z.input<typeof ListCategoriesQuerySchema>;
 export type ListWarehousesParams = z.input<typeof ListWarehousesQuerySchema>;
 export type ListChangesParams = z.input<typeof ListChangesQuerySchema>;
-export type BatchItemsInput = z.input<typeof BatchItemsBodySchema>;
+export type BatchItemsInput = z.input<Components['BatchItemsBody']>;
 export type BatchItemsParams = z.input<typeof BatchItemsQuerySchema>;
 export type DryRunParams = z.input<typeof DryRunQuerySchema>;
 export type ExportItemsParams = z.input<typeof ExportItemsQuerySchema>;
-export type CreateWebhookEndpointInput = z.input<typeof CreateWebhookEndpointBodySchema>;
-export type UpdateWebhookEndpointInput = z.input<typeof UpdateWebhookEndpointBodySchema>;
-export type ReplayWebhookInput = z.input<typeof ReplayWebhookBodySchema>;
+export type CreateWebhookEndpointInput = z.input<Components['CreateWebhookEndpointBody']>;
+export type UpdateWebhookEndpointInput = z.input<Components['UpdateWebhookEndpointBody']>;
+export type ReplayWebhookInput = z.input<Components['ReplayWebhookBody']>;
 export type ListWebhookEndpointsParams = z.input<typeof ListWebhookEndpointsQuerySchema>;
 export type ListWebhookDeliveriesParams = z.input<typeof ListWebhookDeliveriesQuerySchema>;
 
 // ... and as the server receives them (validated, defaults applied).
-export type CreateItemBody = z.output<typeof CreateItemBodySchema>;
-export type UpdateItemBody = z.output<typeof UpdateItemBodySchema>;
+export type CreateItemBody = z.output<Components['CreateItemBody']>;
+export type UpdateItemBody = z.output<Components['UpdateItemBody']>;
 export type ListItemsQuery = z.output<typeof ListItemsQuerySchema>;
 export type ListValuationsQuery = z.output<typeof ListValuationsQuerySchema>;
 export type ListConsignmentsQuery = z.output<typeof ListConsignmentsQuerySchema>;
@@ -161,11 +102,11 @@ export type ListInvoicesQuery = z.output<typeof ListInvoicesQuerySchema>;
 export type ListCategoriesQuery = z.output<typeof ListCategoriesQuerySchema>;
 export type ListWarehousesQuery = z.output<typeof ListWarehousesQuerySchema>;
 export type ListChangesQuery = z.output<typeof ListChangesQuerySchema>;
-export type BatchItemsBody = z.output<typeof BatchItemsBodySchema>;
+export type BatchItemsBody = z.output<Components['BatchItemsBody']>;
 export type BatchItemsQuery = z.output<typeof BatchItemsQuerySchema>;
 export type DryRunQuery = z.output<typeof DryRunQuerySchema>;
 export type ExportItemsQuery = z.output<typeof ExportItemsQuerySchema>;
-export type CreateWebhookEndpointBody = z.output<typeof CreateWebhookEndpointBodySchema>;
-export type UpdateWebhookEndpointBody = z.output<typeof UpdateWebhookEndpointBodySchema>;
+export type CreateWebhookEndpointBody = z.output<Components['CreateWebhookEndpointBody']>;
+export type UpdateWebhookEndpointBody = z.output<Components['UpdateWebhookEndpointBody']>;
 export type ListWebhookEndpointsQuery = z.output<typeof ListWebhookEndpointsQuerySchema>;
 export type ListWebhookDeliveriesQuery = z.output<typeof ListWebhookDeliveriesQuerySchema>;

@@ -15,58 +15,8 @@ import {
 import { ROUTE_TAGS } from '../contract.js';
 import { textBounds } from '../primitives.js';
 import { contractRoutes } from '../routes.js';
-import { BatchItemResultSchema, BatchItemsBodySchema, BatchItemsResultSchema } from '../schemas/batch.js';
-import { CategoryListSchema, CategorySchema } from '../schemas/category.js';
-import {
-  ChangeListSchema,
-  ChangeSchema,
-  ChangesCursorSchema,
-  ConsignmentCreatedChangeSchema,
-  ConsignmentUpdatedChangeSchema,
-  InvoiceCreatedChangeSchema,
-  InvoiceUpdatedChangeSchema,
-  ItemCreatedChangeSchema,
-  ItemDeletedChangeSchema,
-  ItemUpdatedChangeSchema,
-  ValuationCreatedChangeSchema,
-} from '../schemas/changes.js';
-import { ErrorBodySchema, ErrorIssueSchema } from '../schemas/common.js';
-import { ConsignmentListSchema, ConsignmentSchema, ConsignorSchema } from '../schemas/consignment.js';
-import { ItemsExportEndSchema } from '../schemas/export.js';
+import { COMPONENTS } from '../schemas/components.js';
 import { codeList } from '../schemas/fields.js';
-import {
-  InvoiceCustomerSchema,
-  InvoiceLineSchema,
-  InvoiceListSchema,
-  InvoicePaymentSchema,
-  InvoiceSchema,
-} from '../schemas/invoice.js';
-import {
-  CreateItemBodySchema,
-  DeletedItemSchema,
-  ItemImageSchema,
-  ItemListSchema,
-  ItemSchema,
-  UpdateItemBodySchema,
-} from '../schemas/item.js';
-import { ApiKeySummarySchema, MeSchema, RateLimitInfoSchema } from '../schemas/me.js';
-import { OrganizationSchema } from '../schemas/organization.js';
-import { ComparableSaleSchema, ValuationListSchema, ValuationSchema } from '../schemas/valuation.js';
-import { WarehouseListSchema, WarehouseSchema, ZoneSchema } from '../schemas/warehouse.js';
-import {
-  CreateWebhookEndpointBodySchema,
-  DeletedWebhookEndpointSchema,
-  ReplayWebhookBodySchema,
-  UpdateWebhookEndpointBodySchema,
-  WebhookDeliveryListSchema,
-  WebhookDeliverySchema,
-  WebhookEndpointListSchema,
-  WebhookEndpointSchema,
-  WebhookEndpointWithSecretSchema,
-  WebhookPingSchema,
-  WebhookReplaySchema,
-  WebhookTestResultSchema,
-} from '../schemas/webhook.js';
 import { COMPONENT_EXAMPLES, PARAMETER_EXAMPLES } from './examples.js';
 import { streamedItemsResponse } from './export.js';
 import { requestHeaderParameters, successHeaders } from './headers.js';
@@ -74,64 +24,8 @@ import { documentedCode, errorResponse, errorResponseName, notModifiedResponse, 
 import type { JsonSchema, OpenApiDocument, OperationObject, ParameterObject, ResponseObject } from './types.js';
 import { webhookOperations } from './webhooks.js';
 
-/** Schemas published under `components.schemas`; every other use of them becomes a `$ref`. */
-export const COMPONENTS: Record<string, z.ZodTypeAny> = {
-  Error: ErrorBodySchema,
-  ErrorIssue: ErrorIssueSchema,
-  Organization: OrganizationSchema,
-  ApiKeySummary: ApiKeySummarySchema,
-  RateLimitInfo: RateLimitInfoSchema,
-  Me: MeSchema,
-  Item: ItemSchema,
-  ItemImage: ItemImageSchema,
-  ItemList: ItemListSchema,
-  CreateItemBody: CreateItemBodySchema,
-  UpdateItemBody: UpdateItemBodySchema,
-  DeletedItem: DeletedItemSchema,
-  BatchItemsBody: BatchItemsBodySchema,
-  BatchItemResult: BatchItemResultSchema,
-  BatchItemsResult: BatchItemsResultSchema,
-  ItemsExportEnd: ItemsExportEndSchema,
-  Valuation: ValuationSchema,
-  ComparableSale: ComparableSaleSchema,
-  ValuationList: ValuationListSchema,
-  Consignor: ConsignorSchema,
-  Consignment: ConsignmentSchema,
-  ConsignmentList: ConsignmentListSchema,
-  InvoiceCustomer: InvoiceCustomerSchema,
-  InvoiceLine: InvoiceLineSchema,
-  InvoicePayment: InvoicePaymentSchema,
-  Invoice: InvoiceSchema,
-  InvoiceList: InvoiceListSchema,
-  Category: CategorySchema,
-  CategoryList: CategoryListSchema,
-  Zone: ZoneSchema,
-  Warehouse: WarehouseSchema,
-  WarehouseList: WarehouseListSchema,
-  ItemCreatedChange: ItemCreatedChangeSchema,
-  ItemUpdatedChange: ItemUpdatedChangeSchema,
-  ItemDeletedChange: ItemDeletedChangeSchema,
-  ValuationCreatedChange: ValuationCreatedChangeSchema,
-  ConsignmentCreatedChange: ConsignmentCreatedChangeSchema,
-  ConsignmentUpdatedChange: ConsignmentUpdatedChangeSchema,
-  InvoiceCreatedChange: InvoiceCreatedChangeSchema,
-  InvoiceUpdatedChange: InvoiceUpdatedChangeSchema,
-  Change: ChangeSchema,
-  ChangeList: ChangeListSchema,
-  ChangesCursor: ChangesCursorSchema,
-  WebhookEndpoint: WebhookEndpointSchema,
-  WebhookEndpointWithSecret: WebhookEndpointWithSecretSchema,
-  WebhookEndpointList: WebhookEndpointListSchema,
-  CreateWebhookEndpointBody: CreateWebhookEndpointBodySchema,
-  UpdateWebhookEndpointBody: UpdateWebhookEndpointBodySchema,
-  DeletedWebhookEndpoint: DeletedWebhookEndpointSchema,
-  WebhookDelivery: WebhookDeliverySchema,
-  WebhookDeliveryList: WebhookDeliveryListSchema,
-  ReplayWebhookBody: ReplayWebhookBodySchema,
-  WebhookReplay: WebhookReplaySchema,
-  WebhookTestResult: WebhookTestResultSchema,
-  WebhookPing: WebhookPingSchema,
-};
+// Also published from here: the generate-openapi entry point and the tests read the components with the generator.
+export { COMPONENTS };
 
 const componentNameByDef = new Map<unknown, string>(
   Object.entries(COMPONENTS).map(([name, schema]) => [schema._def, name]),
