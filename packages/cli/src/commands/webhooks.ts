@@ -57,7 +57,9 @@ export function webhookEvents(value: string, previous: WebhookEventType[] | unde
 /** An endpoint's URL: absolute http(s), within the contract's bounds. The server checks the rest (https, addresses). */
 const endpointUrl = (value: string): string => httpUrl('https://shop.example/webhooks')(text(WEBHOOKS.url)(value));
 
-const idArgument = (command: Command): Command => command.argument('<id>', "the endpoint's id (a UUID)", uuid);
+/** A `webhooks` subcommand about one endpoint, which its `<id>` argument names. */
+const endpointCommand = (webhooks: Command, name: string, description: string): Command =>
+  webhooks.command(name).description(description).argument('<id>', "the endpoint's id (a UUID)", uuid);
 
 /** `--url`, `--events` and `--description`: what create takes, and update too. */
 function addEndpointOptions(command: Command, mode: 'create' | 'update'): Command {
@@ -183,7 +185,7 @@ function registerWebhookCreate(webhooks: Command): void {
 /** `webhooks update`: the fields given, enabling or disabling it. */
 function registerWebhookUpdate(webhooks: Command): void {
   const update = addEndpointOptions(
-    idArgument(webhooks.command('update').alias('edit').description('change the fields given of an endpoint')),
+    endpointCommand(webhooks, 'update', 'change the fields given of an endpoint').alias('edit'),
     'update',
   )
     .addOption(new Option('--clear-description', 'remove the description').conflicts('description'))
@@ -210,9 +212,11 @@ function registerWebhookUpdate(webhooks: Command): void {
 
 /** `webhooks delete`: an endpoint and its deliveries, after a question. */
 function registerWebhookDelete(webhooks: Command): void {
-  const remove = idArgument(
-    webhooks.command('delete').alias('rm').description('delete an endpoint and its deliveries, pending ones included'),
-  );
+  const remove = endpointCommand(
+    webhooks,
+    'delete',
+    'delete an endpoint and its deliveries, pending ones included',
+  ).alias('rm');
   deleteCommand(remove, async (id: string, client) => ({
     question: `Delete webhook endpoint ${id} and its deliveries?`,
     remove: () => client.webhookEndpoints.delete(id),
@@ -223,12 +227,10 @@ function registerWebhookDelete(webhooks: Command): void {
 
 /** `webhooks rotate-secret`: a new secret, printed once. */
 function registerWebhookRotateSecret(webhooks: Command): void {
-  const rotate = idArgument(
-    webhooks
-      .command('rotate-secret')
-      .description(
-        `give an endpoint a new secret; the old one also signs for ${WEBHOOKS.previousSecretHours} hours (two signatures)`,
-      ),
+  const rotate = endpointCommand(
+    webhooks,
+    'rotate-secret',
+    `give an endpoint a new secret; the old one also signs for ${WEBHOOKS.previousSecretHours} hours (two signatures)`,
   );
   addOutputOptions(rotate);
   apiAction(rotate, async ({ format, io, client }, id: string) => {
@@ -242,10 +244,10 @@ function registerWebhookRotateSecret(webhooks: Command): void {
 
 /** `webhooks deliveries`: an endpoint's deliveries, a page or --all. */
 function registerWebhookDeliveries(webhooks: Command): void {
-  const deliveries = idArgument(
-    webhooks
-      .command('deliveries')
-      .description("list an endpoint's deliveries, newest first: status, attempts, last answer, next attempt"),
+  const deliveries = endpointCommand(
+    webhooks,
+    'deliveries',
+    "list an endpoint's deliveries, newest first: status, attempts, last answer, next attempt",
   ).addOption(new Option('--status <status>', 'only deliveries in this state').choices(WEBHOOK_DELIVERY_STATUSES));
   addListOptions(deliveries, deliveryView.noun[1]);
   addOutputOptions(deliveries);
@@ -267,10 +269,10 @@ function registerWebhookDeliveries(webhooks: Command): void {
 
 /** `webhooks replay`: the changes after a cursor, queued to the endpoint again. */
 function registerWebhookReplay(webhooks: Command): void {
-  const replay = idArgument(
-    webhooks
-      .command('replay')
-      .description('send again every change after a changes cursor that the endpoint subscribes to'),
+  const replay = endpointCommand(
+    webhooks,
+    'replay',
+    'send again every change after a changes cursor that the endpoint subscribes to',
   ).addOption(
     new Option(
       '--after <cursor>',
@@ -292,10 +294,10 @@ function registerWebhookReplay(webhooks: Command): void {
 
 /** `webhooks test`: a signed ping, and the receiver's answer. */
 function registerWebhookTest(webhooks: Command): void {
-  const test = idArgument(
-    webhooks
-      .command('test')
-      .description('send the endpoint a signed ping now and show its answer (exit 1 when it is not 2xx)'),
+  const test = endpointCommand(
+    webhooks,
+    'test',
+    'send the endpoint a signed ping now and show its answer (exit 1 when it is not 2xx)',
   );
   addOutputOptions(test, ['table', 'json']);
   apiAction(test, async ({ format, io, client }, id: string) => {
