@@ -2,6 +2,7 @@ import type { Sql, TransactionSql } from '../db/types.js';
 import { type IssuedKey, issueApiKey } from '../modules/access/index.js';
 // The store's own inserts, not the operator's provisioning: a second seed must end in the slug's unique violation
 // (and roll back), which provisioning would turn into its own conflict.
+import { insertValuationRows } from '../modules/valuations/index.js';
 import { workspaceRows } from '../modules/workspaces/index.js';
 import { addDays } from './build/context.js';
 import { buildDemoRows } from './build/index.js';
@@ -58,8 +59,6 @@ type Table =
   | 'item_images'
   | 'comparable_sales'
   | 'price_guide_entries'
-  | 'valuations'
-  | 'valuation_comps'
   | 'customers'
   | 'invoices'
   | 'invoice_lines'
@@ -108,8 +107,7 @@ export async function seedDemoWorkspace(sql: Sql, options: SeedOptions = {}): Pr
     await insertRows(tx, 'price_guide_entries', rows.priceGuideEntries);
     // Spot prices are the deployment's: an operator's own (`spot set`) stay as they are.
     await tx`INSERT INTO spot_prices ${tx(rows.spotPrices)} ON CONFLICT (metal) DO NOTHING`;
-    await insertRows(tx, 'valuations', rows.valuations);
-    await insertRows(tx, 'valuation_comps', rows.valuationComps);
+    await insertValuationRows(tx, rows.valuations, rows.valuationComps);
     await insertRows(tx, 'customers', rows.customers);
     await insertRows(tx, 'invoices', rows.invoices);
     await insertRows(tx, 'invoice_lines', rows.invoiceLines);

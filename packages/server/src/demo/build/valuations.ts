@@ -1,6 +1,14 @@
 import type { StoredItemRow } from '../../modules/items/index.js';
 // The price guide's keys as `import price-guide` writes them and `valuate` looks them up.
-import { estimate, gradeKeyOf, guideKey, identityOf, itemIdentity } from '../../modules/valuations/index.js';
+import {
+  compRow,
+  estimate,
+  gradeKeyOf,
+  guideKey,
+  identityOf,
+  itemIdentity,
+  valuationColumns,
+} from '../../modules/valuations/index.js';
 import { MARKETS, PRICE_GUIDE, SPOT_CENTS_PER_OZ, VALUATION_PLANS, VENUES } from '../catalog/valuations.js';
 import type { ComparableSaleRow, PriceGuideEntryRow, SpotPriceRow, ValuationCompRow, ValuationRow } from '../rows.js';
 import { addDays, type BuildContext, required, roundToDollar } from './context.js';
@@ -98,6 +106,29 @@ export interface AppliedEstimate {
   at: Date;
 }
 
+/** The engine's sources as `valuate` reads them: sales by identity, guide entries by `identity grade-key`. */
+interface Sources {
+  salesByIdentity: ReadonlyMap<string, Sale[]>;
+  guide: ReadonlyMap<string, PriceGuideEntryRow>;
+}
+
+function sourcesOf(sales: readonly ComparableSaleRow[], entries: readonly PriceGuideEntryRow[]): Sources {
+  const salesByIdentity = new Map<string, Sale[]>();
+  for (const row of sales) {
+    salesByIdentity.set(row.coin_identity, [...(salesByIdentity.get(row.coin_identity) ?? []), saleOf(row)]);
+  }
+  const guide = new Map(entries.map((entry) => [guideKey(entry.coin_identity, entry.grade_key), entry]));
+  return { salesByIdentity, guide };
+}
+
+/** The item as the engine takes it, its identity worked out as `valuate` works it out. */
+function factsOf(item: StoredItemRow): EngineInputs['item'] {
+  const { title, grading_service: gradingService, grade, attributes } = item;
+  return { identity: itemIdentity({ title, gradingService, grade, attributes }), gradingService, grade, attributes };
+}
+
+type Built = { valuations: ValuationRow[]; comps: ValuationCompRow[]; applied: Map<string, AppliedEstimate> };
+
 /**
  * The valuations of the catalog's plans: for each run, the engine's estimate for the item from the sales, the guide
  * and the spot prices, as `valuate` would have made it that day (`now` is the run's moment); a run the engine finds
@@ -108,83 +139,58 @@ export function buildValuations(
   context: BuildContext,
   itemsBySku: ReadonlyMap<string, StoredItemRow>,
   sources: { sales: readonly ComparableSaleRow[]; guide: readonly PriceGuideEntryRow[] },
-): { valuations: ValuationRow[]; comps: ValuationCompRow[]; applied: Map<string, AppliedEstimate> } {
-  const salesByIdentity = new Map<string, Sale[]>();
-  for (const row of sources.sales) {
-    salesByIdentity.set(row.coin_identity, [...(salesByIdentity.get(row.coin_identity) ?? []), saleOf(row)]);
-  }
-  const guide = new Map(sources.guide.map((entry) => [guideKey(entry.coin_identity, entry.grade_key), entry]));
-
-  const valuations: ValuationRow[] = [];
-  const comps: ValuationCompRow[] = [];
-  const applied = new Map<string, AppliedEstimate>();
+): Built {
+  const engineSources = sourcesOf(sources.sales, sources.guide);
+  const built: Built = { valuations: [], comps: [], applied: new Map() };
   for (const plan of VALUATION_PLANS) {
     const item = required(itemsBySku, plan.sku, 'item');
-    const facts = {
-      identity: itemIdentity({
-        title: item.title,
-        gradingService: item.grading_service,
-        grade: item.grade,
-        attributes: item.attributes,
-      }),
-      gradingService: item.grading_service,
-      grade: item.grade,
-      attributes: item.attributes,
-    };
-    const entry = item.grade === null ? undefined : guide.get(guideKey(facts.identity, item.grade));
-    let newest: { row: ValuationRow; estimateInCents: number } | null = null;
-    for (const daysAgo of plan.runsDaysAgo) {
-      const at = addDays(context.now, -daysAgo);
-      if (at <= item.created_at) throw new Error(`demo seed: ${plan.sku} valued before it was added`);
-      const known = entry !== undefined && entry.updated_at <= at ? entry.value_in_cents : null;
-      const found = estimate({
-        item: facts,
-        sales: salesByIdentity.get(facts.identity) ?? [],
-        priceGuideValueInCents: known,
-        spotCentsPerOz: SPOT_CENTS_PER_OZ,
-        now: at,
-      });
-      if (found === null) continue;
-      const id = context.ids.uuid();
-      const row: ValuationRow = {
-        organization_id: context.organizationId,
-        id,
-        item_id: item.id,
-        estimate_low_in_cents: found.estimateLowInCents,
-        estimate_in_cents: found.estimateInCents,
-        estimate_high_in_cents: found.estimateHighInCents,
-        confidence_percent: found.confidencePercent,
-        basis: found.basis,
-        price_guide_value_in_cents: found.priceGuideValueInCents,
-        melt_value_in_cents: found.meltValueInCents,
-        summary: found.summary,
-        applied_at: null,
-        created_at: at,
-      };
-      valuations.push(row);
-      newest = { row, estimateInCents: found.estimateInCents };
-      found.comps.forEach((comp, position) => {
-        comps.push({
-          organization_id: context.organizationId,
-          id: context.ids.uuid(),
-          valuation_id: id,
-          position,
-          source: comp.source,
-          title: comp.title,
-          grade: comp.grade,
-          grading_service: comp.gradingService,
-          price_in_cents: comp.priceInCents,
-          sold_at: comp.soldAt,
-          venue: comp.venue,
-          url: comp.url,
-        });
-      });
-    }
-    if (plan.applied) {
-      if (newest === null) throw new Error(`demo seed: ${plan.sku} is applied but nothing valued it`);
-      newest.row.applied_at = newest.row.created_at;
-      applied.set(item.id, { valueInCents: newest.estimateInCents, at: newest.row.created_at });
-    }
+    const newest = valueItem(context, item, plan.runsDaysAgo, engineSources, built);
+    if (!plan.applied) continue;
+    if (newest === null) throw new Error(`demo seed: ${plan.sku} is applied but nothing valued it`);
+    newest.row.applied_at = newest.row.created_at;
+    built.applied.set(item.id, { valueInCents: newest.estimateInCents, at: newest.row.created_at });
   }
-  return { valuations, comps, applied };
+  return built;
+}
+
+/** The item's valuations, one for each run the engine finds a basis for, added to `built`; the newest, or null. */
+function valueItem(
+  context: BuildContext,
+  item: StoredItemRow,
+  runsDaysAgo: readonly number[],
+  { salesByIdentity, guide }: Sources,
+  built: Built,
+): { row: ValuationRow; estimateInCents: number } | null {
+  const facts = factsOf(item);
+  const entry = item.grade === null ? undefined : guide.get(guideKey(facts.identity, item.grade));
+  let newest: { row: ValuationRow; estimateInCents: number } | null = null;
+  for (const daysAgo of runsDaysAgo) {
+    const at = addDays(context.now, -daysAgo);
+    if (at <= item.created_at) throw new Error(`demo seed: ${item.sku} valued before it was added`);
+    const known = entry !== undefined && entry.updated_at <= at ? entry.value_in_cents : null;
+    const found = estimate({
+      item: facts,
+      sales: salesByIdentity.get(facts.identity) ?? [],
+      priceGuideValueInCents: known,
+      spotCentsPerOz: SPOT_CENTS_PER_OZ,
+      now: at,
+    });
+    if (found === null) continue;
+    const id = context.ids.uuid();
+    const { organizationId } = context;
+    const row: ValuationRow = {
+      organization_id: organizationId,
+      id,
+      item_id: item.id,
+      ...valuationColumns(found),
+      applied_at: null,
+      created_at: at,
+    };
+    built.valuations.push(row);
+    newest = { row, estimateInCents: found.estimateInCents };
+    found.comps.forEach((comp, position) => {
+      built.comps.push({ id: context.ids.uuid(), ...compRow(organizationId, id, comp, position) });
+    });
+  }
+  return newest;
 }

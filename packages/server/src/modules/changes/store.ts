@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import { type Change, type ChangeType, WEBHOOKS } from '@coinventory/contract';
+import type { Change, ChangeType } from '@coinventory/contract';
 import type { Queryable } from '../../db/types.js';
+import { changeOf, type StoredChange, tellSubscribers } from './change.js';
 
 /** A change as its transaction records it: what happened to which object, and the object as the API now shows it. */
 export type ChangeRecord =
@@ -8,39 +9,32 @@ export type ChangeRecord =
   | { type: Extract<ChangeType, 'item.deleted'>; objectId: string; data: null };
 
 /**
- * Records a change in the transaction that made it, and queues its webhook deliveries there: one for each enabled
- * endpoint of the workspace that subscribes to its type (the outbox: a committed change always has them, a
- * rolled-back one never does). Returns how many deliveries it queued.
+ * Records a change in the transaction that made it, and tells its subscribers there (change.ts): the webhooks module
+ * queues one delivery for each enabled endpoint of the organization that subscribes to its type (the outbox: a
+ * committed change always has them, a rolled-back one never does). Returns how many jobs they queued.
  *
- * Call it last in that transaction: it takes the workspace's feed row lock, which is held until the commit, so
+ * Call it last in that transaction: it takes the organization's feed row lock, which is held until the commit, so
  * positions are given out in commit order (see migration 0007). Holding it from here to the commit only is what
- * keeps writers of one workspace from waiting on each other long.
+ * keeps writers of one organization from waiting on each other long.
  */
 export async function recordChange(tx: Queryable, organizationId: string, change: ChangeRecord): Promise<number> {
   // JSON text, not jsonb: the feed hands back the object with its fields in the order the API gives them. Sent as
   // text (a json parameter would be encoded again by the driver).
   const data = change.data === null ? null : JSON.stringify(change.data);
-  const [row] = await tx<{ queued: number }[]>`
+  const [row] = await tx<{ position: number }[]>`
     WITH next AS (
       INSERT INTO change_feeds AS f (organization_id, last_position) VALUES (${organizationId}, 1)
       ON CONFLICT (organization_id) DO UPDATE SET last_position = f.last_position + 1
       RETURNING last_position
-    ), recorded AS (
-      INSERT INTO changes (organization_id, position, id, type, object_id, occurred_at, data)
-      SELECT ${organizationId}, next.last_position, ${randomUUID()}, ${change.type}, ${change.objectId}, now(),
-        ${data}::text::json
-      FROM next
-      RETURNING position
-    ), queued AS (
-      INSERT INTO webhook_deliveries (organization_id, endpoint_id, change_position)
-      SELECT e.organization_id, e.id, recorded.position
-      FROM recorded JOIN webhook_endpoints e ON e.organization_id = ${organizationId}
-      WHERE e.enabled AND (e.events && ARRAY[${change.type}, ${WEBHOOKS.allEvents}]::text[])
-      RETURNING 1
     )
-    SELECT count(*)::int AS queued FROM queued
+    INSERT INTO changes (organization_id, position, id, type, object_id, occurred_at, data)
+    SELECT ${organizationId}, next.last_position, ${randomUUID()}, ${change.type}, ${change.objectId}, now(),
+      ${data}::text::json
+    FROM next
+    RETURNING position
   `;
-  return row?.queued ?? 0;
+  if (!row) throw new Error('the change insert returned no row');
+  return tellSubscribers(tx, { organizationId, position: row.position, type: change.type, objectId: change.objectId });
 }
 
 /** Where a workspace's feed stands: its last position, and the highest position retention has removed. */
@@ -54,16 +48,10 @@ export interface FeedPage extends FeedBounds {
   changes: Array<{ position: number; change: Change }>;
 }
 
-interface FeedRow {
-  last_position: number | null;
-  pruned_through: number | null;
-  position: number | null;
-  id: string | null;
-  type: ChangeType | null;
-  object_id: string | null;
-  occurred_at: Date | null;
-  data: Change['data'] | null;
-}
+/** A feed row: the bounds, with a change's columns, all null on the one row of a feed with no change to show. */
+type FeedRow = { last_position: number | null; pruned_through: number | null; position: number | null } & {
+  [K in keyof StoredChange]: StoredChange[K] | null;
+};
 
 /**
  * Up to `limit + 1` changes after `after` (after the oldest kept change when null), with the feed's bounds, read in
@@ -92,19 +80,9 @@ export async function readFeed(
   `;
   const [first] = rows;
   const changes: FeedPage['changes'] = [];
-  for (const row of rows) {
-    if (row.position === null || row.id === null || row.type === null || row.object_id === null) continue;
-    if (row.occurred_at === null) continue;
-    changes.push({
-      position: row.position,
-      change: {
-        id: row.id,
-        type: row.type,
-        objectId: row.object_id,
-        occurredAt: row.occurred_at.toISOString(),
-        data: row.data,
-      } as Change,
-    });
+  for (const { position, id, type, object_id, occurred_at, data } of rows) {
+    if (position === null || id === null || type === null || object_id === null || occurred_at === null) continue;
+    changes.push({ position, change: changeOf({ id, type, object_id, occurred_at, data }) });
   }
   return { lastPosition: first?.last_position ?? 0, prunedThrough: first?.pruned_through ?? 0, changes };
 }

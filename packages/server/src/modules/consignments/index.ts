@@ -1,3 +1,10 @@
+import { readConsignmentsWith } from '../items/index.js';
+import { findConsignments } from './store.js';
+
+// Item writes record the consignment.updated changes they derive (items/consignment-changes.ts) through this read.
+// Given here, where the module is loaded: the router and the operator's imports load this index.
+readConsignmentsWith(findConsignments);
+
 export { CONSIGNMENT_ITEMS_IMPORT, CONSIGNMENTS_IMPORT, CONSIGNORS_IMPORT } from './import.js';
 export { consignmentsRoutes } from './routes.js';
 export { CONSIGNMENTS, consignmentRead, findConsignment, listConsignments } from './store.js';

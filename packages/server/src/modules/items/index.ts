@@ -1,4 +1,9 @@
 /** Inventory items and their valuations: the API's one writable resource. */
+// Every module that records changes (items, consignments, invoices, valuations) builds on this one: loading it
+// subscribes the webhooks module to the changes (webhooks/index.ts), so no path that records one, a test calling a
+// service included, records it without queuing its deliveries.
+import '../webhooks/index.js';
+
 export { ITEMS, type StoredItemRow } from './columns.js';
 export {
   bothBefore,

@@ -2,7 +2,9 @@
 export { DeliveryError, type MarketplaceAdapter, type MarketplaceRequest } from './adapters/adapter.js';
 export { httpMarketplaceAdapter } from './adapters/http.js';
 export { localMarketplaceAdapter } from './adapters/local.js';
+export { oldestPendingSyncSeconds, syncJobCounts } from './figures.js';
 export { marketplaceAdapterFromEnv, syncWorkerFromEnv } from './from-env.js';
+export { type GateState, listGates } from './gate.js';
 export { linkListing, listJobs, listListings, retryJob, syncStatus, unlinkListing } from './operator.js';
 export { enqueueForItem, SYNC_STATES, type SyncJob, type SyncKind, type SyncState } from './store.js';
-export { backoffMs, type SyncWorker, type SyncWorkerOptions, startSyncWorker } from './worker.js';
+export { type SyncObserver, type SyncWorker, type SyncWorkerOptions, startSyncWorker } from './worker.js';

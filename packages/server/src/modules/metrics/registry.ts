@@ -2,9 +2,13 @@ import type { NextFunction, Request, Response } from 'express';
 import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
 import type { Queryable, Sql } from '../../db/types.js';
 import { droppedLogLines } from '../../logger.js';
-import { listGates } from '../marketplace/gate.js';
-import { SYNC_STATES, type SyncJob } from '../marketplace/store.js';
-import type { SyncObserver } from '../marketplace/worker.js';
+import {
+  listGates,
+  oldestPendingSyncSeconds,
+  SYNC_STATES,
+  type SyncObserver,
+  syncJobCounts,
+} from '../marketplace/index.js';
 
 /**
  * One process's metrics, in a registry of its own (never prom-client's global one: tests run many apps in one
@@ -60,7 +64,17 @@ function authFailureReason(res: Response): string {
 export function createMetrics({ sql, poolMax }: { sql: Queryable; poolMax: number }): Metrics {
   const registry = new Registry();
   collectDefaultMetrics({ register: registry, prefix: 'coinventory_' });
+  // Registered in this order, which is the order a scrape lists them in.
+  const http = requestMetrics(registry);
+  const instrumentPool = poolMetrics(registry, poolMax);
+  const sync = syncMetrics(registry);
+  logMetrics(registry);
+  deploymentGauges(registry, sql);
+  return { registry, http, instrumentPool, sync };
+}
 
+/** Every request, counted when its response is finished: route, status, time; refusals and failed authentications. */
+function requestMetrics(registry: Registry): Metrics['http'] {
   const requests = new Counter({
     name: 'coinventory_http_requests_total',
     help: 'HTTP requests answered, by method, route template and status.',
@@ -86,6 +100,30 @@ export function createMetrics({ sql, poolMax }: { sql: Queryable; poolMax: numbe
     labelNames: ['reason'],
     registers: [registry],
   });
+  return (req, res, next) => {
+    const started = performance.now();
+    const routeOf = matchedRoute(req);
+    res.once('finish', () => {
+      const route = routeOf();
+      const status = res.statusCode;
+      requests.inc({ method: req.method, route, status: String(status) });
+      duration.observe({ method: req.method, route }, (performance.now() - started) / 1000);
+      if (status === 429) refusals.inc({ limit: res.getHeader('RateLimit') === undefined ? 'failed_auth' : 'key' });
+      // The API's access check, not the metrics token's (whose refusals are counted under /metrics).
+      if (
+        (status === 401 || status === 403) &&
+        route !== '/metrics' &&
+        res.getHeader('WWW-Authenticate') !== undefined
+      ) {
+        authFailures.inc({ reason: authFailureReason(res) });
+      }
+    });
+    next();
+  };
+}
+
+/** The pool's size, and a wrapper that counts its transactions in progress and how long each waited. */
+function poolMetrics(registry: Registry, poolMax: number): Metrics['instrumentPool'] {
   const poolSize = new Gauge({
     name: 'coinventory_db_pool_max_connections',
     help: 'Connections this process may open to the database (DATABASE_POOL_SIZE; 1 on the embedded database).',
@@ -104,6 +142,34 @@ export function createMetrics({ sql, poolMax }: { sql: Queryable; poolMax: numbe
     buckets: LATENCY_BUCKETS,
     registers: [registry],
   });
+  return <T extends Sql>(pool: T): T =>
+    new Proxy(pool, {
+      get(target, property, receiver) {
+        if (property !== 'begin') return Reflect.get(target, property, receiver);
+        return (...args: unknown[]) => {
+          const index = args.findIndex((arg) => typeof arg === 'function');
+          const work = args[index] as (tx: unknown) => unknown;
+          const asked = performance.now();
+          let phase: 'waiting' | 'running' = 'waiting';
+          transactions.inc({ phase });
+          const instrumented = async (tx: unknown) => {
+            poolWait.observe((performance.now() - asked) / 1000);
+            transactions.dec({ phase: 'waiting' });
+            phase = 'running';
+            transactions.inc({ phase });
+            return work(tx);
+          };
+          const call = [...args];
+          call[index] = instrumented;
+          const result = (target.begin as (...a: unknown[]) => Promise<unknown>).apply(target, call);
+          return result.finally(() => transactions.dec({ phase }));
+        };
+      },
+    });
+}
+
+/** What the sync worker reports: the marketplace's answers, delivery latency, and jobs given up. */
+function syncMetrics(registry: Registry): SyncObserver {
   const responses = new Counter({
     name: 'coinventory_marketplace_responses_total',
     help: 'Marketplace calls by outcome: the HTTP status, or network / timeout when none came (local: no marketplace configured).',
@@ -127,7 +193,21 @@ export function createMetrics({ sql, poolMax }: { sql: Queryable; poolMax: numbe
     help: 'Sync jobs this process gave up (a permanent refusal, or failing past SYNC_GIVE_UP_SECONDS).',
     registers: [registry],
   });
+  return {
+    response(outcome, seconds) {
+      responses.inc({ status: outcome });
+      callDuration.observe(seconds);
+    },
+    delivered(_job, ageSeconds) {
+      deliveryLatency.observe(ageSeconds);
+    },
+    dead() {
+      deaths.inc();
+    },
+  };
+}
 
+function logMetrics(registry: Registry): void {
   new Counter({
     name: 'coinventory_log_lines_dropped_total',
     help: "Log lines dropped because stdout's reader stopped keeping up, or had gone, rather than held in memory.",
@@ -138,9 +218,13 @@ export function createMetrics({ sql, poolMax }: { sql: Queryable; poolMax: numbe
       this.inc(droppedLogLines());
     },
   });
+}
 
-  // Read from the database at each scrape: the deployment's state, whichever process delivers. Each registers itself
-  // in `registry` (its `collect` runs at scrape), so nothing holds on to them here.
+/**
+ * Read from the database at each scrape: the deployment's state, whichever process delivers. Each registers itself
+ * in `registry` (its `collect` runs at scrape), so nothing holds on to them here.
+ */
+function deploymentGauges(registry: Registry, sql: Queryable): void {
   new Gauge({
     name: 'coinventory_sync_jobs',
     help: 'Sync jobs in the database, by state (done and superseded are kept as history).',
@@ -148,10 +232,8 @@ export function createMetrics({ sql, poolMax }: { sql: Queryable; poolMax: numbe
     aggregator: 'max',
     registers: [registry],
     async collect() {
-      const rows = await sql<{ state: string; count: number }[]>`
-        SELECT state, count(*)::int AS count FROM marketplace_sync_jobs GROUP BY state
-      `;
-      for (const state of SYNC_STATES) this.set({ state }, rows.find((row) => row.state === state)?.count ?? 0);
+      const counts = await syncJobCounts(sql);
+      for (const state of SYNC_STATES) this.set({ state }, counts[state]);
     },
   });
   new Gauge({
@@ -160,11 +242,7 @@ export function createMetrics({ sql, poolMax }: { sql: Queryable; poolMax: numbe
     aggregator: 'max',
     registers: [registry],
     async collect() {
-      const [row] = await sql<{ age: number | null }[]>`
-        SELECT extract(epoch FROM now() - min(created_at))::float8 AS age FROM marketplace_sync_jobs
-        WHERE state = 'pending'
-      `;
-      this.set(Math.max(0, row?.age ?? 0));
+      this.set(await oldestPendingSyncSeconds(sql));
     },
   });
   new Gauge({
@@ -199,66 +277,4 @@ export function createMetrics({ sql, poolMax }: { sql: Queryable; poolMax: numbe
       for (const row of rows) this.set({ state: row.state ?? 'unknown' }, row.count);
     },
   });
-
-  const http = (req: Request, res: Response, next: NextFunction) => {
-    const started = performance.now();
-    const routeOf = matchedRoute(req);
-    res.once('finish', () => {
-      const route = routeOf();
-      const status = res.statusCode;
-      requests.inc({ method: req.method, route, status: String(status) });
-      duration.observe({ method: req.method, route }, (performance.now() - started) / 1000);
-      if (status === 429) refusals.inc({ limit: res.getHeader('RateLimit') === undefined ? 'failed_auth' : 'key' });
-      // The API's access check, not the metrics token's (whose refusals are counted under /metrics).
-      if (
-        (status === 401 || status === 403) &&
-        route !== '/metrics' &&
-        res.getHeader('WWW-Authenticate') !== undefined
-      ) {
-        authFailures.inc({ reason: authFailureReason(res) });
-      }
-    });
-    next();
-  };
-
-  function instrumentPool<T extends Sql>(pool: T): T {
-    return new Proxy(pool, {
-      get(target, property, receiver) {
-        if (property !== 'begin') return Reflect.get(target, property, receiver);
-        return (...args: unknown[]) => {
-          const index = args.findIndex((arg) => typeof arg === 'function');
-          const work = args[index] as (tx: unknown) => unknown;
-          const asked = performance.now();
-          let phase: 'waiting' | 'running' = 'waiting';
-          transactions.inc({ phase });
-          const instrumented = async (tx: unknown) => {
-            poolWait.observe((performance.now() - asked) / 1000);
-            transactions.dec({ phase: 'waiting' });
-            phase = 'running';
-            transactions.inc({ phase });
-            return work(tx);
-          };
-          const call = [...args];
-          call[index] = instrumented;
-          const result = (target.begin as (...a: unknown[]) => Promise<unknown>).apply(target, call);
-          return result.finally(() => transactions.dec({ phase }));
-        };
-      },
-    });
-  }
-
-  const sync: SyncObserver = {
-    response(outcome, seconds) {
-      responses.inc({ status: outcome });
-      callDuration.observe(seconds);
-    },
-    delivered(_job: SyncJob, ageSeconds: number) {
-      deliveryLatency.observe(ageSeconds);
-    },
-    dead() {
-      deaths.inc();
-    },
-  };
-
-  return { registry, http, instrumentPool, sync };
 }

@@ -10,4 +10,4 @@ export {
   valuate,
 } from './operator.js';
 export { startValuationScheduler } from './scheduler.js';
-export { gradeKeyOf, guideKey } from './store.js';
+export { compRow, gradeKeyOf, guideKey, insertValuationRows, valuationColumns } from './store.js';

@@ -1,13 +1,13 @@
 import { isDeepStrictEqual } from 'node:util';
 import type { Valuation, ValuationBasis } from '@coinventory/contract';
 import { violatedForeignKey } from '../../db/errors.js';
-import { asPool } from '../../db/nested.js';
 import type { Sql } from '../../db/types.js';
 import { ApiError, ProvisioningError } from '../../errors.js';
 import { recordChange } from '../changes/index.js';
 import { findValuation, latestValuations, lockItem, updateItem } from '../items/index.js';
 import { requireOrganization } from '../workspaces/index.js';
 import { type Estimate, estimate, type Sale } from './engine.js';
+import type { ItemToValue } from './store.js';
 import * as data from './store.js';
 
 /** What the operator's `valuate` and `spot` commands do. */
@@ -65,20 +65,7 @@ export async function valuate(
   if (input.item !== null && items.length === 0) {
     throw new ProvisioningError('not_found', `No item with id or SKU "${input.item}" in ${org.slug}.`);
   }
-  const identities = [...new Set(items.map((item) => item.identity))];
-  const salesByIdentity = new Map<string, Sale[]>();
-  for (const sale of await data.salesOf(sql, org.id, identities, now)) {
-    salesByIdentity.set(sale.identity, [...(salesByIdentity.get(sale.identity) ?? []), sale]);
-  }
-  const guide = await data.guideValuesOf(sql, org.id, identities);
-  const spotCentsPerOz = await data.spotPrices(sql);
-
-  const latest = await latestValuations(
-    sql,
-    org.id,
-    items.map((item) => item.id),
-  );
-
+  const sources = await sourcesOf(sql, org.id, items, now);
   const result: ValuateResult = {
     organization: { id: org.id, slug: org.slug },
     valued: [],
@@ -87,53 +74,101 @@ export async function valuate(
   };
   for (const item of items) {
     if (input.stopped?.()) break;
-    const found = estimate({
-      item,
-      sales: salesByIdentity.get(item.identity) ?? [],
-      priceGuideValueInCents:
-        item.grade === null ? null : (guide.get(data.guideKey(item.identity, item.grade)) ?? null),
-      spotCentsPerOz,
-      now,
-    });
-    if (!found) {
-      result.skipped.push({ itemId: item.id, sku: item.sku });
-      continue;
-    }
-    const standing = latest.get(item.id);
-    if (standing && sameEstimate(found, standing) && (!apply || standing.appliedAt !== null)) {
-      result.unchanged.push({ itemId: item.id, sku: item.sku, valuationId: standing.id });
-      continue;
-    }
-    const valuationId = await sql
-      .begin(async (tx) => {
-        // The item's row first, then the feed (recordChange), as every write of an item: none deadlock.
-        if (!(await lockItem(tx, org.id, item.id))) return null;
-        const id = await data.insertValuation(tx, org.id, item.id, found);
-        if (apply) await data.markApplied(tx, org.id, id);
-        const valuation = await findValuation(tx, org.id, id);
-        if (!valuation) throw new Error(`valuation ${id} vanished in its own transaction`);
-        await recordChange(tx, org.id, { type: 'valuation.created', objectId: id, data: valuation });
-        if (apply) await updateItem(asPool(tx), org.id, item.id, { valueInCents: found.estimateInCents });
-        return id;
-      })
-      .catch((error: unknown) => {
-        // Deleted since the items were read (the API may delete while a run goes through thousands): nothing to value.
-        if (violatedForeignKey(error) !== null || (error instanceof ApiError && error.code === 'NOT_FOUND'))
-          return null;
-        throw error;
-      });
-    if (valuationId === null) continue;
-    result.valued.push({
-      itemId: item.id,
-      sku: item.sku,
-      valuationId,
-      basis: found.basis,
-      estimateInCents: found.estimateInCents,
-      confidencePercent: found.confidencePercent,
-      applied: apply,
-    });
+    await valueItem(sql, { organizationId: org.id, apply, now }, item, sources, result);
   }
   return result;
+}
+
+/** What the engine values the run's items from, read once for the run; with each item's latest valuation. */
+interface Sources {
+  salesByIdentity: Map<string, Sale[]>;
+  guide: Map<string, number>;
+  spotCentsPerOz: Record<string, number>;
+  latest: Map<string, Valuation>;
+}
+
+async function sourcesOf(sql: Sql, organizationId: string, items: readonly ItemToValue[], now: Date): Promise<Sources> {
+  const identities = [...new Set(items.map((item) => item.identity))];
+  const salesByIdentity = new Map<string, Sale[]>();
+  for (const sale of await data.salesOf(sql, organizationId, identities, now)) {
+    salesByIdentity.set(sale.identity, [...(salesByIdentity.get(sale.identity) ?? []), sale]);
+  }
+  const guide = await data.guideValuesOf(sql, organizationId, identities);
+  const spotCentsPerOz = await data.spotPrices(sql);
+  const latest = await latestValuations(
+    sql,
+    organizationId,
+    items.map((item) => item.id),
+  );
+  return { salesByIdentity, guide, spotCentsPerOz, latest };
+}
+
+/** Values one item into `result`: valued, unchanged (its latest valuation still stands) or skipped (no basis). */
+async function valueItem(
+  sql: Sql,
+  run: { organizationId: string; apply: boolean; now: Date },
+  item: ItemToValue,
+  sources: Sources,
+  result: ValuateResult,
+): Promise<void> {
+  const found = estimate({
+    item,
+    sales: sources.salesByIdentity.get(item.identity) ?? [],
+    priceGuideValueInCents:
+      item.grade === null ? null : (sources.guide.get(data.guideKey(item.identity, item.grade)) ?? null),
+    spotCentsPerOz: sources.spotCentsPerOz,
+    now: run.now,
+  });
+  if (!found) {
+    result.skipped.push({ itemId: item.id, sku: item.sku });
+    return;
+  }
+  const standing = sources.latest.get(item.id);
+  if (standing && sameEstimate(found, standing) && (!run.apply || standing.appliedAt !== null)) {
+    result.unchanged.push({ itemId: item.id, sku: item.sku, valuationId: standing.id });
+    return;
+  }
+  const valuationId = await recordValuation(sql, run.organizationId, item.id, found, run.apply);
+  if (valuationId === null) return;
+  result.valued.push({
+    itemId: item.id,
+    sku: item.sku,
+    valuationId,
+    basis: found.basis,
+    estimateInCents: found.estimateInCents,
+    confidencePercent: found.confidencePercent,
+    applied: run.apply,
+  });
+}
+
+/**
+ * Records the valuation, with its `valuation.created` change, and with `apply` makes its estimate the item's value,
+ * in one transaction; null when the item has been deleted since the run read it.
+ */
+async function recordValuation(
+  sql: Sql,
+  organizationId: string,
+  itemId: string,
+  found: Estimate,
+  apply: boolean,
+): Promise<string | null> {
+  return sql
+    .begin(async (tx) => {
+      // The item's row first, then the feed (recordChange), as every write of an item: none deadlock.
+      if (!(await lockItem(tx, organizationId, itemId))) return null;
+      const id = await data.insertValuation(tx, organizationId, itemId, found);
+      if (apply) await data.markApplied(tx, organizationId, id);
+      const valuation = await findValuation(tx, organizationId, id);
+      if (!valuation) throw new Error(`valuation ${id} vanished in its own transaction`);
+      await recordChange(tx, organizationId, { type: 'valuation.created', objectId: id, data: valuation });
+      if (apply) await updateItem(tx, organizationId, itemId, { valueInCents: found.estimateInCents });
+      return id;
+    })
+    .catch((error: unknown) => {
+      // Deleted since the items were read (the API may delete while a run goes through thousands): nothing to value.
+      if (violatedForeignKey(error) !== null || (error instanceof ApiError && error.code === 'NOT_FOUND')) return null;
+      throw error;
+    });
 }
 
 /** Whether an estimate says exactly what a recorded valuation says (its own id, item and times aside). */

@@ -1,5 +1,7 @@
+import type { StoredRowOf } from '../../db/table.js';
 import type { Queryable } from '../../db/types.js';
 import { looksLikeUuid } from '../../ids.js';
+import type { VALUATIONS } from '../items/index.js';
 import { COMPS_MAX_AGE_DAYS, type Estimate, type ItemFacts, itemIdentity, type Sale } from './engine.js';
 import { parseGrade } from './grades.js';
 
@@ -134,6 +136,44 @@ export async function listSpotPrices(sql: Queryable): Promise<SpotPrice[]> {
   return rows.map((row) => ({ metal: row.metal, centsPerOz: Number(row.cents_per_oz), updatedAt: row.updated_at }));
 }
 
+/** A valuation's columns from the engine's estimate (the rest: its ids, when it was applied, when it was made). */
+export function valuationColumns(estimate: Estimate) {
+  return {
+    estimate_low_in_cents: estimate.estimateLowInCents,
+    estimate_in_cents: estimate.estimateInCents,
+    estimate_high_in_cents: estimate.estimateHighInCents,
+    confidence_percent: estimate.confidencePercent,
+    basis: estimate.basis,
+    price_guide_value_in_cents: estimate.priceGuideValueInCents,
+    melt_value_in_cents: estimate.meltValueInCents,
+    summary: estimate.summary,
+  };
+}
+
+/** The row of one of a valuation's comps, at its position among them. */
+export function compRow(
+  organizationId: string,
+  valuationId: string,
+  comp: Estimate['comps'][number],
+  position: number,
+) {
+  return {
+    organization_id: organizationId,
+    valuation_id: valuationId,
+    position,
+    source: comp.source,
+    title: comp.title,
+    grade: comp.grade,
+    grading_service: comp.gradingService,
+    price_in_cents: comp.priceInCents,
+    sold_at: comp.soldAt,
+    venue: comp.venue,
+    url: comp.url,
+  };
+}
+
+export type CompRow = ReturnType<typeof compRow>;
+
 /** Writes a valuation and its comps, in their order; returns its id. */
 export async function insertValuation(
   sql: Queryable,
@@ -141,38 +181,27 @@ export async function insertValuation(
   itemId: string,
   result: Estimate,
 ): Promise<string> {
-  const [row] = await sql<{ id: string }[]>`
-    INSERT INTO valuations (
-      organization_id, item_id, estimate_low_in_cents, estimate_in_cents, estimate_high_in_cents, confidence_percent,
-      basis, price_guide_value_in_cents, melt_value_in_cents, summary
-    ) VALUES (
-      ${organizationId}, ${itemId}, ${result.estimateLowInCents}, ${result.estimateInCents},
-      ${result.estimateHighInCents}, ${result.confidencePercent}, ${result.basis}, ${result.priceGuideValueInCents},
-      ${result.meltValueInCents}, ${result.summary}
-    )
-    RETURNING id
-  `;
+  const valuation = { organization_id: organizationId, item_id: itemId, ...valuationColumns(result) };
+  const [row] = await sql<{ id: string }[]>`INSERT INTO valuations ${sql(valuation)} RETURNING id`;
   if (!row) throw new Error('the valuation insert returned no row');
   if (result.comps.length > 0) {
-    await sql`
-      INSERT INTO valuation_comps ${sql(
-        result.comps.map((comp, position) => ({
-          organization_id: organizationId,
-          valuation_id: row.id,
-          position,
-          source: comp.source,
-          title: comp.title,
-          grade: comp.grade,
-          grading_service: comp.gradingService,
-          price_in_cents: comp.priceInCents,
-          sold_at: comp.soldAt,
-          venue: comp.venue,
-          url: comp.url,
-        })),
-      )}
-    `;
+    const comps = result.comps.map((comp, position) => compRow(organizationId, row.id, comp, position));
+    await sql`INSERT INTO valuation_comps ${sql(comps)}`;
   }
   return row.id;
+}
+
+/**
+ * Writes valuations made beforehand, with their comps, as they are (their ids and times included): the demo's, which
+ * it builds with the engine from its catalog.
+ */
+export async function insertValuationRows(
+  sql: Queryable,
+  valuations: readonly StoredRowOf<typeof VALUATIONS.columns>[],
+  comps: readonly (CompRow & { id: string })[],
+): Promise<void> {
+  if (valuations.length > 0) await sql`INSERT INTO valuations ${sql(valuations)}`;
+  if (comps.length > 0) await sql`INSERT INTO valuation_comps ${sql(comps)}`;
 }
 
 /** Records that the valuation's estimate became the item's value, at the time of the transaction that did it. */

@@ -23,6 +23,7 @@ import {
 } from '../../db/table.js';
 import type { Queryable } from '../../db/types.js';
 import { type ById, readById } from '../../request/gated-read.js';
+import { changeLog, type RecordedChange } from '../changes/index.js';
 
 const events: ColumnType<WebhookEndpoint['events']> = { kind: 'value' };
 const changeType: ColumnType<WebhookDelivery['changeType']> = { kind: 'value' };
@@ -255,7 +256,7 @@ export async function listDeliveries(
   return DELIVERIES.page(
     sql`
       SELECT ${DELIVERIES.select(sql)} FROM webhook_deliveries d
-      JOIN changes c ON c.organization_id = d.organization_id AND c.position = d.change_position
+      JOIN ${changeLog(sql)} c ON c.organization_id = d.organization_id AND c.position = d.change_position
       WHERE d.organization_id = ${organizationId} AND d.endpoint_id = ${endpointId}
         ${query.status === undefined ? sql`` : sql`AND d.status = ${query.status}`}
       ORDER BY d.change_position DESC
@@ -263,6 +264,25 @@ export async function listDeliveries(
     `,
     query,
   );
+}
+
+/**
+ * Queues a change's deliveries in the transaction that records it: one for each enabled endpoint of the organization
+ * that subscribes to its type. Subscribed to every recorded change (index.ts). Returns how many it queued.
+ */
+export async function enqueueDeliveries(tx: Queryable, change: RecordedChange): Promise<number> {
+  const [row] = await tx<{ queued: number }[]>`
+    WITH queued AS (
+      INSERT INTO webhook_deliveries (organization_id, endpoint_id, change_position)
+      SELECT e.organization_id, e.id, ${change.position}::bigint
+      FROM webhook_endpoints e
+      WHERE e.organization_id = ${change.organizationId} AND e.enabled
+        AND (e.events && ARRAY[${change.type}, ${WEBHOOKS.allEvents}]::text[])
+      RETURNING 1
+    )
+    SELECT count(*)::int AS queued FROM queued
+  `;
+  return row?.queued ?? 0;
 }
 
 /**
@@ -281,7 +301,7 @@ export async function replayChanges(
       INSERT INTO webhook_deliveries (organization_id, endpoint_id, change_position)
       SELECT c.organization_id, e.id, c.position
       FROM webhook_endpoints e
-      JOIN changes c ON c.organization_id = e.organization_id
+      JOIN ${changeLog(sql)} c ON c.organization_id = e.organization_id
       WHERE e.organization_id = ${organizationId} AND e.id = ${endpointId}
         AND c.position > ${range.after} AND c.position <= ${range.through}
         AND (e.events && ARRAY[c.type, ${WEBHOOKS.allEvents}]::text[])

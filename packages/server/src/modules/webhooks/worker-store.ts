@@ -4,6 +4,7 @@
 
 import { WEBHOOKS } from '@coinventory/contract';
 import type { Queryable } from '../../db/types.js';
+import { changeJson, changeLog, type StoredChange } from '../changes/index.js';
 import { type EndpointTarget, TARGET_COLUMNS, type TargetRow, targetOf } from './store.js';
 
 /** An endpoint a worker has leased, with what it needs to send. */
@@ -69,36 +70,26 @@ export async function dueDeliveries(
   { limit, outage }: { limit: number; outage: boolean },
 ): Promise<DueDelivery[]> {
   const rows = await sql<
-    {
-      id: string;
-      generation: number;
-      position: number;
-      attempts: number;
-      change_id: string;
-      type: string;
-      object_id: string;
-      occurred_at: Date;
-      data: string | null;
-    }[]
+    (StoredChange & { delivery_id: string; generation: number; position: number; attempts: number })[]
   >`
-    SELECT d.id, d.generation, d.change_position AS position, d.attempts,
-           c.id AS change_id, c.type, c.object_id, c.occurred_at, c.data::text AS data
+    SELECT d.id AS delivery_id, d.generation, d.change_position AS position, d.attempts,
+           c.id, c.type, c.object_id, c.occurred_at, c.data
     FROM webhook_deliveries d
     JOIN webhook_endpoints e ON e.organization_id = d.organization_id AND e.id = d.endpoint_id AND e.enabled
-    JOIN changes c ON c.organization_id = d.organization_id AND c.position = d.change_position
+    JOIN ${changeLog(sql)} c ON c.organization_id = d.organization_id AND c.position = d.change_position
     WHERE d.organization_id = ${endpoint.organizationId} AND d.endpoint_id = ${endpoint.id}
       AND d.status = 'pending' ${outage ? sql`` : sql`AND d.next_attempt_at <= clock_timestamp()`}
     ORDER BY d.change_position
     LIMIT ${outage ? 1 : limit}
   `;
   return rows.map((row) => ({
-    id: row.id,
+    id: row.delivery_id,
     generation: row.generation,
     position: row.position,
     attempts: row.attempts,
-    changeId: row.change_id,
-    // The Change as GET /changes shows it, its `data` the stored JSON text as it was written (the API's field order).
-    body: `{"id":${JSON.stringify(row.change_id)},"type":${JSON.stringify(row.type)},"objectId":${JSON.stringify(row.object_id)},"occurredAt":${JSON.stringify(row.occurred_at.toISOString())},"data":${row.data ?? 'null'}}`,
+    changeId: row.id,
+    // The Change as GET /changes shows it.
+    body: changeJson(row),
   }));
 }
 

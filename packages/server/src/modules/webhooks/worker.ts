@@ -1,16 +1,17 @@
 import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
 import type { Logger } from 'pino';
+import { backoffMs } from '../../backoff.js';
 import type { Queryable } from '../../db/types.js';
 import { startPollingLoop } from '../../polling-loop.js';
 import { encodeCursor } from '../changes/index.js';
-import { backoffMs } from '../marketplace/index.js';
 import type { AddressPolicy } from './address-policy.js';
-import { type Resolver, send } from './send.js';
+import { type Attempt, type Resolver, type SendOptions, send } from './send.js';
 import { deliveryHeaders } from './service.js';
 import {
   type ClaimedEndpoint,
   claimEndpoint,
+  type DueDelivery,
   dueDeliveries,
   endpointFailed,
   endpointRecovered,
@@ -69,6 +70,20 @@ interface Lease {
   lost: boolean;
 }
 
+/** What the worker's pieces share: its options, its name in leases, and the leases it holds by endpoint id. */
+interface Runner {
+  options: WebhookWorkerOptions;
+  owner: string;
+  leaseMs: number;
+  sendOptions: SendOptions;
+  /**
+   * The leases this worker holds, by endpoint id: when each was last made or renewed (as this process's clock saw the
+   * statement start), and `lost` once another worker has taken it after it lapsed.
+   */
+  held: Map<string, Lease>;
+  stopped: () => boolean;
+}
+
 /**
  * The webhook worker. Each claim is one endpoint, whose due deliveries are sent one at a time in change order until
  * one fails or the claim has been served for SERVE_MS; the endpoint is then released (paused first after a failure,
@@ -80,9 +95,6 @@ interface Lease {
  */
 export function startWebhookWorker(options: WebhookWorkerOptions, { autostart = true } = {}): WebhookWorker {
   const { sql, logger } = options;
-  const owner = `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
-  const leaseMs = options.leaseMs ?? LEASE_MS;
-  const sendOptions = { policy: options.policy, timeoutMs: options.timeoutMs, resolver: options.resolver };
   const loop = startPollingLoop(
     { pollMs: options.pollMs, logger, failure: 'webhook worker pass failed' },
     () => fill(),
@@ -90,102 +102,30 @@ export function startWebhookWorker(options: WebhookWorkerOptions, { autostart = 
       autostart,
     },
   );
+  const runner: Runner = {
+    options,
+    owner: `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`,
+    leaseMs: options.leaseMs ?? LEASE_MS,
+    sendOptions: { policy: options.policy, timeoutMs: options.timeoutMs, resolver: options.resolver },
+    held: new Map(),
+    stopped: () => loop.stopped,
+  };
   const active = new Set<Promise<void>>();
-  /**
-   * The leases this worker holds, by endpoint id: when each was last made or renewed (as this process's clock saw the
-   * statement start), and `lost` once another worker has taken it after it lapsed.
-   */
-  const held = new Map<string, Lease>();
-
-  let renewing = false;
-  async function renew(): Promise<void> {
-    if (renewing || held.size === 0) return;
-    renewing = true;
-    try {
-      const leases = [...held.values()];
-      const asked = Date.now();
-      const kept = await renewLeases(
-        sql,
-        owner,
-        leases.map((lease) => lease.endpoint),
-        leaseMs,
-      );
-      for (const lease of leases) {
-        if (kept.has(lease.endpoint.id)) lease.renewedAt = asked;
-        if (kept.has(lease.endpoint.id) || lease.lost || !held.has(lease.endpoint.id)) continue;
-        lease.lost = true;
-        logger.warn({ endpointId: lease.endpoint.id }, 'webhook lease lapsed and was taken; stopping this endpoint');
-      }
-    } catch (error) {
-      logger.warn({ err: error }, 'webhook lease renewal failed');
-    } finally {
-      renewing = false;
-    }
-  }
-  const heartbeat = setInterval(() => void renew(), leaseMs / 5);
-  heartbeat.unref();
-
-  async function serve(endpoint: ClaimedEndpoint, lease: Lease): Promise<void> {
-    const deadline = Date.now() + SERVE_MS;
-    let failures = endpoint.consecutiveFailures;
-    // A lease not renewed for LEASE_MS (the database too slow to answer) may be another worker's by now: stop.
-    const goOn = () => !loop.stopped && !lease.lost && Date.now() < deadline && Date.now() - lease.renewedAt < leaseMs;
-    try {
-      batches: while (goOn()) {
-        const batch = await dueDeliveries(sql, endpoint, { limit: BATCH, outage: failures >= OUTAGE_FAILURES });
-        if (batch.length === 0) return;
-        for (const delivery of batch) {
-          const cursor = encodeCursor({ organizationId: endpoint.organizationId, position: delivery.position });
-          const headers = deliveryHeaders(delivery.changeId, delivery.body, endpoint.secrets, cursor);
-          const attempt = await send(endpoint.url, delivery.body, headers, sendOptions);
-          if (attempt.error === null) {
-            await recordDelivered(sql, endpoint, delivery, attempt);
-            const outage = failures >= OUTAGE_FAILURES;
-            if (failures > 0) await endpointRecovered(sql, endpoint, outage);
-            failures = 0;
-            // After an outage every pending delivery is due, older ones than this batch's included: read again.
-            if (outage) continue batches;
-          } else {
-            const retryInMs = backoffMs(delivery.attempts + 1, options.baseDelayMs, options.maxDelayMs, options.random);
-            const status = await recordFailed(sql, endpoint, delivery, attempt, retryInMs);
-            failures += 1;
-            const pauseMs = backoffMs(failures, options.baseDelayMs, options.maxDelayMs, options.random);
-            const disabled = await endpointFailed(sql, endpoint, { pauseMs, gone: attempt.status === 410 });
-            const log = {
-              endpointId: endpoint.id,
-              organizationId: endpoint.organizationId,
-              changeId: delivery.changeId,
-              attempt: delivery.attempts + 1,
-              error: attempt.error,
-            };
-            if (status === 'failed') logger.error(log, 'webhook delivery given up');
-            else logger.warn({ ...log, retryInMs, endpointPausedMs: pauseMs }, 'webhook delivery failed; will retry');
-            if (disabled) logger.error({ endpointId: endpoint.id, reason: disabled }, 'webhook endpoint disabled');
-            return;
-          }
-          if (!goOn()) return;
-        }
-      }
-    } finally {
-      held.delete(endpoint.id);
-      // A lease another worker took is not ours to end (releaseEndpoint checks the owner as well).
-      if (!lease.lost) await releaseEndpoint(sql, endpoint, owner);
-    }
-  }
+  const heartbeat = keepLeases(runner);
 
   /** Claims endpoints while there is room, each served apart; resolves once every claim made here has finished. */
   async function fill(): Promise<number> {
     let served = 0;
     while (!loop.stopped && active.size < options.concurrency) {
       const claimedAt = Date.now();
-      const endpoint = await claimEndpoint(sql, owner, leaseMs);
+      const endpoint = await claimEndpoint(sql, runner.owner, runner.leaseMs);
       if (!endpoint) break;
       // Still served here, its lease having lapsed unrenewed (a stalled database): the claim has renewed it.
-      if (held.has(endpoint.id)) continue;
+      if (runner.held.has(endpoint.id)) continue;
       const lease: Lease = { endpoint, renewedAt: claimedAt, lost: false };
-      held.set(endpoint.id, lease);
+      runner.held.set(endpoint.id, lease);
       served += 1;
-      const task: Promise<void> = serve(endpoint, lease)
+      const task: Promise<void> = serve(runner, lease)
         .catch((error: unknown) => logger.error({ err: error, endpointId: endpoint.id }, 'webhook send failed'))
         .finally(() => {
           active.delete(task);
@@ -215,4 +155,103 @@ export function startWebhookWorker(options: WebhookWorkerOptions, { autostart = 
       clearInterval(heartbeat);
     },
   };
+}
+
+/** Renews the worker's leases every LEASE_MS / 5, marking those another worker has taken as lost. */
+function keepLeases(runner: Runner): NodeJS.Timeout {
+  const { sql, logger } = runner.options;
+  let renewing = false;
+  async function renew(): Promise<void> {
+    if (renewing || runner.held.size === 0) return;
+    renewing = true;
+    try {
+      const leases = [...runner.held.values()];
+      const asked = Date.now();
+      const endpoints = leases.map((lease) => lease.endpoint);
+      const kept = await renewLeases(sql, runner.owner, endpoints, runner.leaseMs);
+      for (const lease of leases) {
+        if (kept.has(lease.endpoint.id)) lease.renewedAt = asked;
+        if (kept.has(lease.endpoint.id) || lease.lost || !runner.held.has(lease.endpoint.id)) continue;
+        lease.lost = true;
+        logger.warn({ endpointId: lease.endpoint.id }, 'webhook lease lapsed and was taken; stopping this endpoint');
+      }
+    } catch (error) {
+      logger.warn({ err: error }, 'webhook lease renewal failed');
+    } finally {
+      renewing = false;
+    }
+  }
+  const heartbeat = setInterval(() => void renew(), runner.leaseMs / 5);
+  heartbeat.unref();
+  return heartbeat;
+}
+
+/** Sends the endpoint's due deliveries in change order until one fails, none is left, or the claim must end. */
+async function serve(runner: Runner, lease: Lease): Promise<void> {
+  const { sql } = runner.options;
+  const { endpoint } = lease;
+  const deadline = Date.now() + SERVE_MS;
+  let failures = endpoint.consecutiveFailures;
+  // A lease not renewed for LEASE_MS (the database too slow to answer) may be another worker's by now: stop.
+  const goOn = () =>
+    !runner.stopped() && !lease.lost && Date.now() < deadline && Date.now() - lease.renewedAt < runner.leaseMs;
+  try {
+    batches: while (goOn()) {
+      const batch = await dueDeliveries(sql, endpoint, { limit: BATCH, outage: failures >= OUTAGE_FAILURES });
+      if (batch.length === 0) return;
+      for (const delivery of batch) {
+        const attempt = await sendDelivery(runner, endpoint, delivery);
+        if (attempt.error !== null) {
+          await deliveryFailed(runner, endpoint, delivery, attempt, failures + 1);
+          return;
+        }
+        await recordDelivered(sql, endpoint, delivery, attempt);
+        const outage = failures >= OUTAGE_FAILURES;
+        if (failures > 0) await endpointRecovered(sql, endpoint, outage);
+        failures = 0;
+        // After an outage every pending delivery is due, older ones than this batch's included: read again.
+        if (outage) continue batches;
+        if (!goOn()) return;
+      }
+    }
+  } finally {
+    runner.held.delete(endpoint.id);
+    // A lease another worker took is not ours to end (releaseEndpoint checks the owner as well).
+    if (!lease.lost) await releaseEndpoint(sql, endpoint, runner.owner);
+  }
+}
+
+/** One signed POST of the delivery's change, with its cursor. */
+function sendDelivery(runner: Runner, endpoint: ClaimedEndpoint, delivery: DueDelivery): Promise<Attempt> {
+  const cursor = encodeCursor({ organizationId: endpoint.organizationId, position: delivery.position });
+  const headers = deliveryHeaders(delivery.changeId, delivery.body, endpoint.secrets, cursor);
+  return send(endpoint.url, delivery.body, headers, runner.sendOptions);
+}
+
+/**
+ * Records a failed attempt (retried after its backoff, or given up) and pauses the endpoint for the backoff of its
+ * `failures` in a row (or disables it), and logs what came of it.
+ */
+async function deliveryFailed(
+  runner: Runner,
+  endpoint: ClaimedEndpoint,
+  delivery: DueDelivery,
+  attempt: Attempt,
+  failures: number,
+): Promise<void> {
+  const { sql, logger, baseDelayMs, maxDelayMs, random } = runner.options;
+  const retryInMs = backoffMs(delivery.attempts + 1, baseDelayMs, maxDelayMs, random);
+  const status = await recordFailed(sql, endpoint, delivery, attempt, retryInMs);
+  const pauseMs = backoffMs(failures, baseDelayMs, maxDelayMs, random);
+  const disabled = await endpointFailed(sql, endpoint, { pauseMs, gone: attempt.status === 410 });
+  const log = {
+    endpointId: endpoint.id,
+    organizationId: endpoint.organizationId,
+    changeId: delivery.changeId,
+    attempt: delivery.attempts + 1,
+    error: attempt.error,
+  };
+  if (status === 'failed') logger.error(log, 'webhook delivery given up');
+  else logger.warn({ ...log, retryInMs, endpointPausedMs: pauseMs }, 'webhook delivery failed; will retry');
+  if (disabled) logger.error({ endpointId: endpoint.id, reason: disabled }, 'webhook endpoint disabled');
 }

@@ -1,5 +1,6 @@
 import { HttpResponse } from 'msw';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { backoffMs } from '../../../src/backoff.js';
 import { loadEnv } from '../../../src/env.js';
 import {
   DeliveryError,
@@ -7,7 +8,6 @@ import {
   type MarketplaceRequest,
 } from '../../../src/modules/marketplace/adapters/adapter.js';
 import { httpMarketplaceAdapter } from '../../../src/modules/marketplace/adapters/http.js';
-import { backoffMs } from '../../../src/modules/marketplace/worker.js';
 import { FakeMarketplace, MARKETPLACE_BASE, MARKETPLACE_TOKEN, wait } from '../../support/sync.js';
 
 describe('backoffMs', () => {

@@ -1,15 +1,34 @@
 import type { Consignment } from '@coinventory/contract';
 import type { Queryable } from '../../db/types.js';
 import { recordChange } from '../changes/index.js';
-import { findConsignments } from './store.js';
 
 /**
- * A consignment's totals are derived from its items and the invoices that sold them (store.ts), so a write to an
- * item or an invoice can change a consignment as GET shows it without touching its row. Such a write reads the
- * consignments it may change before it writes (`consignmentsHolding…`), and once it has written, records a
+ * A consignment's totals are derived from its items and the invoices that sold them (consignments/store.ts), so a
+ * write to an item or an invoice can change a consignment as GET shows it without touching its row. Such a write
+ * reads the consignments it may change before it writes (`consignmentsHolding…`), and once it has written, records a
  * `consignment.updated` for each that now reads differently (`recordConsignmentsChanged`): a copy of the
  * consignments that follows the feed sees its totals move when they move, and only then.
+ *
+ * Here, beside the item writes that call it, rather than in the consignments module, which depends on items (its
+ * imports set items' consignments): that module gives its read of consignments to `readConsignmentsWith` instead.
  */
+
+/** Consignments as GET shows them, these ids of the organization (those that exist). */
+export type ConsignmentReader = (
+  sql: Queryable,
+  organizationId: string,
+  ids: readonly string[],
+) => Promise<Consignment[]>;
+
+let findConsignments: ConsignmentReader = async () => {
+  // Without the reader a consigned item's write would leave its consignment's change unrecorded: refused instead.
+  throw new Error('consignments were read before the consignments module gave its reader (readConsignmentsWith)');
+};
+
+/** Gives the consignments' read; the consignments module calls it when its index is loaded. */
+export function readConsignmentsWith(reader: ConsignmentReader): void {
+  findConsignments = reader;
+}
 
 /** Consignments as they read before a write, by id. */
 export type ConsignmentsBefore = ReadonlyMap<string, Consignment>;
@@ -55,6 +74,7 @@ export async function consignmentsById(
   organizationId: string,
   ids: readonly string[],
 ): Promise<ConsignmentsBefore> {
+  if (ids.length === 0) return NONE;
   const found = await findConsignments(sql, organizationId, ids);
   return new Map(found.map((consignment) => [consignment.id, consignment]));
 }

@@ -1,0 +1,69 @@
+import type { Change, ChangeType } from '@coinventory/contract';
+import type { Queryable } from '../../db/types.js';
+
+/** A change as stored: the columns of `changes` that make the API's Change. */
+export interface StoredChange {
+  id: string;
+  type: ChangeType;
+  object_id: string;
+  occurred_at: Date;
+  /** The object as the API showed it then (parsed from its JSON text, in the API's field order), or null. */
+  data: Change['data'] | null;
+}
+
+/** The one place a stored change becomes the API's Change: GET /changes lists these, and each webhook sends one. */
+export function changeOf(row: StoredChange): Change {
+  return {
+    id: row.id,
+    type: row.type,
+    objectId: row.object_id,
+    occurredAt: row.occurred_at.toISOString(),
+    data: row.data,
+  } as Change;
+}
+
+/**
+ * A change's JSON text, exactly as GET /changes shows it. `data` was stored as JSON.stringify wrote it, so parsed
+ * and written again it is the same text, byte for byte.
+ */
+export const changeJson = (row: StoredChange): string => JSON.stringify(changeOf(row));
+
+/**
+ * The changes as other modules may read them, to join by (organization_id, position): the columns of StoredChange
+ * with them. An inline view: the planner reads `changes` itself.
+ */
+export const changeLog = (sql: Queryable) =>
+  sql`(SELECT organization_id, position, id, type, object_id, occurred_at, data FROM changes)`;
+
+/** A change just recorded, as its transaction's subscribers are told of it. */
+export interface RecordedChange {
+  organizationId: string;
+  position: number;
+  type: ChangeType;
+  objectId: string;
+}
+
+/**
+ * Told of each change inside the transaction that records it, so what it writes commits or rolls back with the change
+ * (the webhooks module queues the change's deliveries). Answers how many jobs it queued for a background worker.
+ */
+export type ChangeSubscriber = (tx: Queryable, change: RecordedChange) => Promise<number>;
+
+const subscribers = new Map<string, ChangeSubscriber>();
+
+/**
+ * Subscribes `subscriber` under `name` (once: subscribing again under the name replaces it). A module subscribes when
+ * its index is loaded, which every process and test that can record a change loads.
+ */
+export function subscribeToChanges(name: string, subscriber: ChangeSubscriber): void {
+  subscribers.set(name, subscriber);
+}
+
+/** Tells every subscriber of a recorded change, in its transaction; the jobs they queued, summed. */
+export async function tellSubscribers(tx: Queryable, change: RecordedChange): Promise<number> {
+  // Without one, a change would commit without its webhook deliveries: refused rather than lost.
+  if (subscribers.size === 0) throw new Error('a change was recorded before any module subscribed to changes');
+  let queued = 0;
+  for (const subscriber of subscribers.values()) queued += await subscriber(tx, change);
+  return queued;
+}
