@@ -93,8 +93,8 @@ export type ListWebhookEndpointsParams = z.input<typeof ListWebhookEndpointsQuer
 export type ListWebhookDeliveriesParams = z.input<typeof ListWebhookDeliveriesQuerySchema>;
 
 // ... and as the server receives them (validated, defaults applied).
-export type CreateItemBody = z.output<Components['CreateItemBody']>;
-export type UpdateItemBody = z.output<Components['UpdateItemBody']>;
+export type CreateItemBody = Component<'CreateItemBody'>;
+export type UpdateItemBody = Component<'UpdateItemBody'>;
 export type ListItemsQuery = z.output<typeof ListItemsQuerySchema>;
 export type ListValuationsQuery = z.output<typeof ListValuationsQuerySchema>;
 export type ListConsignmentsQuery = z.output<typeof ListConsignmentsQuerySchema>;
@@ -102,11 +102,11 @@ export type ListInvoicesQuery = z.output<typeof ListInvoicesQuerySchema>;
 export type ListCategoriesQuery = z.output<typeof ListCategoriesQuerySchema>;
 export type ListWarehousesQuery = z.output<typeof ListWarehousesQuerySchema>;
 export type ListChangesQuery = z.output<typeof ListChangesQuerySchema>;
-export type BatchItemsBody = z.output<Components['BatchItemsBody']>;
+export type BatchItemsBody = Component<'BatchItemsBody'>;
 export type BatchItemsQuery = z.output<typeof BatchItemsQuerySchema>;
 export type DryRunQuery = z.output<typeof DryRunQuerySchema>;
 export type ExportItemsQuery = z.output<typeof ExportItemsQuerySchema>;
-export type CreateWebhookEndpointBody = z.output<Components['CreateWebhookEndpointBody']>;
-export type UpdateWebhookEndpointBody = z.output<Components['UpdateWebhookEndpointBody']>;
+export type CreateWebhookEndpointBody = Component<'CreateWebhookEndpointBody'>;
+export type UpdateWebhookEndpointBody = Component<'UpdateWebhookEndpointBody'>;
 export type ListWebhookEndpointsQuery = z.output<typeof ListWebhookEndpointsQuerySchema>;
 export type ListWebhookDeliveriesQuery = z.output<typeof ListWebhookDeliveriesQuerySchema>;

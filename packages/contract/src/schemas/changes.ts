@@ -24,18 +24,15 @@ const changeFields = <Type extends ChangeType, Data extends z.ZodTypeAny>(
 const itemOccurredAt =
   "When the change was made (its transaction's start, which is also the object's `createdAt` or `updatedAt`). The feed's order is commit order, which this need not follow.";
 
-export const ItemCreatedChangeSchema = changeFields(
-  'item.created',
-  'An item was created.',
-  ItemSchema.describe('The item as `GET /items/{id}` returned it right after this change.'),
-  itemOccurredAt,
+// What the created and updated changes of an object carry: the object as its GET returned it right after the change.
+const itemData = ItemSchema.describe('The item as `GET /items/{id}` returned it right after this change.');
+const consignmentData = ConsignmentSchema.describe(
+  'The consignment as `GET /consignments/{id}` returned it right after this change.',
 );
-export const ItemUpdatedChangeSchema = changeFields(
-  'item.updated',
-  'An item was changed.',
-  ItemSchema.describe('The item as `GET /items/{id}` returned it right after this change.'),
-  itemOccurredAt,
-);
+const invoiceData = InvoiceSchema.describe('The invoice as `GET /invoices/{id}` returned it right after this change.');
+
+export const ItemCreatedChangeSchema = changeFields('item.created', 'An item was created.', itemData, itemOccurredAt);
+export const ItemUpdatedChangeSchema = changeFields('item.updated', 'An item was changed.', itemData, itemOccurredAt);
 export const ItemDeletedChangeSchema = changeFields(
   'item.deleted',
   'An item was deleted.',
@@ -51,22 +48,22 @@ export const ValuationCreatedChangeSchema = changeFields(
 export const ConsignmentCreatedChangeSchema = changeFields(
   'consignment.created',
   'A consignment was created (by an import: consignments are managed in the application, not through the API).',
-  ConsignmentSchema.describe('The consignment as `GET /consignments/{id}` returned it right after this change.'),
+  consignmentData,
 );
 export const ConsignmentUpdatedChangeSchema = changeFields(
   'consignment.updated',
   "A consignment changed as `GET /consignments/{id}` shows it: its own fields or which items it holds (by an import), or its totals, which move with its items' values and sales.",
-  ConsignmentSchema.describe('The consignment as `GET /consignments/{id}` returned it right after this change.'),
+  consignmentData,
 );
 export const InvoiceCreatedChangeSchema = changeFields(
   'invoice.created',
   'An invoice was created (by an import: invoices are managed in the application, not through the API).',
-  InvoiceSchema.describe('The invoice as `GET /invoices/{id}` returned it right after this change.'),
+  invoiceData,
 );
 export const InvoiceUpdatedChangeSchema = changeFields(
   'invoice.updated',
   'An invoice, its lines or its payments were changed by an import.',
-  InvoiceSchema.describe('The invoice as `GET /invoices/{id}` returned it right after this change.'),
+  invoiceData,
 );
 
 /** One entry of the changes feed; `type` tells what `data` holds. */
