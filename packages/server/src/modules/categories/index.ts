@@ -1,5 +1,5 @@
 /** The workspace's item categories, read-only. */
 
 export { CATEGORIES_IMPORT, categoriesByExternalId } from './import.js';
-export { categoriesRoutes } from './routes.js';
-export { CATEGORIES, categoryRead } from './store.js';
+export { categoriesRoutes, categoryRead } from './routes.js';
+export { CATEGORIES } from './store.js';

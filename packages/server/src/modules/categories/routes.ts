@@ -1,7 +1,11 @@
 import { contract } from '@coinventory/contract';
 import { initServer } from '@ts-rest/express';
+import { readById } from '../../request/gated-read.js';
 import { read, readOne } from '../../request/pipeline.js';
-import { listCategories, categoryRead } from './store.js';
+import { CATEGORIES, categoryById, listCategories } from './store.js';
+
+/** GET by id, read in the request's authentication statement (request/gated-read.ts). */
+export const categoryRead = readById(contract.categories.get, CATEGORIES, categoryById);
 
 /** GET /categories and GET /categories/{id}: the ids items take as categoryId. */
 export const categoriesRoutes = initServer().router(contract.categories, {

@@ -1,8 +1,8 @@
-import { type Category, type CategoryList, contract, type ListCategoriesQuery } from '@coinventory/contract';
+import type { Category, CategoryList, ListCategoriesQuery } from '@coinventory/contract';
 import { organizationPage, organizationRowById } from '../../db/organization-rows.js';
 import { defineTable, tenantKey, text } from '../../db/table.js';
 import type { Queryable } from '../../db/types.js';
-import { type ById, readById } from '../../request/gated-read.js';
+import type { ById } from '../../request/gated-read.js';
 
 /** The categories table, once, in the API's field order. */
 export const CATEGORIES = defineTable<Category>()({
@@ -23,11 +23,9 @@ export async function listCategories(
   return organizationPage(sql, CATEGORIES, organizationId, query, { order: sql`c.name COLLATE "C", c.id` });
 }
 
-const categoryById: ById = (sql, organizationId, id) => organizationRowById(sql, CATEGORIES, organizationId, id);
+/** One row by id: what its GET reads (the gated read is declared beside the route). */
+export const categoryById: ById = (sql, organizationId, id) => organizationRowById(sql, CATEGORIES, organizationId, id);
 
 export async function findCategory(sql: Queryable, organizationId: string, id: string): Promise<Category | null> {
   return CATEGORIES.first(categoryById(sql, organizationId, id));
 }
-
-/** GET by id, read in the request's authentication statement (request/gated-read.ts). */
-export const categoryRead = readById(contract.categories.get, CATEGORIES, categoryById);

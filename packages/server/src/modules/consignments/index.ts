@@ -6,5 +6,5 @@ import { findConsignments } from './store.js';
 readConsignmentsWith(findConsignments);
 
 export { CONSIGNMENT_ITEMS_IMPORT, CONSIGNMENTS_IMPORT, CONSIGNORS_IMPORT } from './import.js';
-export { consignmentsRoutes } from './routes.js';
-export { CONSIGNMENTS, consignmentRead, findConsignment, listConsignments } from './store.js';
+export { consignmentRead, consignmentsRoutes } from './routes.js';
+export { CONSIGNMENTS, findConsignment, listConsignments } from './store.js';

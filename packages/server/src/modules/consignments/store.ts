@@ -1,7 +1,6 @@
 import {
   type Consignment,
   type ConsignmentList,
-  contract,
   type ListConsignmentsQuery,
   SOLD_INVOICE_STATUSES,
 } from '@coinventory/contract';
@@ -9,7 +8,7 @@ import { organizationPage, organizationRowById } from '../../db/organization-row
 import { containsPattern } from '../../db/sql-helpers.js';
 import { defineTable, integer, json, nullable, tenantKey, text, timestamp } from '../../db/table.js';
 import type { Queryable } from '../../db/types.js';
-import { type ById, readById } from '../../request/gated-read.js';
+import type { ById } from '../../request/gated-read.js';
 
 /**
  * The consignments table, once, in the API's field order. Totals are derived from the items and invoices, so they
@@ -113,7 +112,8 @@ export async function listConsignments(
   });
 }
 
-const consignmentById: ById = (sql, organizationId, id) =>
+/** One row by id: what its GET reads (the gated read is declared beside the route). */
+export const consignmentById: ById = (sql, organizationId, id) =>
   organizationRowById(sql, CONSIGNMENTS, organizationId, id, { from: selectConsignments(sql) });
 
 export async function findConsignment(sql: Queryable, organizationId: string, id: string): Promise<Consignment | null> {
@@ -132,6 +132,3 @@ export async function findConsignments(
       ORDER BY c.created_at, c.id`,
   );
 }
-
-/** GET by id, read in the request's authentication statement (request/gated-read.ts). */
-export const consignmentRead = readById(contract.consignments.get, CONSIGNMENTS, consignmentById);

@@ -1,5 +1,4 @@
 import {
-  contract,
   type Invoice,
   type InvoiceList,
   type InvoiceSort,
@@ -11,7 +10,7 @@ import { organizationPage, organizationRowById } from '../../db/organization-row
 import { containsPattern } from '../../db/sql-helpers.js';
 import { defineTable, integer, json, nullable, tenantKey, text, timestamp } from '../../db/table.js';
 import type { Queryable } from '../../db/types.js';
-import { type ById, readById } from '../../request/gated-read.js';
+import type { ById } from '../../request/gated-read.js';
 
 /**
  * The invoices table, once, in the API's field order. Amounts are derived, never stored, so they always agree:
@@ -105,12 +104,10 @@ export async function listInvoices(
   });
 }
 
-const invoiceById: ById = (sql, organizationId, id) =>
+/** One row by id: what its GET reads (the gated read is declared beside the route). */
+export const invoiceById: ById = (sql, organizationId, id) =>
   organizationRowById(sql, INVOICES, organizationId, id, { from: selectInvoices(sql) });
 
 export async function findInvoice(sql: Queryable, organizationId: string, id: string): Promise<Invoice | null> {
   return INVOICES.first(invoiceById(sql, organizationId, id));
 }
-
-/** GET by id, read in the request's authentication statement (request/gated-read.ts). */
-export const invoiceRead = readById(contract.invoices.get, INVOICES, invoiceById);

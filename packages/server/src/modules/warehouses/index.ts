@@ -2,5 +2,5 @@
 
 export { WAREHOUSES_IMPORT, ZONES_IMPORT } from './import.js';
 export { ITEM_PLACES_IMPORT } from './item-places-import.js';
-export { warehousesRoutes } from './routes.js';
-export { WAREHOUSES, warehouseRead } from './store.js';
+export { warehouseRead, warehousesRoutes } from './routes.js';
+export { WAREHOUSES } from './store.js';

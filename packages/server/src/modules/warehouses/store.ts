@@ -1,8 +1,8 @@
-import { contract, type ListWarehousesQuery, type Warehouse, type WarehouseList } from '@coinventory/contract';
+import type { ListWarehousesQuery, Warehouse, WarehouseList } from '@coinventory/contract';
 import { organizationPage, organizationRowById } from '../../db/organization-rows.js';
 import { boolean, defineTable, json, tenantKey, text } from '../../db/table.js';
 import type { Queryable } from '../../db/types.js';
-import { type ById, readById } from '../../request/gated-read.js';
+import type { ById } from '../../request/gated-read.js';
 
 /** The warehouses table, once, in the API's field order; its zones come in order of their position. */
 export const WAREHOUSES = defineTable<Warehouse>()({
@@ -34,11 +34,10 @@ export async function listWarehouses(
   });
 }
 
-const warehouseById: ById = (sql, organizationId, id) => organizationRowById(sql, WAREHOUSES, organizationId, id);
+/** One row by id: what its GET reads (the gated read is declared beside the route). */
+export const warehouseById: ById = (sql, organizationId, id) =>
+  organizationRowById(sql, WAREHOUSES, organizationId, id);
 
 export async function findWarehouse(sql: Queryable, organizationId: string, id: string): Promise<Warehouse | null> {
   return WAREHOUSES.first(warehouseById(sql, organizationId, id));
 }
-
-/** GET by id, read in the request's authentication statement (request/gated-read.ts). */
-export const warehouseRead = readById(contract.warehouses.get, WAREHOUSES, warehouseById);

@@ -2,6 +2,7 @@ import { contract } from '@coinventory/contract';
 import { initServer } from '@ts-rest/express';
 import { found } from '../../errors.js';
 import { conditionsOf } from '../../request/etag.js';
+import { readById } from '../../request/gated-read.js';
 import { read, readOne, send, type WriteNotifier, write } from '../../request/pipeline.js';
 import {
   createEndpoint,
@@ -12,7 +13,10 @@ import {
   updateEndpoint,
   type WebhookSettings,
 } from './service.js';
-import { endpointRead, findEndpoint, listDeliveries, listEndpoints } from './store.js';
+import { ENDPOINTS, endpointById, findEndpoint, listDeliveries, listEndpoints } from './store.js';
+
+/** GET by id, read in the request's authentication statement (request/gated-read.ts). */
+export const endpointRead = readById(contract.webhookEndpoints.get, ENDPOINTS, endpointById);
 
 /** The webhook endpoints routes: managing endpoints, their deliveries, replays and test pings. */
 export const webhooksRoutes = (settings: WebhookSettings) => {

@@ -1,6 +1,5 @@
 import {
   type CreateWebhookEndpointBody,
-  contract,
   type ListWebhookDeliveriesQuery,
   type ListWebhookEndpointsQuery,
   type UpdateWebhookEndpointBody,
@@ -22,7 +21,7 @@ import {
   timestamp,
 } from '../../db/table.js';
 import type { Queryable } from '../../db/types.js';
-import { type ById, readById } from '../../request/gated-read.js';
+import type { ById } from '../../request/gated-read.js';
 import { changeLog, type RecordedChange } from '../changes/index.js';
 
 const events: ColumnType<WebhookEndpoint['events']> = { kind: 'value' };
@@ -94,7 +93,8 @@ export async function listEndpoints(
   );
 }
 
-const endpointById: ById = (sql, organizationId, id) =>
+/** One row by id: what its GET reads (the gated read is declared beside the route). */
+export const endpointById: ById = (sql, organizationId, id) =>
   sql`SELECT ${ENDPOINTS.select(sql)} FROM webhook_endpoints e WHERE e.organization_id = ${organizationId} AND e.id = ${id}`;
 
 export async function findEndpoint(
@@ -104,9 +104,6 @@ export async function findEndpoint(
 ): Promise<WebhookEndpoint | null> {
   return ENDPOINTS.first(endpointById(sql, organizationId, id));
 }
-
-/** GET by id, read in the request's authentication statement (request/gated-read.ts). */
-export const endpointRead = readById(contract.webhookEndpoints.get, ENDPOINTS, endpointById);
 
 /**
  * The number of endpoints the workspace has, counted with its organization row locked against other creations, so
