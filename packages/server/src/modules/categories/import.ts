@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { Queryable, TransactionSql } from '../../db/types.js';
-import { externalId, type ImportKind, idsByExternalId, requiredText, upsertByExternalId } from '../imports/index.js';
+import { externalId, idsByExternalId, kindOf, requiredText, upsertByExternalId } from '../imports/index.js';
 import { recordItemsUpdated, touchItemsOfCategories } from '../items/index.js';
 
 /**
@@ -23,15 +23,12 @@ async function writeCategories(tx: TransactionSql, organizationId: string, rows:
   return written;
 }
 
-export const CATEGORIES_IMPORT: ImportKind<CategoryRow> = {
+export const CATEGORIES_IMPORT = kindOf(CategoryRow, {
   name: 'categories',
-  fields: Object.keys(CategoryRow.shape),
-  required: ['externalId', 'name'],
-  row: CategoryRow,
   key: (row) => row.externalId,
   keyFields: 'externalId',
   write: writeCategories,
-};
+});
 
 /** The organization's imported categories among `externalIds`: their ids by externalId. */
 export function categoriesByExternalId(

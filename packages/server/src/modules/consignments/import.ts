@@ -4,20 +4,17 @@ import type { Queryable, TransactionSql } from '../../db/types.js';
 import { recordChange } from '../changes/index.js';
 import {
   externalId,
-  type ImportKind,
   idsByExternalId,
+  kindOf,
   type NaturalKey,
   namesIn,
   oneOf,
   optionalDate,
   optionalText,
-  PERSON_COLUMNS,
-  PERSON_FIELDS,
-  PersonRow,
+  peopleImport,
   refuseUnfound,
   requiredText,
   sku,
-  upsertByExternalId,
   upsertWithCreatedAt,
   type Written,
   wholeNumber,
@@ -50,8 +47,7 @@ async function recordConsignments(
 
 // ── consignors ─────────────────────────────────────────────────────────────────────────────────────────────────────
 
-async function writeConsignors(tx: TransactionSql, organizationId: string, rows: PersonRow[]) {
-  const written = await upsertByExternalId(tx, 'consignors', organizationId, rows, PERSON_COLUMNS);
+export const CONSIGNORS_IMPORT = peopleImport('consignors', async (tx, organizationId, written) => {
   // A consignment shows its consignor's name and email: those of a changed consignor read differently now.
   const affected = await tx<{ id: string }[]>`
     SELECT id FROM consignments
@@ -64,18 +60,7 @@ async function writeConsignors(tx: TransactionSql, organizationId: string, rows:
     affected.map((row) => row.id),
     'consignment.updated',
   );
-  return written;
-}
-
-export const CONSIGNORS_IMPORT: ImportKind<PersonRow> = {
-  name: 'consignors',
-  fields: PERSON_FIELDS,
-  required: ['externalId'],
-  row: PersonRow,
-  key: (row) => row.externalId,
-  keyFields: 'externalId',
-  write: writeConsignors,
-};
+});
 
 // ── consignments ───────────────────────────────────────────────────────────────────────────────────────────────────
 
@@ -100,18 +85,7 @@ const ConsignmentRow = z
   .strict();
 type ConsignmentRow = z.infer<typeof ConsignmentRow>;
 
-/** What a re-import of a consignment updates (its number is its natural key). */
-const CONSIGNMENT_COLUMNS = [
-  'name',
-  'status',
-  'payment_status',
-  'consignor_id',
-  'commission_bps',
-  'buyer_premium_bps',
-  'received_at',
-  'sold_at',
-  'settled_at',
-];
+/** A re-import finds a consignment by its number and updates every other column it writes. */
 const CONSIGNMENT_KEY: NaturalKey = { table: 'consignments', key: ['organization_id', 'number'], partial: 'number' };
 
 async function writeConsignments(tx: TransactionSql, organizationId: string, rows: ConsignmentRow[]) {
@@ -121,7 +95,7 @@ async function writeConsignments(tx: TransactionSql, organizationId: string, row
     organizationId,
     namesIn(rows, (row) => row.consignor),
   );
-  const written = await upsertWithCreatedAt(tx, CONSIGNMENT_KEY, CONSIGNMENT_COLUMNS, rows, (row) => ({
+  const written = await upsertWithCreatedAt(tx, CONSIGNMENT_KEY, rows, (row) => ({
     organization_id: organizationId,
     number: row.number,
     name: row.name,
@@ -140,11 +114,8 @@ async function writeConsignments(tx: TransactionSql, organizationId: string, row
   return written;
 }
 
-export const CONSIGNMENTS_IMPORT: ImportKind<ConsignmentRow> = {
+export const CONSIGNMENTS_IMPORT = kindOf(ConsignmentRow, {
   name: 'consignments',
-  fields: Object.keys(ConsignmentRow.shape),
-  required: ['number', 'status'],
-  row: ConsignmentRow,
   key: (row) => row.number,
   keyFields: 'number',
   check: (sql, organizationId, rows) =>
@@ -155,7 +126,7 @@ export const CONSIGNMENTS_IMPORT: ImportKind<ConsignmentRow> = {
       (name) => `consignor: no consignor with externalId "${name}" (import consignors first)`,
     ),
   write: writeConsignments,
-};
+});
 
 // ── which items each consignment holds ─────────────────────────────────────────────────────────────────────────────
 
@@ -229,11 +200,8 @@ async function writeConsignmentItems(
   return { created, updated, touched: new Set(changedItems) };
 }
 
-export const CONSIGNMENT_ITEMS_IMPORT: ImportKind<ConsignmentItemRow> = {
+export const CONSIGNMENT_ITEMS_IMPORT = kindOf(ConsignmentItemRow, {
   name: 'consignment-items',
-  fields: Object.keys(ConsignmentItemRow.shape),
-  required: ['sku'],
-  row: ConsignmentItemRow,
   key: (row) => row.sku,
   keyFields: 'sku',
   check: async (sql, organizationId, rows) => [
@@ -251,4 +219,4 @@ export const CONSIGNMENT_ITEMS_IMPORT: ImportKind<ConsignmentItemRow> = {
     )),
   ],
   write: writeConsignmentItems,
-};
+});

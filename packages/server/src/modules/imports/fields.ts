@@ -93,5 +93,3 @@ export const PersonRow = z
   .refine((row) => row.name !== null || row.email !== null, 'needs a name or an email');
 export type PersonRow = z.infer<typeof PersonRow>;
 export const PERSON_FIELDS = ['externalId', 'name', 'email'] as const;
-/** What a re-import of a consignor or a customer updates: columns named as the row's fields. */
-export const PERSON_COLUMNS = ['name', 'email'] as const;

@@ -32,6 +32,23 @@ export interface ImportKind<Row> {
   revalue?(sql: Sql, organizationId: string, touched: ReadonlySet<string>): Promise<Revalued>;
 }
 
+/**
+ * A kind whose rows are a zod object: its fields (in the order a CSV header lists them) and which of them are
+ * required, read off the row's schema.
+ */
+export function kindOf<Shape extends z.ZodRawShape, Row>(
+  row: z.ZodObject<Shape, z.UnknownKeysParam, z.ZodTypeAny, Row>,
+  kind: Omit<ImportKind<Row>, 'fields' | 'required' | 'row'>,
+): ImportKind<Row> {
+  const fields = Object.entries(row.shape);
+  return {
+    ...kind,
+    row,
+    fields: fields.map(([name]) => name),
+    required: fields.filter(([, field]) => !field.isOptional()).map(([name]) => name),
+  };
+}
+
 export interface Written {
   created: number;
   updated: number;

@@ -9,7 +9,6 @@ export {
   optionalDate,
   optionalEmail,
   optionalText,
-  PERSON_COLUMNS,
   PERSON_FIELDS,
   PersonRow,
   requiredText,
@@ -20,6 +19,7 @@ export {
   type ImportKind,
   type ImportOptions,
   type ImportResult,
+  kindOf,
   namesIn,
   type Reject,
   type Revalued,
@@ -28,6 +28,7 @@ export {
   runImport,
   type Written,
 } from './importer.js';
+export { peopleImport } from './people.js';
 export { IMPORT_FORMATS } from './read.js';
 export {
   idsByExternalId,

@@ -42,16 +42,20 @@ export interface NaturalKey {
   partial?: string;
 }
 
+/** Every column the values write except the natural key's: what a re-import updates, unless told otherwise. */
+const updatable = (target: NaturalKey, values: readonly object[]): string[] =>
+  Object.keys(values[0] ?? {}).filter((column) => !target.key.includes(column));
+
 /**
  * Inserts `values` (objects of one column list), or updates the record with the same natural key: its `update`
- * columns, and only when one of them differs. Returns, for each record inserted or updated, whether it was created,
- * its id as `touched`, and the `returning` columns.
+ * columns (by default every column written but the key's), and only when one of them differs. Returns, for each
+ * record inserted or updated, whether it was created, its id as `touched`, and the `returning` columns.
  */
 export function upsertByKey<Extra extends object = object>(
   tx: TransactionSql,
   target: NaturalKey,
   values: object[],
-  update: readonly string[],
+  update: readonly string[] = updatable(target, values),
   returning: ReadonlyArray<keyof Extra & string> = [],
 ): Promise<Array<{ created: boolean; touched: string } & Extra>> {
   const table = tx(target.table);
@@ -117,14 +121,13 @@ export function upsertByExternalId<Row extends { externalId: string }>(
 
 /**
  * Upserts records whose `created_at` a file may give: a row with one sets the record's; a row without creates a new
- * record now and leaves an existing one's as it is, so the two go in separate statements (`created_at` updated, and
- * in the values, only in the dated one). Says what was created and what updated, by id (`touched`), for the changes
+ * record now and leaves an existing one's as it is, so the two go in separate statements (`created_at` in the values,
+ * and so updated, only in the dated one). Says what was created and what updated, by id (`touched`), for the changes
  * to record.
  */
 export async function upsertWithCreatedAt<Row>(
   tx: TransactionSql,
   target: NaturalKey,
-  update: readonly string[],
   rows: Row[],
   valuesOf: (row: Row) => { created_at: Date | null },
 ): Promise<Written & { createdIds: string[]; updatedIds: string[] }> {
@@ -135,8 +138,8 @@ export async function upsertWithCreatedAt<Row>(
     const dated = values.filter((value) => value.created_at !== null);
     const undated = values.filter((value) => value.created_at === null).map(({ created_at, ...value }) => value);
     const upserted: Upserted = [];
-    if (undated.length > 0) upserted.push(...(await upsertByKey(tx, target, undated, update)));
-    if (dated.length > 0) upserted.push(...(await upsertByKey(tx, target, dated, [...update, 'created_at'])));
+    if (undated.length > 0) upserted.push(...(await upsertByKey(tx, target, undated)));
+    if (dated.length > 0) upserted.push(...(await upsertByKey(tx, target, dated)));
     for (const row of upserted) (row.created ? createdIds : updatedIds).push(row.touched);
     return upserted;
   });

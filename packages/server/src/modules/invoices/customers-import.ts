@@ -1,22 +1,11 @@
-import type { Queryable, TransactionSql } from '../../db/types.js';
-import { type ImportKind, PERSON_COLUMNS, PERSON_FIELDS, PersonRow, upsertByExternalId } from '../imports/index.js';
+import type { Queryable } from '../../db/types.js';
+import { peopleImport } from '../imports/index.js';
 
-/** Customers, as an operator imports them (`import customers FILE`), by their externalId. */
-
-function writeCustomers(tx: TransactionSql, organizationId: string, rows: PersonRow[]) {
-  // An invoice keeps the name and email it was issued to: a changed customer changes no invoice.
-  return upsertByExternalId(tx, 'customers', organizationId, rows, PERSON_COLUMNS);
-}
-
-export const CUSTOMERS_IMPORT: ImportKind<PersonRow> = {
-  name: 'customers',
-  fields: PERSON_FIELDS,
-  required: ['externalId'],
-  row: PersonRow,
-  key: (row) => row.externalId,
-  keyFields: 'externalId',
-  write: writeCustomers,
-};
+/**
+ * Customers, as an operator imports them (`import customers FILE`), by their externalId. An invoice keeps the name and
+ * email it was issued to: a changed customer changes no invoice.
+ */
+export const CUSTOMERS_IMPORT = peopleImport('customers');
 
 /** The organization's imported customers among `externalIds`, by externalId: their ids, names and emails. */
 export async function customersByExternalId(

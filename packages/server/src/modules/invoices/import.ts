@@ -4,7 +4,7 @@ import type { TransactionSql } from '../../db/types.js';
 import {
   cents,
   externalId,
-  type ImportKind,
+  kindOf,
   type NaturalKey,
   namesIn,
   oneOf,
@@ -48,19 +48,7 @@ const InvoiceRow = z
   .strict();
 type InvoiceRow = z.infer<typeof InvoiceRow>;
 
-/** What a re-import of an invoice updates (its number is its natural key). */
-const INVOICE_COLUMNS = [
-  'status',
-  'source',
-  'customer_id',
-  'customer_name',
-  'customer_email',
-  'discount_in_cents',
-  'shipping_in_cents',
-  'tax_in_cents',
-  'due_at',
-  'paid_at',
-];
+/** A re-import finds an invoice by its number and updates every other column it writes. */
 const INVOICE_KEY: NaturalKey = { table: 'invoices', key: ['organization_id', 'number'] };
 
 async function writeInvoices(tx: TransactionSql, organizationId: string, rows: InvoiceRow[]) {
@@ -90,7 +78,7 @@ async function writeInvoices(tx: TransactionSql, organizationId: string, rows: I
     organizationId,
     existing.map((row) => row.id),
   );
-  const written = await upsertWithCreatedAt(tx, INVOICE_KEY, INVOICE_COLUMNS, rows, (row) => {
+  const written = await upsertWithCreatedAt(tx, INVOICE_KEY, rows, (row) => {
     const found = row.customer === null ? undefined : customers.get(row.customer);
     const before = issued.get(row.number);
     const customer =
@@ -120,11 +108,8 @@ async function writeInvoices(tx: TransactionSql, organizationId: string, rows: I
   return written;
 }
 
-export const INVOICES_IMPORT: ImportKind<InvoiceRow> = {
+export const INVOICES_IMPORT = kindOf(InvoiceRow, {
   name: 'invoices',
-  fields: Object.keys(InvoiceRow.shape),
-  required: ['number', 'status'],
-  row: InvoiceRow,
   key: (row) => String(row.number),
   keyFields: 'number',
   check: (sql, organizationId, rows) =>
@@ -135,4 +120,4 @@ export const INVOICES_IMPORT: ImportKind<InvoiceRow> = {
       (name) => `customer: no customer with externalId "${name}" (import customers first)`,
     ),
   write: writeInvoices,
-};
+});

@@ -64,19 +64,20 @@ export async function refuseUnknownInvoices<Row extends { invoice: number }>(
 }
 
 /**
- * Upserts records that belong to an invoice (its lines, its payments) by their natural key, `update` being what a
- * re-import updates; says what was written and which invoices it changed.
+ * Upserts records that belong to an invoice (its lines, its payments) by their natural key; says what was written and
+ * which invoices it changed.
  */
 export async function upsertOfInvoices<Row>(
   tx: TransactionSql,
   target: NaturalKey,
-  update: readonly string[],
   rows: Row[],
   valuesOf: (row: Row) => { invoice_id: string },
 ): Promise<Written & { changed: Set<string> }> {
   const changed = new Set<string>();
   const written = await upsertInChunks(rows, async (chunk) => {
-    const upserted = await upsertByKey<{ invoice_id: string }>(tx, target, chunk.map(valuesOf), update, ['invoice_id']);
+    const upserted = await upsertByKey<{ invoice_id: string }>(tx, target, chunk.map(valuesOf), undefined, [
+      'invoice_id',
+    ]);
     for (const row of upserted) changed.add(row.invoice_id);
     return upserted;
   });

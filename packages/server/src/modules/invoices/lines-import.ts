@@ -3,7 +3,7 @@ import { z } from 'zod';
 import type { TransactionSql } from '../../db/types.js';
 import {
   cents,
-  type ImportKind,
+  kindOf,
   type NaturalKey,
   optionalText,
   refuseUnfound,
@@ -44,8 +44,7 @@ const LineRow = z
   .strict();
 type LineRow = z.infer<typeof LineRow>;
 
-/** What a re-import of a line updates (its invoice and position are its natural key). */
-const LINE_COLUMNS = ['item_id', 'description', 'quantity', 'unit_price_in_cents'];
+/** A re-import finds a line by its invoice and position and updates every other column it writes. */
 const LINE_KEY: NaturalKey = { table: 'invoice_lines', key: ['organization_id', 'invoice_id', 'position'] };
 
 async function writeLines(tx: TransactionSql, organizationId: string, rows: LineRow[]): Promise<Written> {
@@ -60,7 +59,7 @@ async function writeLines(tx: TransactionSql, organizationId: string, rows: Line
     await consignmentsHoldingItemsOnInvoices(tx, organizationId, [...invoices.values()]),
     await consignmentsHoldingItems(tx, organizationId, [...items.values()]),
   );
-  const { changed, ...written } = await upsertOfInvoices(tx, LINE_KEY, LINE_COLUMNS, rows, (row) => {
+  const { changed, ...written } = await upsertOfInvoices(tx, LINE_KEY, rows, (row) => {
     const invoiceId = invoices.get(row.invoice);
     const itemId = row.sku === null ? null : items.get(row.sku);
     // check() refused unknown invoices and SKUs; an item deleted since then refuses the import.
@@ -94,11 +93,8 @@ async function writeLines(tx: TransactionSql, organizationId: string, rows: Line
   return { ...written, removed: removed.length };
 }
 
-export const INVOICE_LINES_IMPORT: ImportKind<LineRow> = {
+export const INVOICE_LINES_IMPORT = kindOf(LineRow, {
   name: 'invoice-lines',
-  fields: Object.keys(LineRow.shape),
-  required: ['invoice', 'line', 'quantity', 'unitPriceInCents'],
-  row: LineRow,
   key: (row) => JSON.stringify([row.invoice, row.line]),
   keyFields: 'invoice and line',
   check: async (sql, organizationId, rows) => [
@@ -111,4 +107,4 @@ export const INVOICE_LINES_IMPORT: ImportKind<LineRow> = {
     )),
   ],
   write: writeLines,
-};
+});

@@ -3,7 +3,7 @@ import type { TransactionSql } from '../../db/types.js';
 import {
   cents,
   externalId,
-  type ImportKind,
+  kindOf,
   type NaturalKey,
   optionalDate,
   optionalText,
@@ -34,8 +34,7 @@ const PaymentRow = z
   .strict();
 type PaymentRow = z.infer<typeof PaymentRow>;
 
-/** What a re-import of a payment updates (its invoice and externalId are its natural key). */
-const PAYMENT_COLUMNS = ['amount_in_cents', 'method', 'status', 'paid_at'];
+/** A re-import finds a payment by its invoice and externalId and updates every other column it writes. */
 const PAYMENT_KEY: NaturalKey = {
   table: 'invoice_payments',
   key: ['organization_id', 'invoice_id', 'external_id'],
@@ -44,7 +43,7 @@ const PAYMENT_KEY: NaturalKey = {
 
 async function writePayments(tx: TransactionSql, organizationId: string, rows: PaymentRow[]): Promise<Written> {
   const invoices = await invoicesByNumber(tx, organizationId, [...new Set(rows.map((row) => row.invoice))], true);
-  const { changed, ...written } = await upsertOfInvoices(tx, PAYMENT_KEY, PAYMENT_COLUMNS, rows, (row) => {
+  const { changed, ...written } = await upsertOfInvoices(tx, PAYMENT_KEY, rows, (row) => {
     const invoiceId = invoices.get(row.invoice);
     if (invoiceId === undefined) throw new Error(`invoice ${row.invoice} vanished during the import`);
     return {
@@ -61,13 +60,10 @@ async function writePayments(tx: TransactionSql, organizationId: string, rows: P
   return written;
 }
 
-export const INVOICE_PAYMENTS_IMPORT: ImportKind<PaymentRow> = {
+export const INVOICE_PAYMENTS_IMPORT = kindOf(PaymentRow, {
   name: 'invoice-payments',
-  fields: Object.keys(PaymentRow.shape),
-  required: ['invoice', 'externalId', 'amountInCents'],
-  row: PaymentRow,
   key: (row) => JSON.stringify([row.invoice, row.externalId]),
   keyFields: 'invoice and externalId',
   check: (sql, organizationId, rows) => refuseUnknownInvoices(sql, organizationId, rows),
   write: writePayments,
-};
+});

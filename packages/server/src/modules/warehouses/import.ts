@@ -2,8 +2,8 @@ import { z } from 'zod';
 import type { Queryable, TransactionSql } from '../../db/types.js';
 import {
   externalId,
-  type ImportKind,
   idsByExternalId,
+  kindOf,
   type NaturalKey,
   namesIn,
   refuseUnfound,
@@ -29,15 +29,12 @@ function writeWarehouses(tx: TransactionSql, organizationId: string, rows: Wareh
   return upsertByExternalId(tx, 'warehouses', organizationId, rows, ['name']);
 }
 
-export const WAREHOUSES_IMPORT: ImportKind<WarehouseRow> = {
+export const WAREHOUSES_IMPORT = kindOf(WarehouseRow, {
   name: 'warehouses',
-  fields: Object.keys(WarehouseRow.shape),
-  required: ['externalId', 'name'],
-  row: WarehouseRow,
   key: (row) => row.externalId,
   keyFields: 'externalId',
   write: writeWarehouses,
-};
+});
 
 const ZONE_KEY: NaturalKey = {
   table: 'zones',
@@ -86,11 +83,8 @@ async function writeZones(tx: TransactionSql, organizationId: string, rows: Zone
   });
 }
 
-export const ZONES_IMPORT: ImportKind<ZoneRow> = {
+export const ZONES_IMPORT = kindOf(ZoneRow, {
   name: 'zones',
-  fields: Object.keys(ZoneRow.shape),
-  required: ['warehouse', 'externalId', 'name'],
-  row: ZoneRow,
   key: (row) => JSON.stringify([row.warehouse, row.externalId]),
   keyFields: 'warehouse and externalId',
   check: (sql, organizationId, rows) =>
@@ -101,7 +95,7 @@ export const ZONES_IMPORT: ImportKind<ZoneRow> = {
       (name) => `warehouse: no warehouse with externalId "${name}" (import warehouses first)`,
     ),
   write: writeZones,
-};
+});
 
 /**
  * Where imported warehouses and zones are, by `warehouse` externalId and `warehouse zone` externalIds: the
