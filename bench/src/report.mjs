@@ -45,7 +45,7 @@
 
 /**
  * An earlier build measured beside this one (--baseline).
- * @typedef {{ main: string, rows: Array<{ scenario: string, label: string, build: 'baseline' | 'this', round: number, server: Figures }> }} Baseline
+ * @typedef {{ main: string, commit?: string | null, limiterTables?: 'logged' | 'unlogged', rounds?: number, rows: Array<{ scenario: string, label: string, build: 'baseline' | 'this', round: number, server: Figures }> }} Baseline
  */
 
 /**
@@ -562,8 +562,9 @@ function manyKeysLines(k, connections) {
 function baselineLines(b) {
   const lines = [
     '',
-    `**Before and after** (\`--baseline\`: ${b.main}, with the limiter's tables logged as it had them, against this ` +
-      'build, on the same data, alternating twice; req/s, p99 ms):',
+    `**Before and after** (\`--baseline\`: ${b.commit ? `commit ${b.commit.slice(0, 7)}, ` : ''}${b.main}, with the ` +
+      `limiter's tables ${b.limiterTables ?? 'logged'} as it had them, against this build, on the same data, alternating ` +
+      `${b.rounds === 2 || b.rounds === undefined ? 'twice' : `${b.rounds} times`}; req/s, p99 ms):`,
     '',
     '| Scenario | baseline | this build | ratio |',
     '| --- | ---: | ---: | ---: |',

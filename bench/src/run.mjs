@@ -5,12 +5,13 @@ import { join } from 'node:path';
 import postgres from 'postgres';
 import { findPostgresBin, startCluster } from './cluster.mjs';
 import { createWorkspace } from './provision.mjs';
+import { prepareBaseline } from './run/baseline-step.mjs';
 import { measureBulkAlone, measureBulkWrites } from './run/bulk-step.mjs';
 import { captureScenarios } from './run/capture-all.mjs';
 import { prepareFeed } from './run/feed-step.mjs';
 import { measureManyKeys, provisionManyKeys } from './run/many-keys-step.mjs';
 import { measureScenarios } from './run/measure.mjs';
-import { MAIN, MANY_KEYS, ONLY, OTHERS, PROFILE, SALES, SIZES, tail } from './run/options.mjs';
+import { BASELINE, MAIN, MANY_KEYS, ONLY, OTHERS, PROFILE, SALES, SIZES, tail } from './run/options.mjs';
 import { profileScenario } from './run/profile-step.mjs';
 import { writeBulkReport, writeReport } from './run/results.mjs';
 import { seed } from './seed.mjs';
@@ -62,6 +63,8 @@ async function main() {
     if (!bin) throw new Error('PostgreSQL server binaries not found (/usr/lib/postgresql/*/bin, or set PG_BIN)');
     const pgbench = [join(bin, 'pgbench'), '/usr/bin/pgbench'].find((p) => existsSync(p));
     if (!pgbench) throw new Error(`pgbench not found in ${bin} or /usr/bin`);
+    // First, so that a baseline that does not build stops the run before anything is measured.
+    const baseline = BASELINE && ONLY !== 'bulk' ? prepareBaseline(BASELINE) : null;
 
     log(`PostgreSQL cluster from ${bin}`);
     const cluster = await startCluster(bin);
@@ -124,7 +127,7 @@ async function main() {
     const admin = postgres(cluster.url, { max: 1, onnotice: () => {} });
     cleanup.push(() => admin.end({ timeout: 1 }));
     const captures = await captureScenarios({ cluster, admin, work, targets });
-    const measurement = await measureScenarios({ cluster, admin, pgbench, work, targets, captures, cleanup });
+    const measurement = await measureScenarios({ cluster, admin, pgbench, work, targets, captures, cleanup, baseline });
     const { figures } = measurement;
     const profile = PROFILE
       ? await profileScenario(PROFILE, { main: figures.main, admin, captures, measurement })

@@ -8,12 +8,11 @@ import { resourceScript } from '../resource-floor.mjs';
 import { MIX, MIXED, pageScenario, SCENARIOS, scenario } from '../scenarios.mjs';
 import { startServer } from '../server.mjs';
 import { freePort, log, sleep } from '../util.mjs';
+import { measureBaseline } from './baseline-step.mjs';
 import { measureExports } from './bulk-step.mjs';
 import { measureCatchUp } from './feed-step.mjs';
 import { load, openLoop } from './generators.mjs';
 import {
-  BASELINE,
-  BASELINE_SCENARIOS,
   CONNECTIONS,
   DB_SESSIONS,
   DEEP_PAGES,
@@ -40,7 +39,8 @@ import {
 /**
  * @param {{ cluster: import('./capture-all.mjs').Cluster, admin: import('postgres').Sql, pgbench: string,
  *   work: string, targets: Record<string, import('../scenarios.mjs').Target>,
- *   captures: import('./capture-all.mjs').Captures, cleanup: Array<() => unknown> }} run
+ *   captures: import('./capture-all.mjs').Captures, cleanup: Array<() => unknown>,
+ *   baseline?: import('./baseline-step.mjs').BaselineBuild | null }} run
  */
 async function measurements({ cluster, admin, pgbench, work, targets, captures, cleanup }) {
   const { scriptsOf, routesOf } = captures;
@@ -316,58 +316,17 @@ export async function measureScenarios(run) {
   await measureWorkers(one, 1);
   log('two server processes (WEB_CONCURRENCY=2)');
   await measureWorkers(await startMeasuredServer(2), 2);
-  const baseline = BASELINE ? await measureBaseline(BASELINE, run.admin, startMeasuredServer, measureServer) : null;
+  const baseline = run.baseline
+    ? await measureBaseline(run.baseline, {
+        admin: run.admin,
+        start: startMeasuredServer,
+        measure: measureServer,
+        drain: drainOutbox,
+      })
+    : null;
   return {
     figures: { main, pages, scaling, workers, catchUp, exports, baseline },
     startMeasuredServer,
     measureServer,
   };
-}
-
-/**
- * An earlier build against this one, back to back on the same data: BASELINE_SCENARIOS on the earlier build (with
- * the limiter's tables logged, as every build before they became unlogged had them), then on this build, twice
- * each, alternating, so drift of the machine shows as a spread rather than as a difference.
- * @param {string} main   the earlier build's dist/main.js
- * @param {import('postgres').Sql} admin
- * @param {(workers: number, profileDir?: string, main?: string) => Promise<import('../server.mjs').RunningServer>} start
- * @param {(running: import('../server.mjs').RunningServer, targetName: string, name: string) => Promise<ServerFigures>} measure
- */
-async function measureBaseline(main, admin, start, measure) {
-  /** @type {Array<{ scenario: string, label: string, build: 'baseline' | 'this', round: number, server: ServerFigures }>} */
-  const rows = [];
-  for (const round of [1, 2]) {
-    await admin`ALTER TABLE rate_limit_state SET LOGGED`;
-    await admin`ALTER TABLE rate_limit_slots SET LOGGED`;
-    try {
-      const earlier = await start(1, undefined, main);
-      for (const name of BASELINE_SCENARIOS) {
-        log(`${scenario(name).label}: the baseline build (round ${round})`);
-        rows.push({
-          scenario: name,
-          label: scenario(name).label,
-          build: 'baseline',
-          round,
-          server: await measure(earlier, 'measured', name),
-        });
-      }
-      await earlier.stop();
-    } finally {
-      await admin`ALTER TABLE rate_limit_slots SET UNLOGGED`;
-      await admin`ALTER TABLE rate_limit_state SET UNLOGGED`;
-    }
-    const current = await start(1);
-    for (const name of BASELINE_SCENARIOS) {
-      log(`${scenario(name).label}: this build (round ${round})`);
-      rows.push({
-        scenario: name,
-        label: scenario(name).label,
-        build: 'this',
-        round,
-        server: await measure(current, 'measured', name),
-      });
-    }
-    await current.stop();
-  }
-  return { main, rows };
 }

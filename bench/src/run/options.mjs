@@ -9,7 +9,8 @@ import { SERVER_SETTINGS } from '../server.mjs';
 
 const USAGE = `usage: pnpm bench [--] [--quick] [--connections=N] [--duration=S] [--warmup=S]
                   [--profile=<scenario> | --no-profile] [--output=<file.json>] [--main=<dist/main.js>]
-                  [--only=bulk] [--cli=<bin/coinventory.js>] [--baseline=<dist/main.js>]
+                  [--only=bulk] [--cli=<bin/coinventory.js>] [--baseline=<dist/main.js | commit>]
+                  [--baseline-rounds=N] [--baseline-scenarios=<scenario>,...]
 (bench/README.md says what each option does)`;
 
 /** The parts `--only` runs alone. */
@@ -36,12 +37,15 @@ function readArgs() {
         only: { type: 'string' },
         // The CLI the import runs (its bin/coinventory.js, or a build's dist/coinventory.js).
         cli: { type: 'string' },
-        // An earlier build of the server, measured beside this one on GET /me and GET /items/{id}.
+        // An earlier build of the server (its dist/main.js, or a commit to build), measured beside this one.
         baseline: { type: 'string' },
+        // How many times the baseline and this build alternate, and on which scenarios.
+        'baseline-rounds': { type: 'string', default: '2' },
+        'baseline-scenarios': { type: 'string', default: 'me,item' },
       },
       allowPositionals: false,
     });
-    for (const name of /** @type {const} */ (['connections', 'duration', 'warmup'])) {
+    for (const name of /** @type {const} */ (['connections', 'duration', 'warmup', 'baseline-rounds'])) {
       const value = values[name];
       const min = name === 'warmup' ? 0 : 1;
       if (!/^\d+$/.test(value) || Number(value) < min) {
@@ -50,6 +54,7 @@ function readArgs() {
     }
     // Checked now rather than after ten minutes of measuring.
     if (values.profile !== undefined) scenario(values.profile);
+    for (const name of values['baseline-scenarios'].split(',')) scenario(name);
     if (values.only !== undefined && !ONLY_PARTS.includes(values.only)) {
       throw new Error(`--only takes one of ${ONLY_PARTS.join(', ')}, not "${values.only}"`);
     }
@@ -106,9 +111,14 @@ export const MANY_KEYS = {
   limit: RATE_LIMIT,
   limiterKeys: 4_000,
 };
-/** --baseline=<dist/main.js>: an earlier build measured on GET /me and GET /items/{id} in the same run. */
+/**
+ * --baseline=<dist/main.js | commit>: an earlier build measured in the same run (run/baseline-step.mjs), on
+ * BASELINE_SCENARIOS (GET /me and GET /items/{id} unless --baseline-scenarios says otherwise), alternating with
+ * this build BASELINE_ROUNDS times.
+ */
 export const BASELINE = args.baseline ?? null;
-export const BASELINE_SCENARIOS = ['me', 'item'];
+export const BASELINE_SCENARIOS = args['baseline-scenarios'].split(',');
+export const BASELINE_ROUNDS = Number(args['baseline-rounds']);
 /**
  * The changes feed (run/feed-step.mjs): the batch the `changes` scenario reads, more than a page (FEED_PAGE, 100)
  * so its page is full; and the consumer's catch-up, 100 changes, then its request repeated for the latency. Both
