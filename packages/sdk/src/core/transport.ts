@@ -1,6 +1,6 @@
 import type { ROUTES, RouteKey } from '@coinventory/contract/routes';
 import type { RouteResponses } from '#contract-routes';
-import type { APIPromise, NotModified } from './api-promise.js';
+import type { Coinventory } from '../client.js';
 import type { PageParams, PagePromise, PageResponse } from './pagination.js';
 import type { PathParamNames, PathParams } from './path.js';
 
@@ -114,23 +114,9 @@ export type ListEntry<K extends ListRouteKey> = RouteResponses[K] extends PageRe
 export interface Transport {
   /**
    * Sends one request of the contract's route `key` and resolves to its parsed JSON body, or to `NOT_MODIFIED` when
-   * `ifNoneMatch` was sent and matched.
+   * `ifNoneMatch` was sent and matched: the client's own `request`, whose overloads are written once, there.
    */
-  request<K extends RouteKey>(
-    key: K,
-    input: RequestInput<K>,
-    options: SendOptions & { ifNoneMatch: string | undefined },
-  ): APIPromise<ResponseBody<K> | NotModified>;
-  request<K extends RouteKey>(
-    key: K,
-    input: RequestInput<K>,
-    options?: UnconditionalOptions<SendOptions>,
-  ): APIPromise<ResponseBody<K>>;
-  request<K extends RouteKey>(
-    key: K,
-    input: RequestInput<K>,
-    options?: SendOptions,
-  ): APIPromise<ResponseBody<K> | NotModified>;
+  request: Coinventory['request'];
   /**
    * Sends a list route as a {@link PagePromise}: awaitable to its first page, async-iterable over every entry. A route
    * with path values takes them last: `requestList('webhookEndpoints.deliveries', params, options, { id })`.
