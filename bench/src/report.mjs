@@ -1,5 +1,5 @@
 /**
- * The results as a markdown report (stdout, bench/results/latest.md, the README) and the targets judged from them.
+ * The results as a markdown report (stdout, bench/results/latest.md, the docs' Benchmarks page) and the targets judged from them.
  * Nothing here is measured: every figure comes from the run's JSON.
  */
 
