@@ -4,7 +4,7 @@ import { migrate } from '../db/migrate.js';
 import type { Env } from '../env.js';
 import type { Logger } from '../logger.js';
 import { serveClusterMetrics } from '../modules/metrics/index.js';
-import { ensurePortFree } from './server.js';
+import { baseUrlOf, ensurePortFree } from './server.js';
 
 /**
  * Several server processes on one port (WEB_CONCURRENCY > 1), with node:cluster: the primary applies the
@@ -24,13 +24,6 @@ export interface ClusterPrimary {
   baseUrl: string;
 }
 
-/** The base URL the workers listen on, as server.ts reports it for one process. */
-function baseUrlOf(host: string, port: number): string {
-  const bracketed = host.includes(':') ? `[${host}]` : host;
-  const shown = bracketed === '0.0.0.0' || bracketed === '[::]' ? 'localhost' : bracketed;
-  return `http://${shown}:${port}/v1`;
-}
-
 /**
  * Runs in the primary process: migrates, forks `env.WEB_CONCURRENCY` workers and waits until every one listens.
  * SIGTERM and SIGINT are passed on to the workers, which finish their in-flight requests; the primary exits when
@@ -38,19 +31,44 @@ function baseUrlOf(host: string, port: number): string {
  * MAX_RESTARTS_PER_MINUTE; a worker that dies before it listens fails the start.
  */
 export async function startPrimary(env: Env, logger: Logger): Promise<ClusterPrimary> {
-  let stopping = false;
+  const primary: Primary = { stopping: false, listened: new WeakSet<Worker>() };
+  cluster.on('listening', (worker) => primary.listened.add(worker));
+  if (env.METRICS === 'on') serveClusterMetrics();
+  const shutdown = shutdownOf(primary, logger);
+  // Before anything starts, so a signal during start-up stops the workers too instead of killing the primary.
+  process.on('SIGTERM', () => shutdown('SIGTERM'));
+  process.on('SIGINT', () => shutdown('SIGINT'));
+
+  // A taken port fails the start in one line, before the migration, as a single process does.
+  await ensurePortFree(env);
+  await migrateOnce(env, logger);
+  if (primary.stopping) {
+    logger.info('stopped');
+    process.exit(0);
+  }
+  const port = await forkWorkers(primary, env.WEB_CONCURRENCY);
+  replaceDeadWorkers(primary, logger, shutdown);
+
+  const baseUrl = baseUrlOf(env.HOST, port);
+  logger.info({ baseUrl, database: 'postgres', workers: env.WEB_CONCURRENCY }, 'listening');
+  return { baseUrl };
+}
+
+/** The primary's state, shared by its steps. */
+interface Primary {
+  stopping: boolean;
   /**
    * Workers that have listened. A worker takes its signals before it starts listening, so one that SIGTERM ended
    * before it listened was still loading, with nothing in flight to lose.
    */
-  const listened = new WeakSet<Worker>();
-  cluster.on('listening', (worker) => listened.add(worker));
-  const fork = () => cluster.fork();
-  if (env.METRICS === 'on') serveClusterMetrics();
+  listened: WeakSet<Worker>;
+}
 
-  const shutdown = (reason: string, exitCode = 0) => {
-    if (stopping) return;
-    stopping = true;
+/** Stops every worker (each finishes its in-flight requests), then the primary: 1 if any failed to stop cleanly. */
+function shutdownOf(primary: Primary, logger: Logger): (reason: string, exitCode?: number) => void {
+  return (reason, exitCode = 0) => {
+    if (primary.stopping) return;
+    primary.stopping = true;
     logger.info({ reason }, 'shutting down: workers finish their in-flight requests');
     const workers = Object.values(cluster.workers ?? {}).filter((w): w is Worker => w !== undefined);
     let failed = exitCode !== 0;
@@ -63,7 +81,7 @@ export async function startPrimary(env: Env, logger: Logger): Promise<ClusterPri
     }
     for (const worker of workers) {
       worker.once('exit', (code, signal) => {
-        const stoppedUnstarted = signal === 'SIGTERM' && !listened.has(worker);
+        const stoppedUnstarted = signal === 'SIGTERM' && !primary.listened.has(worker);
         if (code !== 0 && !stoppedUnstarted) {
           failed = true;
           logger.error({ pid: worker.process.pid, code, signal }, 'a worker did not stop cleanly');
@@ -78,13 +96,10 @@ export async function startPrimary(env: Env, logger: Logger): Promise<ClusterPri
       worker.process.kill('SIGTERM');
     }
   };
-  // Before anything starts, so a signal during start-up stops the workers too instead of killing the primary.
-  process.on('SIGTERM', () => shutdown('SIGTERM'));
-  process.on('SIGINT', () => shutdown('SIGINT'));
+}
 
-  // A taken port fails the start in one line, before the migration, as a single process does.
-  await ensurePortFree(env);
-  // Once, here, rather than in every worker at the same moment (they would queue on the migration lock).
+/** Applies the migrations once, here, rather than in every worker at the same moment (they would queue on its lock). */
+async function migrateOnce(env: Env, logger: Logger): Promise<void> {
   const database = await connectDatabase(databaseOptions(env, { poolSize: 1, statementTimeoutMs: 0 }));
   try {
     const migrations = await database.direct(migrate);
@@ -92,26 +107,25 @@ export async function startPrimary(env: Env, logger: Logger): Promise<ClusterPri
   } finally {
     await database.close();
   }
-  if (stopping) {
-    logger.info('stopped');
-    process.exit(0);
-  }
+}
 
-  const port = await new Promise<number>((resolve, reject) => {
+/** Forks `count` workers and waits until every one listens: the port they listen on. */
+function forkWorkers(primary: Primary, count: number): Promise<number> {
+  return new Promise<number>((resolve, reject) => {
     const waiting = new Set<Worker>();
     let listeningPort = 0;
     const timer = setTimeout(() => fail(new Error('workers did not start listening in time')), START_TIMEOUT_MS);
     const onListening = (worker: Worker, address: { port: number }) => {
-      // Stopping already: shutdown() ends the process, and "listening" would be a false report.
-      if (stopping || !waiting.delete(worker)) return;
+      // Stopping already: shutdown ends the process, and "listening" would be a false report.
+      if (primary.stopping || !waiting.delete(worker)) return;
       listeningPort = address.port;
       if (waiting.size > 0) return;
       cleanup();
       resolve(listeningPort);
     };
     const onExit = (worker: Worker, code: number | null, signal: string | null) => {
-      // During a shutdown, shutdown() accounts for every exit and ends the process.
-      if (stopping || !waiting.has(worker)) return;
+      // During a shutdown, shutdown accounts for every exit and ends the process.
+      if (primary.stopping || !waiting.has(worker)) return;
       fail(new Error(`worker ${worker.process.pid} exited during start (${signal ?? `code ${code}`})`));
     };
     function cleanup() {
@@ -121,18 +135,21 @@ export async function startPrimary(env: Env, logger: Logger): Promise<ClusterPri
     }
     function fail(error: Error) {
       cleanup();
-      stopping = true;
+      primary.stopping = true;
       for (const worker of Object.values(cluster.workers ?? {})) worker?.process.kill('SIGTERM');
       reject(error);
     }
     cluster.on('listening', onListening);
     cluster.on('exit', onExit);
-    for (let i = 0; i < env.WEB_CONCURRENCY; i++) waiting.add(fork());
+    for (let i = 0; i < count; i++) waiting.add(cluster.fork());
   });
+}
 
+/** A worker that dies while serving is replaced, but not in a loop: past MAX_RESTARTS_PER_MINUTE, all stops. */
+function replaceDeadWorkers(primary: Primary, logger: Logger, shutdown: (reason: string, exitCode?: number) => void) {
   const restarts: number[] = [];
   cluster.on('exit', (worker, code, signal) => {
-    if (stopping) return;
+    if (primary.stopping) return;
     logger.error({ pid: worker.process.pid, code, signal }, 'worker exited; starting another');
     const now = Date.now();
     restarts.push(now);
@@ -142,12 +159,8 @@ export async function startPrimary(env: Env, logger: Logger): Promise<ClusterPri
       shutdown('worker failures', 1);
       return;
     }
-    fork();
+    cluster.fork();
   });
-
-  const baseUrl = baseUrlOf(env.HOST, port);
-  logger.info({ baseUrl, database: 'postgres', workers: env.WEB_CONCURRENCY }, 'listening');
-  return { baseUrl };
 }
 
 /** In a process forked by startPrimary: what its log lines carry to tell the workers apart; otherwise null. */

@@ -13,7 +13,7 @@ import { FailedAuthLimiter } from '../modules/access/index.js';
 import { syncWorkerFromEnv } from '../modules/marketplace/index.js';
 import { createMetrics, shareWithPrimary } from '../modules/metrics/index.js';
 import { startValuationScheduler } from '../modules/valuations/index.js';
-import { addressPolicyFromEnv, webhookWorkerFromEnv } from '../modules/webhooks/index.js';
+import { type AddressPolicy, addressPolicyFromEnv, webhookWorkerFromEnv } from '../modules/webhooks/index.js';
 import { checkStatementTimeout } from './database.js';
 import { startHousekeeping } from './housekeeping.js';
 
@@ -126,12 +126,71 @@ export async function startServer({ env, logger, beforeServing, signal }: StartO
   answerClientErrors(server, logger);
   // Keep-alive connections outlive requests; idle ones are closed on shutdown rather than waited for.
   server.keepAliveTimeout = 5_000;
-  // The port first: when it is taken, the start fails before the database is opened or the demo workspace created
+  // The port first: when it is taken, the start fails before the database is opened or the demo organization created
   // (whose key, printed only on the start that creates it, was lost with the start). A cluster's workers listen
   // last, as before: their primary counts a worker as started once it listens, and they never create the demo.
   const listenFirst = !cluster.isWorker;
   const serve = holdRequests(server);
   if (listenFirst) await listen(server, env);
+  let database: Database;
+  try {
+    database = await prepareDatabase(env, logger, beforeServing, signal);
+  } catch (error) {
+    server.closeAllConnections();
+    server.close();
+    throw error;
+  }
+
+  const background = startBackground(env, database, logger, webhookPolicy);
+  const { metrics } = background;
+  const inFlight = new InFlightRequests(logger, env.REQUEST_QUEUE_LIMIT);
+  const app = createApp({
+    sql: metrics ? metrics.instrumentPool(database.sql) : database.sql,
+    logger,
+    onSyncQueued: () => background.worker?.kick(),
+    webhooks: {
+      policy: webhookPolicy,
+      timeoutMs: env.WEBHOOK_TIMEOUT_MS,
+      queued: () => background.webhookWorker?.kick(),
+    },
+    requestTimeoutMs: env.REQUEST_TIMEOUT_MS,
+    requestBodyTimeoutMs: env.REQUEST_BODY_TIMEOUT_MS,
+    inFlight,
+    cancelStatements: database.kind === 'postgres',
+    policy: { maxRequests: env.RATE_LIMIT_MAX_REQUESTS, windowSeconds: env.RATE_LIMIT_WINDOW_SECONDS },
+    publicBaseUrl: env.PUBLIC_BASE_URL,
+    failedAuth: env.AUTH_FAILURE_LIMIT > 0 ? new FailedAuthLimiter({ limit: env.AUTH_FAILURE_LIMIT }) : undefined,
+    metrics: metrics && { metrics, token: env.METRICS_TOKEN },
+    corsOrigins: allowedOrigins(env),
+  });
+  serve(app);
+  if (!listenFirst) await listen(server, env);
+  const { port } = server.address() as AddressInfo;
+  const close = closerOf(server, inFlight, env.SHUTDOWN_TIMEOUT_MS, async () => {
+    await background.stop();
+    await database.close();
+  });
+  return { baseUrl: baseUrlOf(env.HOST, port), port, database, close };
+}
+
+/** The base URL of the API on this host and port (a wildcard host shown as localhost). */
+export function baseUrlOf(host: string, port: number): string {
+  const bracketed = host.includes(':') ? `[${host}]` : host;
+  const shown = bracketed === '0.0.0.0' || bracketed === '[::]' ? 'localhost' : bracketed;
+  return `http://${shown}:${port}/v1`;
+}
+
+/**
+ * Opens the database, checks its statement_timeout, migrates it and runs `beforeServing`. A signal stops the start
+ * between these steps. On PostgreSQL it also stops the wait for a step (the network's); the embedded database's steps
+ * are local and short, and are left to finish (a migration, the demo's seed) so that its files are closed cleanly.
+ */
+async function prepareDatabase(
+  env: Env,
+  logger: Logger,
+  beforeServing: StartOptions['beforeServing'],
+  signal: AbortSignal | undefined,
+): Promise<Database> {
   let opened: Database | undefined;
   const stopIfAborted = () => {
     if (signal?.aborted) throw new StartAborted('stopped during start-up');
@@ -140,9 +199,6 @@ export async function startServer({ env, logger, beforeServing, signal }: StartO
     opened = await connectDatabase(
       databaseOptions(env, { poolSize: env.DATABASE_POOL_SIZE, statementTimeoutMs: env.STATEMENT_TIMEOUT_MS }),
     );
-    // A signal stops the start between its steps. On PostgreSQL it also stops the wait for a step (the network's);
-    // the embedded database's steps are local and short, and are left to finish (a migration, the demo's seed) so
-    // that its files are closed cleanly.
     const step = <T>(work: Promise<T>) => (opened?.kind === 'postgres' ? untilAborted(work, signal) : work);
     stopIfAborted();
     await step(checkStatementTimeout(opened, env, logger));
@@ -152,16 +208,20 @@ export async function startServer({ env, logger, beforeServing, signal }: StartO
     stopIfAborted();
     await step(beforeServing?.(opened) ?? Promise.resolve());
     stopIfAborted();
+    return opened;
   } catch (error) {
     // Aborted on PostgreSQL: the process exits next, which ends the connections (and rolls back what was open);
     // closing them first would wait for the very answers that did not come.
     if (!(error instanceof StartAborted && opened?.kind === 'postgres')) await opened?.close();
-    server.closeAllConnections();
-    server.close();
     throw error;
   }
-  const database = opened;
+}
 
+/**
+ * What a server process runs beside its requests: metrics, and with SYNC_WORKER=on the sync and webhook workers and
+ * the valuation scheduler, and housekeeping; `stop` waits for each.
+ */
+function startBackground(env: Env, database: Database, logger: Logger, webhookPolicy: AddressPolicy) {
   const metrics =
     env.METRICS === 'on'
       ? createMetrics({ sql: database.sql, poolMax: database.kind === 'postgres' ? env.DATABASE_POOL_SIZE : 1 })
@@ -179,30 +239,29 @@ export async function startServer({ env, logger, beforeServing, signal }: StartO
     logger,
     changesRetentionDays: env.CHANGES_RETENTION_DAYS,
   });
-  const inFlight = new InFlightRequests(logger, env.REQUEST_QUEUE_LIMIT);
-  const app = createApp({
-    sql: metrics ? metrics.instrumentPool(database.sql) : database.sql,
-    logger,
-    onSyncQueued: () => worker?.kick(),
-    webhooks: { policy: webhookPolicy, timeoutMs: env.WEBHOOK_TIMEOUT_MS, queued: () => webhookWorker?.kick() },
-    requestTimeoutMs: env.REQUEST_TIMEOUT_MS,
-    requestBodyTimeoutMs: env.REQUEST_BODY_TIMEOUT_MS,
-    inFlight,
-    cancelStatements: database.kind === 'postgres',
-    policy: { maxRequests: env.RATE_LIMIT_MAX_REQUESTS, windowSeconds: env.RATE_LIMIT_WINDOW_SECONDS },
-    publicBaseUrl: env.PUBLIC_BASE_URL,
-    failedAuth: env.AUTH_FAILURE_LIMIT > 0 ? new FailedAuthLimiter({ limit: env.AUTH_FAILURE_LIMIT }) : undefined,
-    metrics: metrics && { metrics, token: env.METRICS_TOKEN },
-    corsOrigins: allowedOrigins(env),
-  });
-  serve(app);
-  if (!listenFirst) await listen(server, env);
-  const { port } = server.address() as AddressInfo;
-  const host = env.HOST.includes(':') ? `[${env.HOST}]` : env.HOST;
-  const baseUrl = `http://${host === '0.0.0.0' || host === '[::]' ? 'localhost' : host}:${port}/v1`;
+  return {
+    metrics,
+    worker,
+    webhookWorker,
+    stop: async () => {
+      await Promise.all([worker?.stop(), webhookWorker?.stop(), valuations?.stop()]);
+      await housekeeping.stop();
+    },
+  };
+}
 
+/**
+ * The server's close, once however often it is called: stops accepting connections, lets in-flight requests finish
+ * (up to `shutdownTimeoutMs`), then runs `after` (the background's stop, the pool's close).
+ */
+function closerOf(
+  server: Server,
+  inFlight: InFlightRequests,
+  shutdownTimeoutMs: number,
+  after: () => Promise<void>,
+): () => Promise<void> {
   let closing: Promise<void> | undefined;
-  const close = () => {
+  return () => {
     closing ??= (async () => {
       const closed = new Promise<void>((resolve) => server.close(() => resolve()));
       // Every response from now on says Connection: close, so no keep-alive client sends into a closing socket.
@@ -214,15 +273,12 @@ export async function startServer({ env, logger, beforeServing, signal }: StartO
       // socket; a request whose COMMIT is on the wire gets a moment to answer, then every connection is closed.
       const timer = setTimeout(() => {
         inFlight.cutOff(CUT_OFF_GRACE_MS).finally(() => server.closeAllConnections());
-      }, env.SHUTDOWN_TIMEOUT_MS);
+      }, shutdownTimeoutMs);
       await closed;
       clearInterval(sweep);
       clearTimeout(timer);
-      await Promise.all([worker?.stop(), webhookWorker?.stop(), valuations?.stop()]);
-      await housekeeping.stop();
-      await database.close();
+      await after();
     })();
     return closing;
   };
-  return { baseUrl, port, database, close };
 }
