@@ -76,7 +76,7 @@ export const CHANGE_TYPES = [
 export type ChangeType = (typeof CHANGE_TYPES)[number];
 
 /**
- * Webhooks (Standard Webhooks 1.0): each change is POSTed to the workspace's endpoints that subscribe to its type,
+ * Webhooks (Standard Webhooks 1.0): each change is POSTed to the organization's endpoints that subscribe to its type,
  * signed with the endpoint's secret. Receivers verify with the SDK's `verifyWebhook` or any Standard Webhooks library.
  */
 export const WEBHOOKS = {
@@ -97,7 +97,7 @@ export const WEBHOOKS = {
   secretBytes: 32,
   /** How far a delivery's timestamp may be from the receiver's clock before it is refused as a possible replay. */
   toleranceSeconds: 300,
-  /** Endpoints one workspace may have. */
+  /** Endpoints one organization may have. */
   maxEndpoints: 16,
   /** After a rotation, the old secret keeps signing (a second signature) for this long. */
   previousSecretHours: 24,
@@ -126,7 +126,7 @@ export const BATCH = {
 export type BatchMode = (typeof BATCH.modes)[number];
 
 /**
- * `GET /exports/items`: every item of a workspace in one answer, from one snapshot, in NDJSON (one Item per line, then
+ * `GET /exports/items`: every item of an organization in one answer, from one snapshot, in NDJSON (one Item per line, then
  * a last line with the count and the changes cursor at that snapshot) or CSV. The server reads the snapshot into a
  * temporary file first, then sends it with its length, its ETag and the same facts in response headers.
  */
@@ -149,11 +149,11 @@ export const EXPORTS = {
    */
   maxPerKey: 2,
   /**
-   * Exports one workspace may have under way at once in one server process, all its keys together; one more is
-   * answered 429. Half the process's: no one workspace can take every export of a process from the others.
+   * Exports one organization may have under way at once in one server process, all its keys together; one more is
+   * answered 429. Half the process's: no one organization can take every export of a process from the others.
    */
-  maxPerWorkspace: 4,
-  /** Exports one server process has under way at once, all workspaces together; one more is answered 503. */
+  maxPerOrganization: 4,
+  /** Exports one server process has under way at once, all organizations together; one more is answered 503. */
   maxPerProcess: 8,
   /** The `Retry-After` (seconds) of an export refused for either cap. */
   busyRetryAfterSeconds: 5,

@@ -42,7 +42,7 @@ import {
 
 // Examples published in the OpenAPI document and the docs' reference. They are typed as the contract's own
 // response types, and a test parses each one with its schema, so an example can never show a field the API
-// does not return. Values follow the demo workspace (a dealer of US coins). Each resource's examples are in
+// does not return. Values follow the demo organization (a dealer of US coins). Each resource's examples are in
 // examples/<resource>.ts; this file names them by component schema and by parameter.
 
 export { VALIDATION_ERROR_EXAMPLE };

@@ -117,7 +117,7 @@ class ExportStopped extends Error {
 }
 
 /**
- * The exports under way in one server process, by API key and by workspace: each holds, while it reads its snapshot, a
+ * The exports under way in one server process, by API key and by organization: each holds, while it reads its snapshot, a
  * database connection, and until its answer closes a temporary file. A slot is given back when those are, not when the
  * caller leaves: a caller that hangs up mid-read keeps its slot until the read notices and rolls back.
  */
@@ -126,26 +126,26 @@ export class ExportSlots {
   private total = 0;
 
   /**
-   * Takes a slot for the key of a workspace, or refuses: 429 over the key's or the workspace's cap, 503 over the
+   * Takes a slot for the key of an organization, or refuses: 429 over the key's or the organization's cap, 503 over the
    * process's. Returns its release, which may be called more than once.
    */
   acquire(keyId: string, organizationId: string): () => void {
     const retry = { 'Retry-After': String(EXPORTS.busyRetryAfterSeconds) };
     const byKey = `key:${keyId}`;
-    const byWorkspace = `workspace:${organizationId}`;
+    const byOrganization = `organization:${organizationId}`;
     if ((this.held.get(byKey) ?? 0) >= EXPORTS.maxPerKey) throw new ApiError('TOO_MANY_REQUESTS', undefined, retry);
-    if ((this.held.get(byWorkspace) ?? 0) >= EXPORTS.maxPerWorkspace) {
+    if ((this.held.get(byOrganization) ?? 0) >= EXPORTS.maxPerOrganization) {
       throw new ApiError('TOO_MANY_REQUESTS', undefined, retry);
     }
     if (this.total >= EXPORTS.maxPerProcess) throw new ApiError('SERVICE_UNAVAILABLE', undefined, retry);
     this.total += 1;
-    for (const name of [byKey, byWorkspace]) this.held.set(name, (this.held.get(name) ?? 0) + 1);
+    for (const name of [byKey, byOrganization]) this.held.set(name, (this.held.get(name) ?? 0) + 1);
     let released = false;
     return () => {
       if (released) return;
       released = true;
       this.total -= 1;
-      for (const name of [byKey, byWorkspace]) {
+      for (const name of [byKey, byOrganization]) {
         const left = (this.held.get(name) ?? 1) - 1;
         if (left > 0) this.held.set(name, left);
         else this.held.delete(name);
