@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Coinventory, CoinventoryError, ConflictError, type Item, ItemsExport } from '../src/index.js';
 import { type RunningServer, startServer, stopServer, thrown } from './support/server.js';
 
-// Issue 19 against the real server binary (embedded database, demo workspace): the export, and dry runs.
+// Issue 19 against the real server binary (embedded database, demo organization): the export, and dry runs.
 let server: RunningServer | undefined;
 let client: Coinventory;
 

@@ -22,7 +22,7 @@ import {
 } from './support/server.js';
 
 // What issue 17 added, against the real server binary on loopback with a fresh embedded database and the demo
-// workspace: categories, warehouses, the changes feed, Idempotency-Key and conditional requests. Well under the key's
+// organization: categories, warehouses, the changes feed, Idempotency-Key and conditional requests. Well under the key's
 // rate limit (120 requests a minute).
 let server: RunningServer | undefined;
 let client: Coinventory;
@@ -154,7 +154,7 @@ describe('the changes feed', () => {
     const valuations = (await client.items.valuations(item.id)).items.reverse();
     const valued = await client.items.get(item.id);
     expect(valuations).toHaveLength(2);
-    // The import's valuation (the workspace does not apply estimates), then --apply's with its item.updated.
+    // The import's valuation (the organization does not apply estimates), then --apply's with its item.updated.
     expect(seen.map((change) => [change.type, change.objectId])).toEqual([
       ['valuation.created', valuations[0]?.id],
       ['valuation.created', valuations[1]?.id],

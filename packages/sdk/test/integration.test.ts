@@ -14,7 +14,7 @@ import {
 } from '../src/index.js';
 import { createKey, type RunningServer, startServer, stopServer, thrown } from './support/server.js';
 
-// The SDK against the real server binary on loopback, on a fresh embedded database with the demo workspace.
+// The SDK against the real server binary on loopback, on a fresh embedded database with the demo organization.
 // Every SDK method is called; the suite stays well under the key's rate limit (120 requests a minute).
 let server: RunningServer | undefined;
 let client: Coinventory;
@@ -35,7 +35,7 @@ afterAll(async () => {
 });
 
 describe('me()', () => {
-  it('names the demo workspace, the key and the rate limit', async () => {
+  it('names the demo organization, the key and the rate limit', async () => {
     const me = await client.me();
     expect(me.organization.slug).toBe('liberty-coin');
     expect(me.apiKey.scopes).toEqual(['read', 'write']);

@@ -164,7 +164,7 @@ export class AuthenticationError extends APIError {
   }
 }
 
-/** 403: the key lacks the scope, or its workspace's plan or its creator's role no longer allows the API. */
+/** 403: the key lacks the scope, or its organization's plan or its creator's role no longer allows the API. */
 export class PermissionDeniedError extends APIError {
   static {
     brand(PermissionDeniedError, 'PermissionDeniedError');
@@ -178,7 +178,7 @@ export class NotFoundError extends APIError {
   }
 }
 
-/** 409 `CONFLICT`: an item with this SKU already exists in the workspace. */
+/** 409 `CONFLICT`: the SKU is already used by another item of the organization. */
 export class ConflictError extends APIError {
   static {
     brand(ConflictError, 'ConflictError');

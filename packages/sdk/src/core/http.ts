@@ -86,7 +86,7 @@ export class HttpTransport implements Transport {
   /**
    * Sends a streamed route (the export) and resolves once its headers are in, with the response whose body the caller
    * reads as it arrives. Until then it is timed and retried as a GET; once the body has begun, only `signal` ends it
-   * (an export of a large workspace may take longer than one attempt's timeout, and is never retried part-way).
+   * (an export of a large organization may take longer than one attempt's timeout, and is never retried part-way).
    */
   async stream(key: RouteKey, query: object | undefined, options: StreamOptions): Promise<Response> {
     const route = ROUTES[key];

@@ -4,7 +4,7 @@ import type { PagePromise } from '../core/pagination.js';
 import type { ConditionalGetOptions, RequestOptions, SendOptions, UnconditionalOptions } from '../core/transport.js';
 import { Resource } from './resource.js';
 
-/** The workspace's item categories, read-only: `client.categories`. Their ids are what `categoryId` takes. */
+/** The organization's item categories, read-only: `client.categories`. Their ids are what `categoryId` takes. */
 export class Categories extends Resource {
   /** Lists categories by name, then id. Await it for one page, or iterate it for every category. */
   list(params: ListCategoriesParams = {}, options?: RequestOptions): PagePromise<Category, ListCategoriesParams> {

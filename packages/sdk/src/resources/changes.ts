@@ -5,7 +5,7 @@ import type { RequestOptions } from '../core/transport.js';
 import { Resource } from './resource.js';
 
 /**
- * The changes feed: `client.changes`. Every change to the workspace, in commit order, read from a cursor: items
+ * The changes feed: `client.changes`. Every change to the organization, in commit order, read from a cursor: items
  * created, updated and deleted through the API (`item.*`), the valuation engine's valuations (`valuation.created`),
  * and consignments and invoices an operator imports (`consignment.*`, `invoice.*`). `type` narrows `data`.
  *
@@ -23,7 +23,7 @@ import { Resource } from './resource.js';
 export class Changes extends Resource {
   /**
    * One page of changes after `after`, oldest first: `{ items, nextCursor, hasMore }`. Pass `nextCursor` as `after`
-   * for the next page. Throws `BadRequestError` for an expired cursor or one of another workspace: start again from
+   * for the next page. Throws `BadRequestError` for an expired cursor or one of another organization: start again from
    * a full read.
    */
   list(params: ChangePageParams = {}, options?: RequestOptions): APIPromise<ChangeList> {

@@ -5,7 +5,7 @@ import type { ConditionalGetOptions, RequestOptions, SendOptions, UnconditionalO
 import { Resource } from './resource.js';
 
 /**
- * The workspace's warehouses and their zones, read-only: `client.warehouses`. Their ids are what `warehouseId` and
+ * The organization's warehouses and their zones, read-only: `client.warehouses`. Their ids are what `warehouseId` and
  * `zoneId` take.
  */
 export class Warehouses extends Resource {

@@ -23,7 +23,7 @@ import type {
 import { Resource } from './resource.js';
 
 /**
- * The workspace's webhook endpoints: `client.webhookEndpoints`. Each gets the changes of the types it subscribes to
+ * The organization's webhook endpoints: `client.webhookEndpoints`. Each gets the changes of the types it subscribes to
  * POSTed to its URL, signed with its secret; verify them with `verifyWebhook`.
  */
 export class WebhookEndpoints extends Resource {
@@ -37,7 +37,7 @@ export class WebhookEndpoints extends Resource {
 
   /**
    * Adds an endpoint and returns it with its signing `secret`, shown this once: store it where the receiver reads it.
-   * Throws `BadRequestError` for a URL the server refuses or past the workspace's limit of endpoints.
+   * Throws `BadRequestError` for a URL the server refuses or past the organization's limit of endpoints.
    */
   create(body: CreateWebhookEndpointInput, options?: WriteOptions): APIPromise<WebhookEndpointWithSecret> {
     return this.transport.request('webhookEndpoints.create', { body }, options);
