@@ -4,7 +4,7 @@ yieldToServerSuiteInCi();
 
 export default vitestConfig({
   test: {
-    // One real server (fresh embedded database, demo workspace) for every file; files that need a server with
+    // One real server (fresh embedded database, demo organization) for every file; files that need a server with
     // other settings (a tight rate limit) start their own.
     globalSetup: ['test/support/setup.ts'],
     // Files share that server and some of them change its data: one file at a time keeps every list and snapshot

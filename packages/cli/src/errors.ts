@@ -164,7 +164,7 @@ function apiHint(error: APIError): string | undefined {
     return "The key is missing, unknown, expired or revoked: run 'coinventory login' or check COINVENTORY_API_KEY.";
   }
   if (error instanceof PermissionDeniedError) {
-    return "The key may lack the scope this needs ('write' for changes; 'coinventory me' shows its scopes), or the workspace's plan no longer includes the API.";
+    return "The key may lack the scope this needs ('write' for changes; 'coinventory me' shows its scopes), or the organization's plan no longer includes the API.";
   }
   if (error instanceof RateLimitError) return 'The rate limit is per key; wait and try again.';
   return undefined;

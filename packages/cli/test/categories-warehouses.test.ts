@@ -4,7 +4,7 @@ import { scrub } from './support/cli.js';
 import { parseCsv } from './support/csv.js';
 import { json, withKey } from './support/demo.js';
 
-// `categories` and `warehouses` (list and get) on the demo workspace's categories, warehouses and zones.
+// `categories` and `warehouses` (list and get) on the demo organization's categories, warehouses and zones.
 
 const { run, sdk } = withKey(inject('server').keys.places);
 

@@ -133,14 +133,14 @@ describe('changes after a cursor', () => {
 });
 
 describe("changes beyond items: the valuation engine's, and the records an operator imports", () => {
-  // In a workspace of its own, so that what the imports and the engine add (consignments, invoices, sales) is seen by
-  // no other test file, which read the demo workspace.
+  // In an organization of its own, so that what the imports and the engine add (consignments, invoices, sales) is seen by
+  // no other test file, which read the demo organization.
   const server = inject('server');
   const slug = 'cli-change-types';
   const samples = fileURLToPath(new URL('../../server/samples/imports/', import.meta.url));
   let own: ReturnType<typeof withKey>;
 
-  /** Runs an operator command (`coinventory-server …`), as the workspace's operator would; its stdout. */
+  /** Runs an operator command (`coinventory-server …`), as the organization's operator would; its stdout. */
   const operator = async (...args: string[]) => {
     const result = await runOperatorCommand(server, args);
     expect(result.code, `${args.join(' ')}:\n${result.stdout}${result.stderr}`).toBe(0);
@@ -183,7 +183,7 @@ describe("changes beyond items: the valuation engine's, and the records an opera
     });
     const afterCreate = (await sdk.changes.cursor()).cursor;
     // Three recent comparable sales of its coin, the engine's minimum: importing them values the item (not applied,
-    // as the workspace's policy is), and valuate --apply values it again and makes the estimate its value.
+    // as the organization's policy is), and valuate --apply values it again and makes the estimate its value.
     const daysAgo = (days: number) => new Date(Date.now() - days * 86_400_000).toISOString().slice(0, 10);
     const file = join(tempDir('sales'), 'sales.csv');
     const prices = [30_000, 31_000, 32_000];

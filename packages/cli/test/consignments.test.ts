@@ -4,7 +4,7 @@ import { scrub } from './support/cli.js';
 import { parseCsv } from './support/csv.js';
 import { json, run, sdk } from './support/demo.js';
 
-// `consignments list` and `get` on the demo workspace's consignments.
+// `consignments list` and `get` on the demo organization's consignments.
 
 describe('consignments', () => {
   it('list: table, filters, --all', async () => {

@@ -95,7 +95,7 @@ describe('refused by the API as invalid (400): exit 2, with each issue', () => {
     );
     expect(result.code).toBe(2);
     expect(result.stderr).toMatch(
-      /^Error: Invalid input data \(BAD_REQUEST, HTTP 400\)\n {2}- body\.categoryId: no category with this id in the workspace\nRequest ID: req_\S+\n$/,
+      /^Error: Invalid input data \(BAD_REQUEST, HTTP 400\)\n {2}- body\.categoryId: no category with this id in the organization\nRequest ID: req_\S+\n$/,
     );
   });
 });

@@ -4,7 +4,7 @@ import { scrub } from './support/cli.js';
 import { parseCsv } from './support/csv.js';
 import { json, run, sdk } from './support/demo.js';
 
-// `invoices list` and `get` on the demo workspace's invoices.
+// `invoices list` and `get` on the demo organization's invoices.
 
 describe('invoices', () => {
   it('list: table, status filter, sort, --all', async () => {

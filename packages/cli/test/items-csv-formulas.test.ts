@@ -11,7 +11,7 @@ import { withKey } from './support/demo.js';
 // Spreadsheet formula injection (issue 35): items whose text starts like a formula, exported as CSV by the server
 // (GET /exports/items) and by `items list --output csv`, come out with a leading ' on every such cell, so no
 // spreadsheet runs them; `items import` of either file gives back exactly the original values. In the shared
-// server's demo workspace, with this file's own key; every item made here has the run's prefix and is deleted.
+// server's demo organization, with this file's own key; every item made here has the run's prefix and is deleted.
 
 const { baseUrl, keys } = inject('server');
 const { run, sdk } = withKey(keys.formulas);

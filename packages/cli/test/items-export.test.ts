@@ -5,7 +5,7 @@ import { describe, expect, inject, it } from 'vitest';
 import { tempDir } from './support/cli.js';
 import { withKey } from './support/demo.js';
 
-// `items export` against the shared server's demo workspace (read only, with this file's own key): the bytes the
+// `items export` against the shared server's demo organization (read only, with this file's own key): the bytes the
 // API's export answers with, in NDJSON and CSV, the list's filters passed through, and the changes cursor of the
 // export's snapshot said on stderr and saved with --cursor-file. (`export | head` on 10,000 items is in
 // items-import-resume.test.ts, where there are that many.)

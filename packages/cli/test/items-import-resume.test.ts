@@ -7,7 +7,7 @@ import { withKey } from './support/demo.js';
 
 // The done-when: a 10,000-row CSV import killed (SIGKILL) half-way and run again ends with exactly 10,000
 // items and no 429, under the real default rate limit (the shared server's: 120 requests per 60 s per key, and this
-// test's key spends it alone). In a workspace of its own (see setup.ts), so the demo workspace other files read
+// test's key spends it alone). In an organization of its own (see setup.ts), so the demo organization other files read
 // stays as it is. Also here: Ctrl-C, and a batch the API had applied before the run died, sent again.
 
 const { keys } = inject('server');

@@ -7,11 +7,11 @@ import { tempDir } from './support/cli.js';
 import { parseCsv } from './support/csv.js';
 import { withKey } from './support/demo.js';
 
-// `items import` against the shared server's demo workspace, with this file's own key: exports of items made here
+// `items import` against the shared server's demo organization, with this file's own key: exports of items made here
 // import back unchanged (CSV and NDJSON, create and upsert), a file with bad rows imports the others and lists the
 // bad ones with their reasons, a bad header stops before any request, a dry run writes nothing. Every item made here
 // has the run's prefix, and is deleted at the end. (The 10,000-row import killed half-way is in
-// items-import-resume.test.ts, in a workspace of its own.)
+// items-import-resume.test.ts, in an organization of its own.)
 
 const { keys } = inject('server');
 const { run, sdk } = withKey(keys.importer);
@@ -35,7 +35,7 @@ async function deleteAll(items: readonly Item[]): Promise<void> {
 async function makeItems(tag: string): Promise<Item[]> {
   const [category] = (await sdk.categories.list()).items;
   const warehouse = (await sdk.warehouses.list()).items.find((w) => !w.isDefault && w.zones.length > 1);
-  if (!category || !warehouse) throw new Error('the demo workspace has a category and a second warehouse');
+  if (!category || !warehouse) throw new Error('the demo organization has a category and a second warehouse');
   const sku = (name: string) => `${PREFIX}${tag}-${name}`;
   const items: CreateItemInput[] = [
     {
@@ -178,7 +178,7 @@ describe('a file with rows the API refuses', () => {
       ['4', 'An item with this SKU already exists in the workspace (CONFLICT)', ...(rows[3] as string[])],
       [
         '5',
-        'Invalid input data (BAD_REQUEST): category.id: no category with this id in the workspace',
+        'Invalid input data (BAD_REQUEST): category.id: no category with this id in the organization',
         ...(rows[4] as string[]),
       ],
       ['6', expect.stringMatching(/^attributes: not valid JSON \(.+\)$/), ...(rows[5] as string[])],

@@ -5,7 +5,7 @@ import { BIN, scratchDir, scrub } from './support/cli.js';
 import { parseCsv } from './support/csv.js';
 import { demoItems, json, keyEnv, run, sdk } from './support/demo.js';
 
-// `items list` against the demo workspace: the table, TZ and COLUMNS, JSON and CSV, every filter and sort, --all
+// `items list` against the demo organization: the table, TZ and COLUMNS, JSON and CSV, every filter and sort, --all
 // across pages, a reader that goes away, and an empty result.
 
 let allItems: Item[];

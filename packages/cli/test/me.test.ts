@@ -2,7 +2,7 @@ import { describe, expect, inject, it } from 'vitest';
 import { scrub } from './support/cli.js';
 import { json, run, sdk } from './support/demo.js';
 
-// `me` against the shared server's demo workspace.
+// `me` against the shared server's demo organization.
 
 const { baseUrl } = inject('server');
 

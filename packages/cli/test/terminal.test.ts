@@ -86,7 +86,7 @@ describe.skipIf(!hasScript)('on a terminal', () => {
     const file = join(dir, 'items.csv');
     const prefix = `TTY-${randomUUID().slice(0, 8)}`;
     writeFileSync(file, `sku,title\n${Array.from({ length: 300 }, (_, i) => `${prefix}-${i},Bar`).join('\n')}\n`);
-    // A dry run: the bar is the same, and the demo workspace the other files read stays as it is.
+    // A dry run: the bar is the same, and the demo organization the other files read stays as it is.
     const screen = await onTerminal(cliLine(`items import ${quote(file)} --dry-run`));
     expect(screen).toContain(`Importing ${'░'.repeat(24)} 0/300 rows 0%`);
     expect(screen).toMatch(new RegExp(`Importing ${'█'.repeat(24)} 300/300 rows 100% {2}[\\d,]+ items/s`));

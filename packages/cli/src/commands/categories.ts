@@ -15,7 +15,7 @@ const categoryView: View<Category> = {
 export function registerCategories(program: Command): void {
   resourceCommands(program, {
     name: 'categories',
-    description: "list and show the workspace's item categories (read-only): the ids --category-id takes",
+    description: "list and show the organization's item categories (read-only): the ids --category-id takes",
     view: categoryView,
     list: {
       description: 'list categories, by name',

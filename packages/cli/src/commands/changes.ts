@@ -96,7 +96,7 @@ async function printFeed({ client, options, format, io, signal }: FeedRun): Prom
     if (format === 'table' && printer.count === 0 && !options.follow && !signal.aborted) io.notice('No changes found.');
   } catch (error) {
     if (!signal.aborted) {
-      // A cursor the API refused (expired, of another workspace) is no place to resume from.
+      // A cursor the API refused (expired, of another organization) is no place to resume from.
       if (error instanceof BadRequestError) position.cursor = undefined;
       throw error;
     }

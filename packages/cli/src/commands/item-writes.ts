@@ -90,7 +90,7 @@ const { quantity, attributes } = LIMITS;
 
 /** Every option of create and update, in `--help` order. */
 const WRITE_OPTIONS: readonly WriteOption[] = [
-  textOption('sku', '--sku <sku>', 'stock-keeping unit, unique in the workspace', { required: true }),
+  textOption('sku', '--sku <sku>', 'stock-keeping unit, unique in the organization', { required: true }),
   textOption('title', '--title <title>', 'title', { required: true }),
   textOption('description', '--description <text>', 'description'),
   {
@@ -121,7 +121,7 @@ const WRITE_OPTIONS: readonly WriteOption[] = [
   textOption('grade', '--grade <grade>', 'grade, e.g. MS65'),
   textOption('certificateNumber', '--certificate-number <cert>', 'grading certificate number'),
   textOption('gradingNotes', '--grading-notes <text>', 'grading notes'),
-  { field: 'categoryId', flags: '--category-id <uuid>', help: 'a category of the workspace', parse: uuid },
+  { field: 'categoryId', flags: '--category-id <uuid>', help: 'a category of the organization', parse: uuid },
   {
     field: 'attributes',
     flags: '--attr <key=value>',
@@ -141,8 +141,8 @@ const WRITE_OPTIONS: readonly WriteOption[] = [
   {
     field: 'warehouseId',
     flags: '--warehouse-id <uuid>',
-    help: 'a warehouse of the workspace',
-    notes: { create: " (default: the workspace's default warehouse)" },
+    help: 'a warehouse of the organization',
+    notes: { create: " (default: the organization's default warehouse)" },
     parse: uuid,
   },
   {

@@ -21,7 +21,7 @@ import { type FeedPosition, readFeed } from './feed.js';
 import { addOutputOptions, apiAction, changeTypesHelp, examples, type OutputOptions } from './shared.js';
 import { webhookEvents } from './webhooks.js';
 
-// `coinventory listen --forward-to <url>`: the workspace's changes from now on, each POSTed to a local receiver as a
+// `coinventory listen --forward-to <url>`: the organization's changes from now on, each POSTed to a local receiver as a
 // webhook delivery would be (the same body and Standard Webhooks headers), signed with a local secret, so a receiver
 // can be built and tried on one machine without an endpoint the server can reach. The Stripe CLI's `listen`, for
 // Coinventory.
@@ -173,7 +173,7 @@ A change that is not the last of the page read is sent with the cursor before th
 export function registerListen(program: Command): void {
   const listen = program
     .command('listen')
-    .description("forward the workspace's changes, signed like webhooks, to a local receiver as they happen")
+    .description("forward the organization's changes, signed like webhooks, to a local receiver as they happen")
     .addOption(
       new Option('--forward-to <url>', 'the receiver: an http(s) URL, e.g. http://localhost:3000/webhooks')
         .argParser(httpUrl('http://localhost:3000/webhooks'))

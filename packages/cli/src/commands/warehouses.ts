@@ -41,7 +41,7 @@ function warehouseDetails(warehouse: Warehouse, io: IO): string {
 export function registerWarehouses(program: Command): void {
   resourceCommands(program, {
     name: 'warehouses',
-    description: "list and show the workspace's warehouses and their zones (read-only)",
+    description: "list and show the organization's warehouses and their zones (read-only)",
     view: warehouseView,
     list: {
       description: 'list warehouses with their zones in order, the default one first',

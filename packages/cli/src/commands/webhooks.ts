@@ -33,7 +33,7 @@ import {
   testDetails,
 } from './webhook-views.js';
 
-// `coinventory webhooks …`: the workspace's webhook endpoints (list, get, create, update, delete, rotate-secret), their
+// `coinventory webhooks …`: the organization's webhook endpoints (list, get, create, update, delete, rotate-secret), their
 // deliveries, replaying changes to one, and sending it a test ping.
 
 /** One `--events` value: change types, comma-separated (repeatable), or `*` alone for every type. */
@@ -132,7 +132,7 @@ export function registerWebhooks(program: Command): void {
   const webhooks = resourceCommands(program, {
     name: 'webhookEndpoints',
     command: 'webhooks',
-    description: "manage the workspace's webhook endpoints: create, update, rotate secrets, see deliveries, replay",
+    description: "manage the organization's webhook endpoints: create, update, rotate secrets, see deliveries, replay",
     view: endpointView,
     list: {
       description: 'list webhook endpoints, oldest first (without their secrets)',

@@ -2,12 +2,12 @@ import { Coinventory, type Item } from '@coinventory/sdk';
 import { expect, inject } from 'vitest';
 import { type CliResult, cli, type RunOptions } from './cli.js';
 
-// The shared server's demo workspace (the same data on every run except ids and keys), through the built binary and
-// through the SDK to check what it printed, both with the workspace's own key or with a test file's own (withKey).
+// The shared server's demo organization (the same data on every run except ids and keys), through the built binary and
+// through the SDK to check what it printed, both with the organization's own key or with a test file's own (withKey).
 
 const { baseUrl, keys } = inject('server');
 
-/** The CLI and the SDK on the shared server with one key of the workspace. */
+/** The CLI and the SDK on the shared server with one key of the organization. */
 export interface Demo {
   /** The environment that points the CLI at the shared server with the key. */
   keyEnv: { COINVENTORY_BASE_URL: string; COINVENTORY_API_KEY: string };
@@ -16,7 +16,7 @@ export interface Demo {
   sdk: Coinventory;
 }
 
-/** The demo workspace with `key`: a file with many requests has its own key, so no file spends another's rate limit. */
+/** The demo organization with `key`: a file with many requests has its own key, so no file spends another's rate limit. */
 export function withKey(key: string): Demo {
   const keyEnv = { COINVENTORY_BASE_URL: baseUrl, COINVENTORY_API_KEY: key };
   return {
@@ -26,7 +26,7 @@ export function withKey(key: string): Demo {
   };
 }
 
-/** With the workspace's own key. */
+/** With the organization's own key. */
 export const { keyEnv, run, sdk } = withKey(keys.main);
 
 /** The parsed stdout of a run that must succeed quietly. */

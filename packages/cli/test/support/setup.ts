@@ -11,7 +11,7 @@ import {
   stopServer,
 } from './server.js';
 
-/** What the global setup gives every test file: one real server with the demo workspace, and keys. */
+/** What the global setup gives every test file: one real server with the demo organization, and keys. */
 export interface SharedServer extends ServerInfo {
   /** Separate keys per test file, so one file's requests never spend another's rate limit. */
   keys: {
@@ -32,13 +32,13 @@ export interface SharedServer extends ServerInfo {
     raw: string;
     /** Spreadsheet formulas in CSV: written neutralised, imported back. */
     formulas: string;
-    /** Keys of a workspace of their own (BULK_ORGANIZATION), empty at first: the bulk imports fill it. */
+    /** Keys of an organization of their own (BULK_ORGANIZATION), empty at first: the bulk imports fill it. */
     bulk: string;
     bulkResume: string;
   };
 }
 
-/** The workspace the bulk import tests fill with thousands of items, away from the demo workspace the others read. */
+/** The organization the bulk import tests fill with thousands of items, away from the demo organization the others read. */
 export const BULK_ORGANIZATION = 'cli-bulk-import';
 const BULK_OWNER = 'owner@cli-bulk-import.example';
 
@@ -49,8 +49,8 @@ async function operator(info: ServerInfo, args: string[]): Promise<string> {
   return stdout;
 }
 
-/** An empty workspace with API access, and `names.length` read/write keys of it. */
-async function bulkWorkspaceKeys(info: ServerInfo, names: string[]): Promise<string[]> {
+/** An empty organization with API access, and `names.length` read/write keys of it. */
+async function bulkOrganizationKeys(info: ServerInfo, names: string[]): Promise<string[]> {
   await operator(info, [
     'org',
     'create',
@@ -121,7 +121,7 @@ export default async function setup(project: TestProject): Promise<() => Promise
       createKey(info, 'cli export tests', 'read'),
       createKey(info, 'cli api and --fields tests', 'read,write'),
       createKey(info, 'cli CSV formula tests', 'read,write'),
-      bulkWorkspaceKeys(info, ['cli bulk import tests', 'cli bulk import resume tests']),
+      bulkOrganizationKeys(info, ['cli bulk import tests', 'cli bulk import resume tests']),
     ]);
     project.provide('server', {
       ...info,
