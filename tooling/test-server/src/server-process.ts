@@ -25,14 +25,14 @@ import { fileURLToPath } from 'node:url';
  */
 export const SERVER_BIN = fileURLToPath(new URL('../../../packages/server/dist/main.js', import.meta.url));
 
-/** The demo workspace every fresh embedded database gets, and its owner (the creator of new keys). */
+/** The demo organization every fresh embedded database gets, and its owner (the creator of new keys). */
 export const DEMO_ORGANIZATION = 'liberty-coin';
 export const DEMO_OWNER = 'owner@liberty-coin.example';
 
 export interface ServerInfo {
   /** The API's base URL, ending in /v1. */
   baseUrl: string;
-  /** The demo workspace's read/write key, printed once on first start. */
+  /** The demo organization's read/write key, printed once on first start. */
   apiKey: string;
   /** The data directory of the embedded database (operator commands reach the server through it). */
   dataDir: string;
@@ -60,7 +60,7 @@ const KEY = /\bcvk_live_[0-9A-Za-z]{38}\b/;
  * Starts `coinventory-server start` on a fresh embedded database in a temporary directory, with `extra` environment
  * (a tighter rate limit, say). Resolves once it logs "listening" (its base URL) and knows the demo key.
  *
- * The database is a copy of one the same server build made on its first start (its demo workspace and key), not a
+ * The database is a copy of one the same server build made on its first start (its demo organization and key), not a
  * new one each time: a first start (initdb, migrations, the demo data) costs about ten times a start on an existing
  * directory, and a test run starts a dozen servers. The copy is the same data as a first start would make; tests of
  * the first start itself spawn the binary on an empty directory. With `DATABASE_URL` in `extra`, nothing is copied.
@@ -193,7 +193,7 @@ export function runOperatorCommand(server: ServerInfo, args: string[]): Promise<
   return outputOf(child);
 }
 
-/** Creates a key of the demo workspace through the running server's admin socket. */
+/** Creates a key of the demo organization through the running server's admin socket. */
 export async function createKey(server: ServerInfo, name: string, scopes: 'read' | 'read,write'): Promise<string> {
   const args = ['key', 'create', '--org', DEMO_ORGANIZATION, '--creator', DEMO_OWNER, '--name', name];
   const { code, stdout, stderr } = await runOperatorCommand(server, [...args, '--scopes', scopes, '--json']);
