@@ -5,6 +5,7 @@ import { recordChange } from '../changes/index.js';
 import {
   externalId,
   idsByExternalId,
+  importedFirst,
   kindOf,
   type NaturalKey,
   namesIn,
@@ -118,13 +119,7 @@ export const CONSIGNMENTS_IMPORT = kindOf(ConsignmentRow, {
   name: 'consignments',
   key: (row) => row.number,
   keyFields: 'number',
-  check: (sql, organizationId, rows) =>
-    refuseUnfound(
-      rows,
-      (row) => row.consignor,
-      (names) => idsByExternalId(sql, 'consignors', organizationId, names),
-      (name) => `consignor: no consignor with externalId "${name}" (import consignors first)`,
-    ),
+  check: importedFirst('consignors', 'consignor', (row) => row.consignor),
   write: writeConsignments,
 });
 

@@ -32,6 +32,7 @@ export { peopleImport } from './people.js';
 export { IMPORT_FORMATS } from './read.js';
 export {
   idsByExternalId,
+  importedFirst,
   type NaturalKey,
   type Upserted,
   upsertByExternalId,

@@ -1,6 +1,6 @@
 import type { Fragment } from '../../db/table.js';
 import type { Queryable, TransactionSql } from '../../db/types.js';
-import type { Written } from './importer.js';
+import { type ImportKind, refuseUnfound, type Written } from './importer.js';
 
 /**
  * How imports write: each kind's records are upserted by their natural key (the unique index a re-import finds them
@@ -92,6 +92,20 @@ export async function idsByExternalId(
   `;
   return new Map(rows.map((row) => [row.external_id, row.id]));
 }
+
+/**
+ * The check of a kind whose rows name a record of `table` by its externalId (`name`, null for none): a `what` the
+ * organization has not imported yet refuses the row.
+ */
+export const importedFirst =
+  <Row>(table: string, what: string, name: (row: Row) => string | null): NonNullable<ImportKind<Row>['check']> =>
+  (sql, organizationId, rows) =>
+    refuseUnfound(
+      rows,
+      name,
+      (names) => idsByExternalId(sql, table, organizationId, names),
+      (externalId) => `${what}: no ${what} with externalId "${externalId}" (import ${table} first)`,
+    );
 
 /**
  * Upserts records an import finds by their externalId (unique in the organization): `update` names the row's fields

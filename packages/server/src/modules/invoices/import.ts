@@ -4,6 +4,7 @@ import type { TransactionSql } from '../../db/types.js';
 import {
   cents,
   externalId,
+  importedFirst,
   kindOf,
   type NaturalKey,
   namesIn,
@@ -11,7 +12,6 @@ import {
   optionalDate,
   optionalEmail,
   optionalText,
-  refuseUnfound,
   upsertWithCreatedAt,
 } from '../imports/index.js';
 import { consignmentsHoldingItemsOnInvoices, recordConsignmentsChanged } from '../items/index.js';
@@ -112,12 +112,6 @@ export const INVOICES_IMPORT = kindOf(InvoiceRow, {
   name: 'invoices',
   key: (row) => String(row.number),
   keyFields: 'number',
-  check: (sql, organizationId, rows) =>
-    refuseUnfound(
-      rows,
-      (row) => row.customer,
-      (names) => customersByExternalId(sql, organizationId, names),
-      (name) => `customer: no customer with externalId "${name}" (import customers first)`,
-    ),
+  check: importedFirst('customers', 'customer', (row) => row.customer),
   write: writeInvoices,
 });

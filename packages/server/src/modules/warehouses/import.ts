@@ -3,10 +3,10 @@ import type { Queryable, TransactionSql } from '../../db/types.js';
 import {
   externalId,
   idsByExternalId,
+  importedFirst,
   kindOf,
   type NaturalKey,
   namesIn,
-  refuseUnfound,
   requiredText,
   upsertByExternalId,
   upsertByKey,
@@ -87,13 +87,7 @@ export const ZONES_IMPORT = kindOf(ZoneRow, {
   name: 'zones',
   key: (row) => JSON.stringify([row.warehouse, row.externalId]),
   keyFields: 'warehouse and externalId',
-  check: (sql, organizationId, rows) =>
-    refuseUnfound(
-      rows,
-      (row) => row.warehouse,
-      (names) => idsByExternalId(sql, 'warehouses', organizationId, names),
-      (name) => `warehouse: no warehouse with externalId "${name}" (import warehouses first)`,
-    ),
+  check: importedFirst('warehouses', 'warehouse', (row) => row.warehouse),
   write: writeZones,
 });
 
