@@ -279,7 +279,7 @@ const EnvShape = z.object({
     .max(3_600_000)
     .default(60_000)
     .describe(
-      'How often a worker looks for a workspace whose scheduled valuation is due ("coinventory-server valuation policy --every-hours").',
+      'How often a worker looks for an organization whose scheduled valuation is due ("coinventory-server valuation policy --every-hours").',
     ),
   // Each entry is checked with the rest (parseAllowedOrigins, cors-origins.ts), which names a bad one.
   CORS_ALLOWED_ORIGINS: z

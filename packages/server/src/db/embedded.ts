@@ -38,7 +38,7 @@ const MAX_SOCKET_PATH_BYTES = 103;
  * through postgres.js exactly as it talks to a real PostgreSQL.
  *
  * Never on a TCP port: the embedded database has no password, and a loopback port is open to every local user
- * (one connected in the moment postgres.js replaced its connection and read every workspace's rows). The socket is
+ * (one connected in the moment postgres.js replaced its connection and read every organization's rows). The socket is
  * in the data directory (mode 0700) and itself mode 0600, so only the server's OS user can connect, as with
  * admin.sock. A `memory://` database, or a data directory too deep for a socket path, gets a private temporary
  * directory (mode 0700) instead, removed on stop.

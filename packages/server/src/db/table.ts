@@ -26,7 +26,7 @@ export const timestamp: ColumnType<Date> = { kind: 'timestamp' };
 export const json = <T>(): ColumnType<T> => ({ kind: 'json' });
 export const nullable = <T>(type: ColumnType<T>): ColumnType<T | null> => type;
 
-/** Every tenant table's key: the workspace, and the row's own id (shown as `id`). */
+/** Every organization-owned table's key: the organization, and the row's own id (shown as `id`). */
 export const tenantKey = {
   organization_id: { type: text },
   id: { type: text, field: 'id' },

@@ -15,11 +15,11 @@ export {
 export { DEMO_ANCHOR, DEMO_SLUG, type DemoWorkspace, type SeedOptions, seedDemoWorkspace } from './seed.js';
 
 /**
- * The operator's `seed-demo`: the demo workspace on a database that has none yet. An existing one is a conflict
+ * The operator's `seed-demo`: the demo organization on a database that has none yet. An existing one is a conflict
  * the operator reads, not the unique violation a second seed would end in.
  */
 export async function seedDemo(sql: Sql): Promise<DemoWorkspace> {
   const existing = await findOrganization(sql, DEMO_SLUG);
-  if (existing) throw new ProvisioningError('conflict', `The demo workspace "${DEMO_SLUG}" already exists.`);
+  if (existing) throw new ProvisioningError('conflict', `The demo organization "${DEMO_SLUG}" already exists.`);
   return seedDemoWorkspace(sql);
 }

@@ -10,7 +10,7 @@ import { findOrganization } from '../modules/workspaces/index.js';
  * database's data directory, readable by its owner only, and printed again at every start until it has been used
  * (its last_used_at is set), revoked or has expired; then the file is removed. Till then the file holds a usable
  * read and write key, which the database does not (it keeps only the key's SHA-256): whoever can read the data
- * directory or its backups can use the demo workspace, so the docs say to protect it accordingly.
+ * directory or its backups can use the demo organization, so the docs say to protect it accordingly.
  */
 export const DEMO_KEY_FILE = 'demo-key';
 
@@ -42,7 +42,7 @@ export function keptDemoKey(dataDir: string): string | undefined {
   }
 }
 
-/** The workspace slug of `key` while nobody has used it and it may still be used; undefined otherwise. */
+/** The organization slug of `key` while nobody has used it and it may still be used; undefined otherwise. */
 export async function unusedDemoKeySlug(sql: Queryable, key: string): Promise<string | undefined> {
   const organizationId = await unusedKeyOrganization(sql, key);
   if (organizationId === null) return undefined;

@@ -1,5 +1,5 @@
 /**
- * mulberry32: tiny, fast and good enough to vary generated data (the demo workspace, the benchmark's data set);
+ * mulberry32: tiny, fast and good enough to vary generated data (the demo organization, the benchmark's data set);
  * never for anything secret. The same seed gives the same sequence on every run and machine.
  */
 export class Random {

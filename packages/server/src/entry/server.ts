@@ -29,7 +29,7 @@ export interface RunningServer {
 export interface StartOptions {
   env: Env;
   logger: Logger;
-  /** Runs after migrations, before any request is served (the entry point seeds the demo workspace here). */
+  /** Runs after migrations, before any request is served (the entry point seeds the demo organization here). */
   beforeServing?: (database: Database) => Promise<void>;
   /** Aborted by SIGTERM or SIGINT during start-up: the start stops with StartAborted rather than finishing. */
   signal?: AbortSignal;

@@ -148,7 +148,7 @@ async function demoKeyAtStart(database: Database, dataDir: string, logger: Logge
       kept = false;
       logger.warn({ err: error }, 'could not keep the demo key in the data directory: it is printed this once');
     }
-    logger.info({ organizationId: created.organizationId, counts: created.counts }, 'demo workspace created');
+    logger.info({ organizationId: created.organizationId, counts: created.counts }, 'demo organization created');
     return { slug: created.slug, key: created.key.key, created: true, kept };
   }
   const kept = keptDemoKey(dataDir);
@@ -192,8 +192,8 @@ function printDemoKey(baseUrl: string, demo: DemoKey, keptIn: string) {
   const rule = colour ? [paint('2', `  ${'─'.repeat(72)}`)] : [];
   const { slug, key } = demo;
   const head = demo.created
-    ? `Demo workspace "${slug}" created. Its API key (read and write):`
-    : `Demo workspace "${slug}": its API key (read and write), not used yet:`;
+    ? `Demo organization "${slug}" created. Its API key (read and write):`
+    : `Demo organization "${slug}": its API key (read and write), not used yet:`;
   process.stderr.write(
     [
       '',

@@ -36,7 +36,7 @@ export const USAGE = `Usage: coinventory-server [command] [options]
 
 Commands:
   start              Start the HTTP server (the default). Applies pending migrations first. On an empty
-                     embedded database it also creates a demo workspace and prints an API key once.
+                     embedded database it also creates a demo organization and prints an API key once.
   sync-worker        Run only the background workers: marketplace sync, webhooks, scheduled valuations (for SYNC_WORKER=off).
 ${COMMANDS.map((c) => `  ${c.name.padEnd(17)}  ${c.summary}`).join('\n')}
 
@@ -72,7 +72,7 @@ configured by the environment (listed by "coinventory-server --help").
 
 It takes its port (PORT on HOST) first: if that fails (in use, not permitted) it says so in one line and
 exits 1 before opening the database. Pending migrations are applied next. On an empty embedded database (no
-DATABASE_URL) it creates a demo workspace and prints its API key once, on stderr. It logs on stdout (JSON
+DATABASE_URL) it creates a demo organization and prints its API key once, on stderr. It logs on stdout (JSON
 lines, or readable ones on a terminal: LOG_FORMAT), "listening" once it serves requests (any sent before wait). SIGTERM or SIGINT: it stops
 accepting, finishes in-flight requests (up to SHUTDOWN_TIMEOUT_MS) and exits 0. WEB_CONCURRENCY above 1 runs
 that many server processes on the port (needs DATABASE_URL).
@@ -84,7 +84,7 @@ export const SYNC_WORKER_USAGE = `Usage: coinventory-server sync-worker
 Runs only the background workers, for servers started with SYNC_WORKER=off: the marketplace sync worker
 delivers the queued listing changes to the marketplace (the SYNC_* and MARKETPLACE_* settings), and the
 webhook worker sends the queued webhook deliveries (the WEBHOOK_* settings), and the valuation scheduler runs the
-valuations workspaces scheduled (VALUATION_POLL_MS); all are listed by
+valuations organizations scheduled (VALUATION_POLL_MS); all are listed by
 "coinventory-server --help". It takes no options. Run as many as you like against one DATABASE_URL: a
 listing, or a webhook endpoint, is served by one worker at a time. On the embedded database it needs the data directory to
 itself, so it cannot run beside a server there. SIGTERM or SIGINT: it finishes its deliveries and exits 0.

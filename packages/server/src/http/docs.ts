@@ -82,7 +82,7 @@ const methodNotAllowed = (_req: Request, _res: Response, next: express.NextFunct
 
 /**
  * The server's front door, `/`: where the API, its OpenAPI document and its reference are, for whoever opens the
- * server's address (a person in a browser, a script finding its way). A new object; it names no workspace.
+ * server's address (a person in a browser, a script finding its way). A new object; it names no organization.
  */
 export interface ServerIndex {
   name: 'Coinventory API';
@@ -95,7 +95,7 @@ export interface ServerIndex {
 /**
  * `/` (ServerIndex), the OpenAPI document at `/v1/openapi.json` (its `servers` naming this server as clients reach
  * it) and the interactive reference at `/docs`. None needs a key: they describe the API, they do not reach a
- * workspace.
+ * organization.
  */
 export function docsRouter(urls: PublicUrls): Router {
   const router = express.Router({ caseSensitive: true, strict: false });

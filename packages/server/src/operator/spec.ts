@@ -3,7 +3,7 @@ import type { z } from 'zod';
 import type { Sql } from '../db/types.js';
 
 /**
- * The operator's commands for what a workspace's settings area does: organizations, people and keys. They run
+ * The operator's commands for what an organization's settings area does: organizations, people and keys. They run
  * the same way against DATABASE_URL, an idle embedded database, or a running server's embedded database
  * (through its admin socket); see entry/main.ts.
  */

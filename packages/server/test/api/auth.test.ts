@@ -35,7 +35,7 @@ const everyReadRoute = readRoutes.map((entry) => [entry.key, entry] as const);
 const everyWriteRoute = writeRoutes.map((entry) => [entry.key, entry] as const);
 
 let server: TestServer;
-let workspace: TestWorkspace;
+let organization: TestWorkspace;
 let data: SeededResources;
 
 const sql = () => server.database.sql;
@@ -53,7 +53,7 @@ function expectForbidden(response: ApiResponse, label?: string) {
   expect(response.body, label).toEqual(ERROR_BODY.FORBIDDEN);
 }
 
-/** Everything a request could have changed: the workspace's rows and what GET shows of its item. */
+/** Everything a request could have changed: the organization's rows and what GET shows of its item. */
 async function stateOf(target: TestWorkspace, ids: SeededResources) {
   const item = await client(server.baseUrl, target.key).get(`/items/${ids.itemId}`);
   return { item: { status: item.status, body: item.body }, counts: await rowCounts(sql(), target.organizationId) };
@@ -61,8 +61,8 @@ async function stateOf(target: TestWorkspace, ids: SeededResources) {
 
 beforeAll(async () => {
   server = await startTestServer();
-  workspace = await createWorkspace(sql());
-  data = await seedResources(sql(), server.baseUrl, workspace, 'AUTH');
+  organization = await createWorkspace(sql());
+  data = await seedResources(sql(), server.baseUrl, organization, 'AUTH');
 });
 afterAll(() => server.close());
 
@@ -84,7 +84,7 @@ describe('every contract route without a usable key', () => {
     async (_key, entry) => {
       const request = requestOf(entry);
       for (const parameter of ['api_key', 'access_token']) {
-        const path = `${request.path}?${parameter}=${encodeURIComponent(workspace.key)}`;
+        const path = `${request.path}?${parameter}=${encodeURIComponent(organization.key)}`;
         expectUnauthorized(await sendWith(entry, {}, { ...request, path }), parameter);
       }
     },
@@ -96,47 +96,47 @@ describe('the Authorization header', () => {
 
   it.each([
     ['Basic abc', () => 'Basic abc'],
-    ['Basic with the key', () => `Basic ${Buffer.from(`${workspace.key}:`).toString('base64')}`],
-    ['the bare key without a scheme', () => workspace.key],
+    ['Basic with the key', () => `Basic ${Buffer.from(`${organization.key}:`).toString('base64')}`],
+    ['the bare key without a scheme', () => organization.key],
     ['"Bearer" alone', () => 'Bearer'],
     ['"Bearer" and spaces', () => 'Bearer  '],
-    ['"Bearer:" with a colon', () => `Bearer:${workspace.key}`],
-    ['"Token" scheme', () => `Token ${workspace.key}`],
-    ['two keys', () => `Bearer ${workspace.key} ${workspace.key}`],
-    ['the key twice, comma-separated', () => `Bearer ${workspace.key}, Bearer ${workspace.key}`],
-    ['the key with a typo in its last character', () => `Bearer ${typo(workspace.key, -1)}`],
-    ['the key with a typo in the middle', () => `Bearer ${typo(workspace.key, 20)}`],
-    ['the key without its last character', () => `Bearer ${workspace.key.slice(0, -1)}`],
-    ['the key with an extra character', () => `Bearer ${workspace.key}x`],
-    ['the key in lower case', () => `Bearer ${workspace.key.toLowerCase()}`],
-    ['the key with another prefix', () => `Bearer ${workspace.key.replace('cvk_live_', 'cvk_test_')}`],
-    ['the key quoted', () => `Bearer "${workspace.key}"`],
+    ['"Bearer:" with a colon', () => `Bearer:${organization.key}`],
+    ['"Token" scheme', () => `Token ${organization.key}`],
+    ['two keys', () => `Bearer ${organization.key} ${organization.key}`],
+    ['the key twice, comma-separated', () => `Bearer ${organization.key}, Bearer ${organization.key}`],
+    ['the key with a typo in its last character', () => `Bearer ${typo(organization.key, -1)}`],
+    ['the key with a typo in the middle', () => `Bearer ${typo(organization.key, 20)}`],
+    ['the key without its last character', () => `Bearer ${organization.key.slice(0, -1)}`],
+    ['the key with an extra character', () => `Bearer ${organization.key}x`],
+    ['the key in lower case', () => `Bearer ${organization.key.toLowerCase()}`],
+    ['the key with another prefix', () => `Bearer ${organization.key.replace('cvk_live_', 'cvk_test_')}`],
+    ['the key quoted', () => `Bearer "${organization.key}"`],
   ])('%s → 401', async (_label, header) => {
     expectUnauthorized(await meWith(header()));
   });
 
   it.each([
-    ['Bearer <key>', () => `Bearer ${workspace.key}`],
-    ['bearer <key> (the scheme is case-insensitive)', () => `bearer ${workspace.key}`],
-    ['BEARER <key>', () => `BEARER ${workspace.key}`],
-    ['bEaReR <key>', () => `bEaReR ${workspace.key}`],
+    ['Bearer <key>', () => `Bearer ${organization.key}`],
+    ['bearer <key> (the scheme is case-insensitive)', () => `bearer ${organization.key}`],
+    ['BEARER <key>', () => `BEARER ${organization.key}`],
+    ['bEaReR <key>', () => `bEaReR ${organization.key}`],
   ])('%s → 200', async (_label, header) => {
     const response = await meWith(header());
     expect(response.status).toBe(200);
-    expect(response.body).toMatchObject({ organization: { id: workspace.organizationId } });
+    expect(response.body).toMatchObject({ organization: { id: organization.organizationId } });
   });
 });
 
 describe('a read-only key', () => {
   it.each(everyReadRoute)('%s → 200', async (_key, entry) => {
-    const response = await sendWith(entry, bearer(workspace.readKey));
+    const response = await sendWith(entry, bearer(organization.readKey));
     expect(response.status).toBe(200);
   });
 
   it.each(everyWriteRoute)('%s → 403 Insufficient access, and nothing changes', async (_key, entry) => {
-    const before = await stateOf(workspace, data);
-    expectForbidden(await sendWith(entry, bearer(workspace.readKey)));
-    expect(await stateOf(workspace, data)).toEqual(before);
+    const before = await stateOf(organization, data);
+    expectForbidden(await sendWith(entry, bearer(organization.readKey)));
+    expect(await stateOf(organization, data)).toEqual(before);
   });
 
   it('every write route is a POST, PATCH or DELETE that needs the write scope, and every GET needs read', () => {
@@ -167,12 +167,12 @@ describe('authentication comes before validation', () => {
   });
 
   it.each(everyWriteRoute)('%s: an invalid request with a read-only key → 403', async (_key, entry) => {
-    expectForbidden(await sendWith(entry, bearer(workspace.readKey), invalidRequest(entry)));
+    expectForbidden(await sendWith(entry, bearer(organization.readKey), invalidRequest(entry)));
   });
 
   it('POST /items with an invalid body and a read-only key → 403, not 400', async () => {
     const response = await call(server.baseUrl, 'POST', '/items', {
-      key: workspace.readKey,
+      key: organization.readKey,
       body: { sku: '', title: 'x'.repeat(10_000), quantity: -1 },
     });
     expectForbidden(response);
@@ -195,22 +195,22 @@ describe('authentication comes before validation', () => {
 describe('keys that stopped working', () => {
   it('revoked → 401 on every route', async () => {
     const issued = await issueApiKey(sql(), {
-      organizationId: workspace.organizationId,
-      createdBy: workspace.ownerId,
+      organizationId: organization.organizationId,
+      createdBy: organization.ownerId,
       name: 'to revoke',
       scopes: ['read', 'write'],
     });
     expect((await client(server.baseUrl, issued.key).get('/me')).status).toBe(200);
-    await sql()`UPDATE api_keys SET revoked_at = now() WHERE organization_id = ${workspace.organizationId} AND id = ${issued.id}`;
-    const before = await stateOf(workspace, data);
+    await sql()`UPDATE api_keys SET revoked_at = now() WHERE organization_id = ${organization.organizationId} AND id = ${issued.id}`;
+    const before = await stateOf(organization, data);
     for (const entry of contractRoutes) expectUnauthorized(await sendWith(entry, bearer(issued.key)), entry.key);
-    expect(await stateOf(workspace, data)).toEqual(before);
+    expect(await stateOf(organization, data)).toEqual(before);
   });
 
   it('expired a minute ago → 401 on every route; one expiring in the future still works', async () => {
     const issued = await issueApiKey(sql(), {
-      organizationId: workspace.organizationId,
-      createdBy: workspace.ownerId,
+      organizationId: organization.organizationId,
+      createdBy: organization.ownerId,
       name: 'to expire',
       scopes: ['read', 'write'],
       expiresAt: new Date(Date.now() + 3_600_000),
@@ -220,34 +220,34 @@ describe('keys that stopped working', () => {
     expect(me.body).toMatchObject({ apiKey: { id: issued.id, expiresAt: expect.any(String) } });
     await sql()`
       UPDATE api_keys SET expires_at = now() - interval '1 minute'
-      WHERE organization_id = ${workspace.organizationId} AND id = ${issued.id}
+      WHERE organization_id = ${organization.organizationId} AND id = ${issued.id}
     `;
-    const before = await stateOf(workspace, data);
+    const before = await stateOf(organization, data);
     for (const entry of contractRoutes) expectUnauthorized(await sendWith(entry, bearer(issued.key)), entry.key);
-    expect(await stateOf(workspace, data)).toEqual(before);
+    expect(await stateOf(organization, data)).toEqual(before);
   });
 
   it('missing, malformed, unknown, expired and revoked keys get byte-identical 401 responses', async () => {
     const make = (name: string) =>
       issueApiKey(sql(), {
-        organizationId: workspace.organizationId,
-        createdBy: workspace.ownerId,
+        organizationId: organization.organizationId,
+        createdBy: organization.ownerId,
         name,
         scopes: ['read'],
       });
     const revoked = await make('revoked for comparison');
     const expired = await make('expired for comparison');
-    await sql()`UPDATE api_keys SET revoked_at = now() WHERE organization_id = ${workspace.organizationId} AND id = ${revoked.id}`;
+    await sql()`UPDATE api_keys SET revoked_at = now() WHERE organization_id = ${organization.organizationId} AND id = ${revoked.id}`;
     await sql()`
       UPDATE api_keys SET expires_at = now() - interval '1 minute'
-      WHERE organization_id = ${workspace.organizationId} AND id = ${expired.id}
+      WHERE organization_id = ${organization.organizationId} AND id = ${expired.id}
     `;
     const headers: Record<string, Record<string, string>> = {
       missing: {},
       malformed: { authorization: 'Basic abc' },
       lookalike: bearer(lookalikeKey()),
       unknown: bearer(generateKey()),
-      typo: bearer(typo(workspace.key, -1)),
+      typo: bearer(typo(organization.key, -1)),
       expired: bearer(expired.key),
       revoked: bearer(revoked.key),
     };
@@ -266,7 +266,7 @@ describe('keys that stopped working', () => {
   });
 });
 
-describe("the workspace's plan", () => {
+describe("the organization's plan", () => {
   let planned: TestWorkspace;
   let plannedData: SeededResources;
   beforeAll(async () => {
@@ -300,7 +300,7 @@ describe("the workspace's plan", () => {
     await setPlan('business');
   });
 
-  it('a workspace created on the free plan cannot use its keys', async () => {
+  it('an organization created on the free plan cannot use its keys', async () => {
     const free = await createWorkspace(sql(), { plan: 'free' });
     expectForbidden(await client(server.baseUrl, free.key).get('/me'));
     expectForbidden(await client(server.baseUrl, free.key).post('/items', { body: { sku: 'FREE-1', title: 'Free' } }));
@@ -320,16 +320,16 @@ describe("the key creator's membership", () => {
   let adminData: SeededResources;
 
   beforeAll(async () => {
-    ({ userId: adminId, key: adminKey } = await addMemberWithKey(sql(), workspace.organizationId, {
-      email: `admin-${workspace.organizationId}@example.test`,
+    ({ userId: adminId, key: adminKey } = await addMemberWithKey(sql(), organization.organizationId, {
+      email: `admin-${organization.organizationId}@example.test`,
       name: 'Admin',
       role: 'admin',
     }));
-    adminData = await seedResources(sql(), server.baseUrl, { ...workspace, key: adminKey }, 'ADMIN');
+    adminData = await seedResources(sql(), server.baseUrl, { ...organization, key: adminKey }, 'ADMIN');
   });
 
   const setRole = (role: string) =>
-    sql()`UPDATE memberships SET role = ${role} WHERE organization_id = ${workspace.organizationId} AND user_id = ${adminId}`;
+    sql()`UPDATE memberships SET role = ${role} WHERE organization_id = ${organization.organizationId} AND user_id = ${adminId}`;
 
   it("an admin's key works on every read route", async () => {
     for (const entry of readRoutes) {
@@ -343,26 +343,26 @@ describe("the key creator's membership", () => {
     afterAll(() => setRole('admin'));
 
     it.each(everyRoute)('%s → 403 and nothing changes', async (_key, entry) => {
-      const before = await stateOf(workspace, adminData);
+      const before = await stateOf(organization, adminData);
       expectForbidden(await send(server.baseUrl, requestFor(entry, adminData), { key: adminKey }));
-      expect(await stateOf(workspace, adminData)).toEqual(before);
+      expect(await stateOf(organization, adminData)).toEqual(before);
     });
 
     it("the owner's key is unaffected", async () => {
-      expect((await client(server.baseUrl, workspace.key).get('/me')).status).toBe(200);
+      expect((await client(server.baseUrl, organization.key).get('/me')).status).toBe(200);
     });
   });
 
-  describe('creator removed from the workspace', () => {
+  describe('creator removed from the organization', () => {
     beforeAll(async () => {
-      await sql()`DELETE FROM memberships WHERE organization_id = ${workspace.organizationId} AND user_id = ${adminId}`;
+      await sql()`DELETE FROM memberships WHERE organization_id = ${organization.organizationId} AND user_id = ${adminId}`;
     });
-    afterAll(() => addMember(sql(), workspace.organizationId, adminId, 'admin'));
+    afterAll(() => addMember(sql(), organization.organizationId, adminId, 'admin'));
 
     it.each(everyRoute)('%s → 403 and nothing changes', async (_key, entry) => {
-      const before = await stateOf(workspace, adminData);
+      const before = await stateOf(organization, adminData);
       expectForbidden(await send(server.baseUrl, requestFor(entry, adminData), { key: adminKey }));
-      expect(await stateOf(workspace, adminData)).toEqual(before);
+      expect(await stateOf(organization, adminData)).toEqual(before);
     });
   });
 
@@ -374,7 +374,7 @@ describe("the key creator's membership", () => {
     await setRole('admin');
   });
 
-  it('a member of another workspace with the same user id does not revive the key', async () => {
+  it('a member of another organization with the same user id does not revive the key', async () => {
     const other = await createWorkspace(sql());
     await setRole('member');
     await addMember(sql(), other.organizationId, adminId, 'owner');

@@ -52,7 +52,7 @@ const everyRoute = contractRoutes.map((entry) => [entry.key, entry] as const);
 const everyWriteRoute = writeRoutes.map((entry) => [entry.key, entry] as const);
 
 let server: TestServer;
-let workspace: TestWorkspace;
+let organization: TestWorkspace;
 let data: SeededResources;
 let metadataUrl: string;
 
@@ -80,7 +80,7 @@ const invalidTokenChallenge = () => ({
   params: { error: 'invalid_token', error_description: expect.any(String), resource_metadata: metadataUrl },
 });
 
-/** The challenge of a 403 for a valid key whose workspace or creator lost access (no scope would help). */
+/** The challenge of a 403 for a valid key whose organization or creator lost access (no scope would help). */
 const accessRevokedChallenge = () => ({
   scheme: 'Bearer',
   params: { error: 'insufficient_scope', error_description: expect.any(String), resource_metadata: metadataUrl },
@@ -89,8 +89,8 @@ const accessRevokedChallenge = () => ({
 beforeAll(async () => {
   server = await startTestServer();
   metadataUrl = `${server.origin}${METADATA_SUFFIX}`;
-  workspace = await createWorkspace(sql());
-  data = await seedResources(sql(), server.baseUrl, workspace, 'CHAL');
+  organization = await createWorkspace(sql());
+  data = await seedResources(sql(), server.baseUrl, organization, 'CHAL');
 });
 afterAll(() => server.close());
 
@@ -108,7 +108,7 @@ describe('no Authorization header', () => {
   it.each(everyRoute)('%s: a valid key in ?api_key=, ?access_token= or ?key= only → 401', async (_key, entry) => {
     const request = requestFor(entry, data);
     for (const parameter of ['api_key', 'access_token', 'key']) {
-      const path = `${request.path}?${parameter}=${encodeURIComponent(workspace.key)}`;
+      const path = `${request.path}?${parameter}=${encodeURIComponent(organization.key)}`;
       const response = await send(server.baseUrl, { ...request, path });
       expectUnauthorized(response, `${entry.key} ?${parameter}=`);
       expect(response.headers.get('www-authenticate'), parameter).toBe(`Bearer resource_metadata="${metadataUrl}"`);
@@ -123,8 +123,8 @@ describe('a key that is unknown, expired, revoked or malformed', () => {
   beforeAll(async () => {
     const make = (name: string) =>
       issueApiKey(sql(), {
-        organizationId: workspace.organizationId,
-        createdBy: workspace.ownerId,
+        organizationId: organization.organizationId,
+        createdBy: organization.ownerId,
         name,
         scopes: ['read', 'write'],
       });
@@ -143,9 +143,9 @@ describe('a key that is unknown, expired, revoked or malformed', () => {
     ['malformed (not a key)', bearer('not-a-key')],
     [
       'malformed (key with a bad checksum)',
-      bearer(`${workspace.key.slice(0, -1)}${workspace.key.endsWith('0') ? '1' : '0'}`),
+      bearer(`${organization.key.slice(0, -1)}${organization.key.endsWith('0') ? '1' : '0'}`),
     ],
-    ['malformed (truncated key)', bearer(workspace.key.slice(0, -1))],
+    ['malformed (truncated key)', bearer(organization.key.slice(0, -1))],
   ];
 
   it.each(everyRoute)('%s → 401 invalid_token, byte-identical for every kind of bad key', async (_key, entry) => {
@@ -172,10 +172,10 @@ describe('credentials of another scheme, or a Bearer without one well-formed tok
     '%s: Basic, Digest or another scheme → 401 with a bare challenge, no error',
     async (_key, entry) => {
       for (const authorization of [
-        `Basic ${Buffer.from(`user:${workspace.key}`).toString('base64')}`,
+        `Basic ${Buffer.from(`user:${organization.key}`).toString('base64')}`,
         `Digest username="x", realm="y"`,
-        `Token ${workspace.key}`,
-        `${workspace.key}`,
+        `Token ${organization.key}`,
+        `${organization.key}`,
       ]) {
         const response = await sendAs(entry, { authorization });
         expectUnauthorized(response, `${entry.key} ${authorization}`);
@@ -194,7 +194,7 @@ describe('credentials of another scheme, or a Bearer without one well-formed tok
         'Bearer   ',
         'bearer',
         'Bearer a b',
-        `Bearer ${workspace.key} ${workspace.key}`,
+        `Bearer ${organization.key} ${organization.key}`,
         'Bearer ab=c',
         'Bearer key="value"',
         'Bearer ab,cd',
@@ -237,8 +237,8 @@ describe('a valid key that lost access → 403 with a Bearer challenge', () => {
   beforeAll(async () => {
     planned = await createWorkspace(sql());
     plannedData = await seedResources(sql(), server.baseUrl, planned, 'CHALPLAN');
-    ({ userId: adminId, key: adminKey } = await addMemberWithKey(sql(), workspace.organizationId, {
-      email: `chal-admin-${workspace.organizationId}@example.test`,
+    ({ userId: adminId, key: adminKey } = await addMemberWithKey(sql(), organization.organizationId, {
+      email: `chal-admin-${organization.organizationId}@example.test`,
       name: null,
       role: 'admin',
     }));
@@ -256,8 +256,8 @@ describe('a valid key that lost access → 403 with a Bearer challenge', () => {
   });
 
   describe('creator demoted to member', () => {
-    beforeAll(() => setRole(sql(), workspace.organizationId, adminId, 'member'));
-    afterAll(() => setRole(sql(), workspace.organizationId, adminId, 'admin'));
+    beforeAll(() => setRole(sql(), organization.organizationId, adminId, 'member'));
+    afterAll(() => setRole(sql(), organization.organizationId, adminId, 'admin'));
 
     it.each(everyRoute)('%s → 403', async (_key, entry) => {
       const response = await sendAs(entry, bearer(adminKey));
@@ -266,9 +266,9 @@ describe('a valid key that lost access → 403 with a Bearer challenge', () => {
     });
   });
 
-  describe('creator removed from the workspace', () => {
-    beforeAll(() => removeMember(sql(), workspace.organizationId, adminId));
-    afterAll(() => addMember(sql(), workspace.organizationId, adminId, 'admin'));
+  describe('creator removed from the organization', () => {
+    beforeAll(() => removeMember(sql(), organization.organizationId, adminId));
+    afterAll(() => addMember(sql(), organization.organizationId, adminId, 'admin'));
 
     it.each(everyRoute)('%s → 403', async (_key, entry) => {
       const response = await sendAs(entry, bearer(adminKey));
@@ -285,11 +285,11 @@ describe('a valid key that lost access → 403 with a Bearer challenge', () => {
     await setPlan(sql(), planned.organizationId, 'free');
     const plan = snapshot(await sendAs(entry, bearer(planned.key), plannedData));
     await setPlan(sql(), planned.organizationId, 'business');
-    await setRole(sql(), workspace.organizationId, adminId, 'member');
+    await setRole(sql(), organization.organizationId, adminId, 'member');
     const demoted = snapshot(await sendAs(entry, bearer(adminKey)));
-    await removeMember(sql(), workspace.organizationId, adminId);
+    await removeMember(sql(), organization.organizationId, adminId);
     const removed = snapshot(await sendAs(entry, bearer(adminKey)));
-    await addMember(sql(), workspace.organizationId, adminId, 'admin');
+    await addMember(sql(), organization.organizationId, adminId, 'admin');
     expect(demoted).toBe(plan);
     expect(removed).toBe(plan);
     // And access comes back.
@@ -300,7 +300,7 @@ describe('a valid key that lost access → 403 with a Bearer challenge', () => {
 
 describe('a read-only key on a write route', () => {
   it.each(everyWriteRoute)('%s → 403 insufficient_scope with scope="write"', async (_key, entry) => {
-    const response = await sendAs(entry, bearer(workspace.readKey));
+    const response = await sendAs(entry, bearer(organization.readKey));
     expectForbidden(response, entry.key);
     expect(parseChallenge(response.headers.get('www-authenticate'))).toEqual({
       scheme: 'Bearer',
@@ -316,7 +316,7 @@ describe('a read-only key on a write route', () => {
 
 describe('successful requests carry no challenge', () => {
   it('GET /me with a valid key → 200 without WWW-Authenticate', async () => {
-    const response = await call(server.baseUrl, 'GET', '/me', { key: workspace.key });
+    const response = await call(server.baseUrl, 'GET', '/me', { key: organization.key });
     expect(response.status).toBe(200);
     expect(response.headers.get('www-authenticate')).toBeNull();
   });
@@ -372,12 +372,12 @@ describe('protected-resource metadata (RFC 9728)', () => {
 
 describe('behind a proxy: publicBaseUrl https://api.example.com/v1', () => {
   let proxied: TestServer;
-  let proxiedWorkspace: TestWorkspace;
+  let proxiedOrganization: TestWorkspace;
   const publicMetadata = 'https://api.example.com/.well-known/oauth-protected-resource/v1';
 
   beforeAll(async () => {
     proxied = await startTestServer({ publicBaseUrl: 'https://api.example.com/v1' });
-    proxiedWorkspace = await createWorkspace(proxied.database.sql);
+    proxiedOrganization = await createWorkspace(proxied.database.sql);
   });
   afterAll(() => proxied.close());
 
@@ -388,8 +388,8 @@ describe('behind a proxy: publicBaseUrl https://api.example.com/v1', () => {
 
   it("every route's challenges point at the public metadata URL", async () => {
     const expiredKey = await issueApiKey(proxied.database.sql, {
-      organizationId: proxiedWorkspace.organizationId,
-      createdBy: proxiedWorkspace.ownerId,
+      organizationId: proxiedOrganization.organizationId,
+      createdBy: proxiedOrganization.ownerId,
       name: 'expired',
       scopes: ['read'],
       expiresAt: new Date(Date.now() - 60_000),
@@ -409,7 +409,7 @@ describe('behind a proxy: publicBaseUrl https://api.example.com/v1', () => {
         });
       }
       if (entry.route.method !== 'GET') {
-        const scoped = await send(proxied.baseUrl, request, { key: proxiedWorkspace.readKey });
+        const scoped = await send(proxied.baseUrl, request, { key: proxiedOrganization.readKey });
         expect(scoped.status, entry.key).toBe(403);
         expect(parseChallenge(scoped.headers.get('www-authenticate')).params, entry.key).toEqual({
           error: 'insufficient_scope',
@@ -422,11 +422,11 @@ describe('behind a proxy: publicBaseUrl https://api.example.com/v1', () => {
   });
 
   it('a demoted plan → 403 pointing at the public metadata URL', async () => {
-    await setPlan(proxied.database.sql, proxiedWorkspace.organizationId, 'starter');
-    const response = await call(proxied.baseUrl, 'GET', '/me', { key: proxiedWorkspace.key });
+    await setPlan(proxied.database.sql, proxiedOrganization.organizationId, 'starter');
+    const response = await call(proxied.baseUrl, 'GET', '/me', { key: proxiedOrganization.key });
     expect(response.status).toBe(403);
     expect(parseChallenge(response.headers.get('www-authenticate')).params.resource_metadata).toBe(publicMetadata);
-    await setPlan(proxied.database.sql, proxiedWorkspace.organizationId, 'business');
+    await setPlan(proxied.database.sql, proxiedOrganization.organizationId, 'business');
   });
 });
 

@@ -15,7 +15,7 @@ describe('the database refuses connections, then accepts them again', () => {
    */
   const ANSWER_DEADLINE_MS = 5_000;
   let server: TestServer;
-  let workspace: TestWorkspace;
+  let organization: TestWorkspace;
   let data: SeededResources;
   let admin: Sql;
   let name: string;
@@ -33,7 +33,7 @@ describe('the database refuses connections, then accepts them again', () => {
       const response = await fetch(`${server.baseUrl}${request.path}`, {
         method: request.method,
         headers: {
-          authorization: `Bearer ${workspace.key}`,
+          authorization: `Bearer ${organization.key}`,
           ...(request.body !== undefined && { 'content-type': 'application/json' }),
         },
         ...(request.body !== undefined && { body: JSON.stringify(request.body) }),
@@ -51,8 +51,8 @@ describe('the database refuses connections, then accepts them again', () => {
 
   beforeAll(async () => {
     server = await startTestServer();
-    workspace = await createWorkspace(server.database.sql);
-    data = await seedResources(server.database.sql, server.baseUrl, workspace, 'DOWN');
+    organization = await createWorkspace(server.database.sql);
+    data = await seedResources(server.database.sql, server.baseUrl, organization, 'DOWN');
     const [row] = await server.database.sql<{ name: string }[]>`SELECT current_database() AS name`;
     if (!row) throw new Error('no database name');
     name = row.name;
@@ -68,7 +68,7 @@ describe('the database refuses connections, then accepts them again', () => {
     for (let round = 1; round <= 2; round++) {
       // A busy server: the pool holds several open connections when the store goes away.
       const warm = await Promise.all(
-        Array.from({ length: 20 }, () => call(server.baseUrl, 'GET', '/me', { key: workspace.key })),
+        Array.from({ length: 20 }, () => call(server.baseUrl, 'GET', '/me', { key: organization.key })),
       );
       expect(warm.map((response) => response.status)).toEqual(Array(20).fill(200));
       await setAllowConnections(false);

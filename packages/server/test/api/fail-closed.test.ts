@@ -11,33 +11,33 @@ const everyRoute = contractRoutes.map((entry) => [entry.key, entry] as const);
 
 describe('the database pool is closed under a running server', () => {
   let server: TestServer;
-  let workspace: TestWorkspace;
+  let organization: TestWorkspace;
   let data: SeededResources;
 
   const sendWith = (entry: ContractRoute, key: string | null) => send(server.baseUrl, requestFor(entry, data), { key });
 
   beforeAll(async () => {
     server = await startTestServer();
-    workspace = await createWorkspace(server.database.sql);
-    data = await seedResources(server.database.sql, server.baseUrl, workspace, 'FAIL');
+    organization = await createWorkspace(server.database.sql);
+    data = await seedResources(server.database.sql, server.baseUrl, organization, 'FAIL');
     // Reachable first: the same request succeeds.
-    expect((await call(server.baseUrl, 'GET', '/me', { key: workspace.key })).status).toBe(200);
+    expect((await call(server.baseUrl, 'GET', '/me', { key: organization.key })).status).toBe(200);
     await expectHealth(server, true);
     await server.database.sql.end({ timeout: 1 });
   });
   afterAll(() => server.close());
 
   it.each(everyRoute)('%s with a read/write key → 500 Internal server error', async (_key, entry) => {
-    expectInternalError(await sendWith(entry, workspace.key), entry.key);
+    expectInternalError(await sendWith(entry, organization.key), entry.key);
   });
 
   it.each(everyRoute)('%s with a read-only key → 500 (the key cannot be checked)', async (_key, entry) => {
-    expectInternalError(await sendWith(entry, workspace.readKey), entry.key);
+    expectInternalError(await sendWith(entry, organization.readKey), entry.key);
   });
 
   it('many requests in a row: every one fails closed, none is admitted', async () => {
     const responses = await Promise.all(
-      Array.from({ length: 30 }, () => call(server.baseUrl, 'GET', '/me', { key: workspace.key })),
+      Array.from({ length: 30 }, () => call(server.baseUrl, 'GET', '/me', { key: organization.key })),
     );
     for (const response of responses) expectInternalError(response, 'GET /me');
   });

@@ -17,7 +17,7 @@ const suite = propertiesServer();
 const { key, itemCount } = suite;
 
 describe('text with SQL and JSON metacharacters', () => {
-  // A workspace of its own, so no SKU made by the other property tests can collide with the ones made here.
+  // An organization of its own, so no SKU made by the other property tests can collide with the ones made here.
   let owner: TestWorkspace;
   const usedSkus = new Set<string>();
   beforeAll(async () => {

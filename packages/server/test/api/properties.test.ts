@@ -21,13 +21,13 @@ import { type SeededResources, takesBody, takesId, uniqueSku } from '../support/
 const suite = propertiesServer();
 const { key, itemCount } = suite;
 
-/** Fills the placeholders of plausibleBody with the workspace's real ids (or another workspace's). */
+/** Fills the placeholders of plausibleBody with the organization's real ids (or another organization's). */
 function withRealIds(raw: string): string {
   return raw
     .replaceAll('"FOREIGN_CATEGORY"', JSON.stringify(suite.foreign.categoryId))
     .replaceAll('"CATEGORY"', JSON.stringify(suite.data.categoryId))
-    .replaceAll('"WAREHOUSE"', JSON.stringify(suite.workspace.defaultWarehouseId))
-    .replaceAll('"ZONE"', JSON.stringify(suite.workspace.defaultZoneId));
+    .replaceAll('"WAREHOUSE"', JSON.stringify(suite.organization.defaultWarehouseId))
+    .replaceAll('"ZONE"', JSON.stringify(suite.organization.defaultZoneId));
 }
 
 type IdKind = 'own' | 'foreign' | 'other';
@@ -50,7 +50,7 @@ function idFieldOf(entry: ContractRoute): keyof SeededResources {
   return field;
 }
 
-/** Path ids: the workspace's own resource, another workspace's, random UUIDs and random (well-encoded) text. */
+/** Path ids: the organization's own resource, another organization's, random UUIDs and random (well-encoded) text. */
 function pathIdFor(entry: ContractRoute): fc.Arbitrary<PathId> {
   const field = idFieldOf(entry);
   const own = String(suite.data[field]);
@@ -80,7 +80,7 @@ function pathIdFor(entry: ContractRoute): fc.Arbitrary<PathId> {
 const pathWith = (entry: ContractRoute, id: PathId | undefined) =>
   id === undefined ? entry.route.path : entry.route.path.replace(':id', id.encoded);
 
-/** What a DELETE with the workspace's own id removes: made fresh for it, so later runs still find the seeded one. */
+/** What a DELETE with the organization's own id removes: made fresh for it, so later runs still find the seeded one. */
 async function freshVictim(entry: ContractRoute): Promise<string | undefined> {
   if (entry.key === 'items.delete') {
     const created = await call<Item>(suite.server.baseUrl, 'POST', '/items', {

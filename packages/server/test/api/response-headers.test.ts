@@ -53,13 +53,13 @@ function expectDocumentedHeaders(entry: ContractRoute, response: ApiResponse, ex
 
 describe('response headers, as the OpenAPI document describes them', () => {
   let server: TestServer;
-  let workspace: TestWorkspace;
+  let organization: TestWorkspace;
   let data: SeededResources;
 
   beforeAll(async () => {
     server = await startTestServer();
-    workspace = await createWorkspace(server.database.sql);
-    data = await seedResources(server.database.sql, server.baseUrl, workspace, 'HEADERS');
+    organization = await createWorkspace(server.database.sql);
+    data = await seedResources(server.database.sql, server.baseUrl, organization, 'HEADERS');
   });
   afterAll(() => server.close());
 
@@ -73,7 +73,7 @@ describe('response headers, as the OpenAPI document describes them', () => {
       const requestId = `headers-${entry.key}`;
       expect(requestId).toMatch(CALLER_REQUEST_ID_PATTERN);
       const response = await send(server.baseUrl, requestFor(entry, data), {
-        key: workspace.key,
+        key: organization.key,
         headers: { 'X-Request-Id': requestId },
       });
       expectDocumentedHeaders(entry, response, 200);
@@ -87,8 +87,8 @@ describe('response headers, as the OpenAPI document describes them', () => {
   it.each(deleteRoutes.map((entry) => [entry.key, entry] as const))(
     '%s: 200 with the documented headers',
     async (_key, entry) => {
-      const victim = await seedResources(server.database.sql, server.baseUrl, workspace, `DEL-${entry.key}`);
-      const response = await send(server.baseUrl, requestFor(entry, victim), { key: workspace.key });
+      const victim = await seedResources(server.database.sql, server.baseUrl, organization, `DEL-${entry.key}`);
+      const response = await send(server.baseUrl, requestFor(entry, victim), { key: organization.key });
       expectDocumentedHeaders(entry, response, 200);
       // A request id the caller did not choose is the server's own.
       expect(response.headers.get('X-Request-Id')).toMatch(/^req_[0-9a-f-]{36}$/);
@@ -110,7 +110,7 @@ describe('response headers, as the OpenAPI document describes them', () => {
   it.each(writeRoutes.map((entry) => [entry.key, entry] as const))(
     '%s: 403 for a read-only key, with the challenge and the key’s standing',
     async (_key, entry) => {
-      const response = await send(server.baseUrl, requestFor(entry, data), { key: workspace.readKey });
+      const response = await send(server.baseUrl, requestFor(entry, data), { key: organization.readKey });
       expectDocumentedHeaders(entry, response, 403);
       expect(response.headers.get('RateLimit')).not.toBeNull();
     },
@@ -120,20 +120,20 @@ describe('response headers, as the OpenAPI document describes them', () => {
     '%s: 404 and 400 with the documented headers',
     async (_key, entry) => {
       const missing = await send(server.baseUrl, requestFor(entry, '00000000-0000-4000-8000-000000000000'), {
-        key: workspace.key,
+        key: organization.key,
       });
       expectDocumentedHeaders(entry, missing, 404);
-      const malformed = await send(server.baseUrl, requestFor(entry, 'not-a-uuid'), { key: workspace.key });
+      const malformed = await send(server.baseUrl, requestFor(entry, 'not-a-uuid'), { key: organization.key });
       expectDocumentedHeaders(entry, malformed, 400);
     },
   );
 
   describe('over the rate limit', () => {
     let limited: TestServer;
-    let limitedWorkspace: TestWorkspace;
+    let limitedOrganization: TestWorkspace;
     beforeAll(async () => {
       limited = await startTestServer({ policy: { maxRequests: 2, windowSeconds: 60 } });
-      limitedWorkspace = await createWorkspace(limited.database.sql);
+      limitedOrganization = await createWorkspace(limited.database.sql);
     });
     afterAll(() => limited.close());
 
@@ -142,7 +142,7 @@ describe('response headers, as the OpenAPI document describes them', () => {
       if (!me) throw new Error('the contract has no me route');
       const responses: ApiResponse[] = [];
       for (let i = 0; i < 3; i++) {
-        responses.push(await send(limited.baseUrl, requestFor(me, 'unused'), { key: limitedWorkspace.key }));
+        responses.push(await send(limited.baseUrl, requestFor(me, 'unused'), { key: limitedOrganization.key }));
       }
       expect(responses.map((response) => response.status)).toEqual([200, 200, 429]);
       const [, , refused] = responses;

@@ -152,7 +152,7 @@ describe("A's key cannot point its own writes at B's rows", () => {
   ] as const)("POST /items with B's %s is 400 and creates nothing", async (field, fields) => {
     const before = await rowCounts(server.database.sql, a.organizationId);
     const response = await client(server.baseUrl, a.key).post('/items', {
-      body: { sku: `CROSS-${field}`, title: 'Cross-tenant reference', ...fields() },
+      body: { sku: `CROSS-${field}`, title: 'Cross-organization reference', ...fields() },
     });
     expect(response.status).toBe(400);
     expectFieldError(response.body, field);
@@ -173,9 +173,9 @@ describe("A's key cannot point its own writes at B's rows", () => {
     expect((await api.get(`/items/${aData.itemId}`)).body).toEqual(before.body);
   });
 
-  it("POST /items with B's SKU succeeds in A: SKUs are unique per workspace only", async () => {
+  it("POST /items with B's SKU succeeds in A: SKUs are unique per organization only", async () => {
     const response = await client(server.baseUrl, a.key).post<Item>('/items', {
-      body: { sku: bData.sku, title: 'Same SKU, other workspace' },
+      body: { sku: bData.sku, title: 'Same SKU, other organization' },
     });
     expect(response.status).toBe(200);
     expect(response.body.sku).toBe(bData.sku);

@@ -115,11 +115,11 @@ function acceptedCases(): Case[] {
       shown: () => ({ acquisitionDate: '2024-03-01T05:29:59.123Z' }),
     },
     { name: 'acquisitionDate null', fields: () => ({ acquisitionDate: null }) },
-    { name: 'categoryId of the workspace', fields: () => ({ categoryId: suite.data.categoryId }) },
+    { name: 'categoryId of the organization', fields: () => ({ categoryId: suite.data.categoryId }) },
     { name: 'categoryId null', fields: () => ({ categoryId: null }) },
     {
-      name: 'warehouseId and zoneId of the workspace',
-      fields: () => ({ warehouseId: suite.workspace.defaultWarehouseId, zoneId: suite.workspace.defaultZoneId }),
+      name: 'warehouseId and zoneId of the organization',
+      fields: () => ({ warehouseId: suite.organization.defaultWarehouseId, zoneId: suite.organization.defaultZoneId }),
     },
     {
       name: 'attributes of every value type',
@@ -308,8 +308,8 @@ describe('POST /items body', () => {
     expect(response.body.quantity).toEqual({ available: LIMITS.quantity.default, sold: 0, reserved: 0 });
     expect(response.body.valueInCents).toBe(LIMITS.valueInCents.default);
     expect(response.body.location).toEqual({
-      warehouseId: suite.workspace.defaultWarehouseId,
-      zoneId: suite.workspace.defaultZoneId,
+      warehouseId: suite.organization.defaultWarehouseId,
+      zoneId: suite.organization.defaultZoneId,
       details: null,
     });
   });
@@ -319,7 +319,7 @@ describe('PATCH /items/{id} body', () => {
   let itemId: string;
   beforeAll(async () => {
     const created = await call<Item>(suite.server.baseUrl, 'POST', '/items', {
-      key: suite.workspace.key,
+      key: suite.organization.key,
       body: { sku: uniqueSku('PATCH'), title: 'Patch target', description: 'kept', quantity: 2, valueInCents: 100 },
     });
     if (created.status !== 200) throw new Error(created.text);

@@ -55,7 +55,7 @@ const exited = (running: Running) => running.child.exitCode !== null || running.
 describe('PostgreSQL crashes under concurrent writes and recovers', () => {
   let cluster: CrashableCluster | undefined;
   let sql: Sql;
-  let workspace: TestWorkspace;
+  let organization: TestWorkspace;
   const started: { running: Running; forget: () => void }[] = [];
   const writeEnv = { RATE_LIMIT_MAX_REQUESTS: '100000' };
   const limitEnv = { RATE_LIMIT_MAX_REQUESTS: String(LIMIT), RATE_LIMIT_WINDOW_SECONDS: String(WINDOW_SECONDS) };
@@ -74,7 +74,7 @@ describe('PostgreSQL crashes under concurrent writes and recovers', () => {
     cluster = await startCrashableCluster();
     [writeServer, limitServer] = await Promise.all([startServer(writeEnv), startServer(limitEnv)]);
     sql = createSql(cluster.url, { max: 1, statementTimeoutMs: 0 });
-    workspace = await createWorkspace(sql);
+    organization = await createWorkspace(sql);
   });
 
   afterAll(async () => {
@@ -126,14 +126,14 @@ describe('PostgreSQL crashes under concurrent writes and recovers', () => {
       for (let n = 0; ; n++) {
         const sku = `CRASH-${writerNumber}-${n}`;
         const body = { sku, title: `Crash ${sku}`, quantity: 1 };
-        const created = await send(baseUrl, 'POST', '/items', workspace.key, body);
+        const created = await send(baseUrl, 'POST', '/items', organization.key, body);
         if (!settle(`create ${sku}`, created, (status) => failedCreates.push({ sku, status }))) return;
         const item = ItemSchema.parse((created as ApiResponse).body);
         acknowledged.set(item.id, item);
         acknowledgedWrites += 1;
         for (let patch = 1; patch <= PATCHES_PER_ITEM; patch++) {
           const quantity = 1 + patch + n;
-          const patched = await send(baseUrl, 'PATCH', `/items/${item.id}`, workspace.key, { quantity });
+          const patched = await send(baseUrl, 'PATCH', `/items/${item.id}`, organization.key, { quantity });
           if (!settle(`patch ${sku}`, patched, (status) => failedPatches.push({ id: item.id, status }))) return;
           acknowledged.set(item.id, ItemSchema.parse((patched as ApiResponse).body));
           acknowledgedWrites += 1;
@@ -166,7 +166,7 @@ describe('PostgreSQL crashes under concurrent writes and recovers', () => {
       const limiter = limitServer.baseUrl;
       // The limiter's key spends its whole window at once: exactly LIMIT admitted, the rest refused.
       const spent = await Promise.all(
-        Array.from({ length: LIMIT + 1 }, () => send(limiter, 'GET', '/me', workspace.readKey)),
+        Array.from({ length: LIMIT + 1 }, () => send(limiter, 'GET', '/me', organization.readKey)),
       );
       expect(spent.map(statusOf).sort()).toEqual([...Array.from({ length: LIMIT }, () => 200), 429]);
 
@@ -188,7 +188,7 @@ describe('PostgreSQL crashes under concurrent writes and recovers', () => {
 
       // Counted before anything else of that key: the window it gets right after the recovery.
       while (limiterAfterCrash.admitted <= 2 * LIMIT) {
-        const { status } = await answered(() => send(limitServer.baseUrl, 'GET', '/me', workspace.readKey));
+        const { status } = await answered(() => send(limitServer.baseUrl, 'GET', '/me', organization.readKey));
         if (status !== 200) {
           limiterAfterCrash.refusedWith = status;
           break;
@@ -215,7 +215,7 @@ describe('PostgreSQL crashes under concurrent writes and recovers', () => {
       // Also each item whose next PATCH failed: a 5xx means nothing was committed.
       const found = await Promise.all(
         [...acknowledged.keys()].map(async (id) => {
-          const response = await answered(() => send(writeServer.baseUrl, 'GET', `/items/${id}`, workspace.key));
+          const response = await answered(() => send(writeServer.baseUrl, 'GET', `/items/${id}`, organization.key));
           return response.status === 200 ? ItemSchema.parse(response.body) : response.status;
         }),
       );
@@ -228,7 +228,7 @@ describe('PostgreSQL crashes under concurrent writes and recovers', () => {
       const found = await Promise.all(
         failedCreates.map(async ({ sku }) => {
           const path = `/items?sku=${encodeURIComponent(sku)}`;
-          const response = await answered(() => send(writeServer.baseUrl, 'GET', path, workspace.key));
+          const response = await answered(() => send(writeServer.baseUrl, 'GET', path, organization.key));
           return ItemListSchema.parse(response.body).items.map((item) => item.sku);
         }),
       );

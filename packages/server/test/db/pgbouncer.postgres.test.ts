@@ -130,7 +130,7 @@ describe.skipIf(!PGBOUNCER)('through PgBouncer in transaction pooling mode', () 
 
   describe('two server processes through the pooler, one of them with DATABASE_DIRECT_URL', () => {
     let servers: [Running, Running];
-    let workspace: TestWorkspace;
+    let organization: TestWorkspace;
     /** One of the two servers, taking turns. */
     const server = (n: number) => (n % 2 === 0 ? servers[0] : servers[1]);
 
@@ -138,7 +138,7 @@ describe.skipIf(!PGBOUNCER)('through PgBouncer in transaction pooling mode', () 
       const env = { ...pooled, SYNC_WORKER: 'off' };
       const [first, second] = await Promise.all([started(env), started({ ...env, DATABASE_DIRECT_URL: directUrl })]);
       servers = [first, second];
-      workspace = await createWorkspace(sql);
+      organization = await createWorkspace(sql);
     });
 
     it('apply STATEMENT_TIMEOUT_MS as the pooler sets it, so neither warns', () => {
@@ -153,7 +153,7 @@ describe.skipIf(!PGBOUNCER)('through PgBouncer in transaction pooling mode', () 
         Array.from({ length: 40 }, (_, n) => call(server(n).baseUrl.replace(/\/v1$/, ''), 'GET', '/readyz')),
       );
       const responses = await Promise.all(
-        Array.from({ length: 200 }, (_, n) => call(server(n).baseUrl, 'GET', '/me', { key: workspace.key })),
+        Array.from({ length: 200 }, (_, n) => call(server(n).baseUrl, 'GET', '/me', { key: organization.key })),
       );
       expect((await ready).map((r) => r.status)).toEqual(Array.from({ length: 40 }, () => 200));
       expect(responses.map((r) => r.status).filter((status) => status !== 200 && status !== 429)).toEqual([]);
@@ -165,15 +165,15 @@ describe.skipIf(!PGBOUNCER)('through PgBouncer in transaction pooling mode', () 
         Array.from({ length: RATE_LIMIT.maxRequests }, (_, n) => n),
       );
       for (const one of servers)
-        expect((await call(one.baseUrl, 'GET', '/me', { key: workspace.key })).status).toBe(429);
+        expect((await call(one.baseUrl, 'GET', '/me', { key: organization.key })).status).toBe(429);
     });
 
     it('sync listings through standalone sync-workers: never two requests for a listing at once, never a lower sequence after a higher, each listing ending at its item quantity', async () => {
       const marketplace = await startMarketplace();
       try {
         const issued = await issueApiKey(sql, {
-          organizationId: workspace.organizationId,
-          createdBy: workspace.ownerId,
+          organizationId: organization.organizationId,
+          createdBy: organization.ownerId,
           name: 'pgbouncer sync',
           scopes: ['read', 'write'],
         });
@@ -191,7 +191,7 @@ describe.skipIf(!PGBOUNCER)('through PgBouncer in transaction pooling mode', () 
         const linked = await Promise.all(
           items.map((item) =>
             runToEnd(
-              ['listing', 'link', '--org', workspace.slug, '--item', item.sku, '--listing-id', item.listingId],
+              ['listing', 'link', '--org', organization.slug, '--item', item.sku, '--listing-id', item.listingId],
               pooled,
             ),
           ),
@@ -258,7 +258,7 @@ describe.skipIf(!PGBOUNCER)('through PgBouncer in transaction pooling mode', () 
           expect(calls.at(-1)?.quantity, item.listingId).toBe(finals[n]);
           const [listing] = await sql<{ quantity: number }[]>`
             SELECT last_synced_quantity AS quantity FROM marketplace_listings
-            WHERE organization_id = ${workspace.organizationId} AND marketplace_listing_id = ${item.listingId}
+            WHERE organization_id = ${organization.organizationId} AND marketplace_listing_id = ${item.listingId}
           `;
           expect(listing?.quantity).toBe(finals[n]);
         }

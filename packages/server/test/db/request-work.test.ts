@@ -2,21 +2,21 @@ import { describe, expect, it } from 'vitest';
 import { RequestWork, WorkAbandonedError } from '../../src/db/request-work.js';
 import type { Queryable } from '../../src/db/types.js';
 import { databaseKind } from '../support/database.js';
-import { serverWithWorkspace } from '../support/server.js';
+import { serverWithOrganization } from '../support/server.js';
 
 describe('RequestWork, on the real database', () => {
-  const suite = serverWithWorkspace();
+  const suite = serverWithOrganization();
 
   const cancels = databaseKind() === 'postgres';
   const countSku = async (sku: string) =>
     (
       await suite.server.database
-        .sql`SELECT 1 FROM items WHERE organization_id = ${suite.workspace.organizationId} AND sku = ${sku}`
+        .sql`SELECT 1 FROM items WHERE organization_id = ${suite.organization.organizationId} AND sku = ${sku}`
     ).length;
   const insert = (sql: Queryable, sku: string) =>
     sql`
       INSERT INTO items (organization_id, sku, title, warehouse_id, zone_id)
-      VALUES (${suite.workspace.organizationId}, ${sku}, 'Work', ${suite.workspace.defaultWarehouseId}, ${suite.workspace.defaultZoneId})
+      VALUES (${suite.organization.organizationId}, ${sku}, 'Work', ${suite.organization.defaultWarehouseId}, ${suite.organization.defaultZoneId})
     `;
 
   it('given up during its transaction, rolls it back and refuses every later statement', async () => {

@@ -54,8 +54,8 @@ afterAll(() => database.close());
 
 describe('CHECK constraints hold the lists the code names', () => {
   it.each([
-    ['organizations', 'plan', 'PLANS (workspaces)', PLANS],
-    ['memberships', 'role', 'ROLES (workspaces)', ROLES],
+    ['organizations', 'plan', 'PLANS (organizations)', PLANS],
+    ['memberships', 'role', 'ROLES (organizations)', ROLES],
     ['marketplace_sync_jobs', 'state', 'SYNC_STATES (marketplace)', SYNC_STATES],
     ['consignments', 'status', "the contract's CONSIGNMENT_STATUSES", CONSIGNMENT_STATUSES],
     ['invoices', 'status', "the contract's INVOICE_STATUSES", INVOICE_STATUSES],
@@ -104,11 +104,11 @@ describe('the items table derives status by the contract’s ITEM_STATUS_RULES',
   });
 
   it('the generated column gives each mix the status its rule names', async () => {
-    const workspace = await createWorkspace(database.sql);
+    const organization = await createWorkspace(database.sql);
     const seeds: SeedItem[] = mixes.map((mix, index) => ({ sku: `STATUS-${index}`, title: 'Status', ...mix }));
-    await insertItems(database.sql, workspace, seeds);
+    await insertItems(database.sql, organization, seeds);
     const rows = await database.sql<{ sku: string; status: ItemStatus }[]>`
-      SELECT sku, status FROM items WHERE organization_id = ${workspace.organizationId}
+      SELECT sku, status FROM items WHERE organization_id = ${organization.organizationId}
     `;
     const stored = new Map(rows.map((row) => [row.sku, row.status]));
     for (const [index, mix] of mixes.entries()) {

@@ -31,7 +31,7 @@ function fingerprint(rows: Record<string, readonly unknown[]>): Record<string, s
 }
 
 describe('buildDemoRows', () => {
-  const workspace = {
+  const organization = {
     organizationId: '00000000-0000-4000-8000-000000000001',
     warehouseId: '00000000-0000-4000-8000-000000000002',
     receivingZoneId: '00000000-0000-4000-8000-000000000003',
@@ -42,7 +42,7 @@ describe('buildDemoRows', () => {
   // engine makes since: reshaping the catalog, the builder or the shared generator must not change a single value, id
   // or date.
   it('builds the same rows as ever at the anchor', () => {
-    expect(fingerprint({ ...buildDemoRows(workspace, DEMO_ANCHOR) })).toEqual({
+    expect(fingerprint({ ...buildDemoRows(organization, DEMO_ANCHOR) })).toEqual({
       warehouses: '1:ab41a843e35cf930',
       zones: '4:5d3c525444ec4f39',
       categories: '5:26591fb6079d216a',
@@ -66,7 +66,7 @@ describe('buildDemoRows', () => {
   // The valuations' confidences may differ by a point: the engine counts sales' ages in fractions of a day, and a sale
   // reported by the day sold at midnight, whatever the hour of `now`.
   it('moves every date with `now`', () => {
-    expect(fingerprint({ ...buildDemoRows(workspace, new Date('2025-03-01T09:30:00.000Z')) })).toEqual({
+    expect(fingerprint({ ...buildDemoRows(organization, new Date('2025-03-01T09:30:00.000Z')) })).toEqual({
       warehouses: '1:3fb202034c41d5fd',
       zones: '4:5d3c525444ec4f39',
       categories: '5:26591fb6079d216a',

@@ -457,7 +457,7 @@ describe('seedDemoWorkspace', () => {
   });
 });
 
-describe('valuate on the demo workspace', () => {
+describe('valuate on the demo organization', () => {
   it('finds at the anchor what the demo holds: each item the demo valued then keeps that valuation', async () => {
     const result = await valuate(db.sql, { org: demo.slug, item: null, now: DEMO_ANCHOR });
     const latest = await db.sql<{ id: string; item_id: string }[]>`
@@ -474,12 +474,12 @@ describe('valuate on the demo workspace', () => {
 });
 
 describe('seedDemo (the operator command)', () => {
-  it('refuses a second demo workspace as a conflict the operator can read', async () => {
+  it('refuses a second demo organization as a conflict the operator can read', async () => {
     const refusal = seedDemo(db.sql);
     await expect(refusal).rejects.toBeInstanceOf(ProvisioningError);
     await expect(refusal).rejects.toMatchObject({
       kind: 'conflict',
-      message: 'The demo workspace "liberty-coin" already exists.',
+      message: 'The demo organization "liberty-coin" already exists.',
     });
   });
 });

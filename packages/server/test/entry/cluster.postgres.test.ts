@@ -50,7 +50,7 @@ let sql: Sql;
 let databaseName: string;
 let databaseUrl: string;
 let server: Running;
-let workspace: TestWorkspace;
+let organization: TestWorkspace;
 
 beforeAll(async () => {
   const clusterUrl = inject('postgresUrl');
@@ -67,7 +67,7 @@ beforeAll(async () => {
     RATE_LIMIT_WINDOW_SECONDS: '60',
   });
   sql = createSql(databaseUrl, { max: 2, statementTimeoutMs: 0 });
-  workspace = await createWorkspace(sql);
+  organization = await createWorkspace(sql);
 });
 
 afterAll(async () => {
@@ -90,7 +90,7 @@ describe('WEB_CONCURRENCY=2', () => {
 
   it('spreads connections over both workers, and counts one rate limit across them', async () => {
     const statuses: number[] = [];
-    for (let i = 0; i < 36; i++) statuses.push(await getOnNewConnection(`${server.baseUrl}/me`, workspace.key));
+    for (let i = 0; i < 36; i++) statuses.push(await getOnNewConnection(`${server.baseUrl}/me`, organization.key));
     expect(statuses.filter((s) => s === 200)).toHaveLength(30);
     expect(statuses.filter((s) => s === 429)).toHaveLength(6);
     await eventually(() => linesOf(server).filter((l) => l.msg === 'request').length >= 36, 'request logs');
@@ -107,7 +107,7 @@ describe('WEB_CONCURRENCY=2', () => {
     const replacement = linesOf(server).filter((l) => l.msg === 'worker listening')[2];
     expect(replacement?.pid).not.toBe(victim);
     // Every request is answered (the key is over its limit by now: 429 is an answer from a live worker).
-    for (let i = 0; i < 6; i++) expect(await getOnNewConnection(`${server.baseUrl}/me`, workspace.key)).toBe(429);
+    for (let i = 0; i < 6; i++) expect(await getOnNewConnection(`${server.baseUrl}/me`, organization.key)).toBe(429);
   });
 
   it('stops every process on SIGTERM, exit code 0', async () => {

@@ -9,7 +9,7 @@ import { client } from '../support/http.js';
 
 /**
  * issue 35, finding 4: the demo key is never lost. A first start whose output goes nowhere (`2>&1 | true`) created
- * the demo workspace, exited 1 and never showed its key, and later starts showed none. Now the key is printed once
+ * the demo organization, exited 1 and never showed its key, and later starts showed none. Now the key is printed once
  * the server listens, at every start until it is first used, and kept in the data directory (owner-only) till then.
  */
 

@@ -123,7 +123,7 @@ async function load(origin: string, count: number): Promise<{ answered: number; 
   return { answered, failure };
 }
 
-/** A copy of a first start's embedded database (the demo workspace already made), or the test cluster. */
+/** A copy of a first start's embedded database (the demo organization already made), or the test cluster. */
 async function databaseEnv(): Promise<Record<string, string>> {
   const dataDir = join(tempDir(), 'data');
   const postgresUrl = inject('postgresUrl');

@@ -27,7 +27,7 @@ describe('coinventory-server on the embedded database', () => {
   const dataDir = join(tempDir(), 'data');
   let demoKey = '';
 
-  it('creates the demo workspace on first start, prints its key once, and every endpoint answers with it', async () => {
+  it('creates the demo organization on first start, prints its key once, and every endpoint answers with it', async () => {
     const startedAt = Date.now();
     const server = await start({ COINVENTORY_DATA_DIR: dataDir });
     try {

@@ -5,7 +5,7 @@ import { client } from '../support/http.js';
 afterAll(removeTempDirs);
 
 describe('coinventory-server on DATABASE_URL', () => {
-  it('migrates the database at start, serves /readyz, and creates no demo workspace', async () => {
+  it('migrates the database at start, serves /readyz, and creates no demo organization', async () => {
     const server = await start({ DATABASE_URL: inject('postgresUrl'), COINVENTORY_DATA_DIR: tempDir() });
     try {
       expect(server.stderr()).not.toContain('cvk_live_');

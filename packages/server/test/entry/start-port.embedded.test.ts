@@ -33,7 +33,7 @@ describe('coinventory-server start when its port is taken', () => {
       expect(failed.stderr.trim().split('\n')).toEqual([
         `coinventory-server: Port ${port} is already in use (PORT=${port}, HOST=127.0.0.1). Stop what uses it, or set PORT.`,
       ]);
-      expect(failed.stdout).not.toContain('demo workspace created');
+      expect(failed.stdout).not.toContain('demo organization created');
     } finally {
       await release(blocker);
     }

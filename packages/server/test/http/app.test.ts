@@ -10,19 +10,19 @@ import { createWorkspace, type TestWorkspace } from '../support/workspace.js';
 const JSON_TYPE = /^application\/json(;|$)/;
 
 let server: TestServer;
-let workspace: TestWorkspace;
+let organization: TestWorkspace;
 let data: SeededResources;
 
 beforeAll(async () => {
   // This suite sends far more than 120 requests with one key; the rate limit has its own suite.
   server = await startTestServer({ policy: { maxRequests: 100_000, windowSeconds: 60 } });
-  workspace = await createWorkspace(server.database.sql);
-  data = await seedResources(server.database.sql, server.baseUrl, workspace, 'HTTP');
+  organization = await createWorkspace(server.database.sql);
+  data = await seedResources(server.database.sql, server.baseUrl, organization, 'HTTP');
 });
 afterAll(() => server.close());
 
-const counts = () => rowCounts(server.database.sql, workspace.organizationId);
-const getItem = () => client(server.baseUrl, workspace.key).get<Item>(`/items/${data.itemId}`);
+const counts = () => rowCounts(server.database.sql, organization.organizationId);
+const getItem = () => client(server.baseUrl, organization.key).get<Item>(`/items/${data.itemId}`);
 
 /** A 400 whose issues all concern the body as a whole (`body: …`). */
 function expectBodyRejected(response: ApiResponse) {
@@ -54,7 +54,7 @@ describe('request bodies', () => {
     const before = { counts: await counts(), item: (await getItem()).body };
     for (const [method, path] of bodyRoutes()) {
       const response = await call(server.baseUrl, method, path, {
-        key: workspace.key,
+        key: organization.key,
         rawBody: raw,
         headers: { 'content-type': 'application/json' },
       });
@@ -78,7 +78,7 @@ describe('request bodies', () => {
     const before = { counts: await counts(), item: (await getItem()).body };
     for (const [method, path] of bodyRoutes()) {
       const response = await call(server.baseUrl, method, path, {
-        key: workspace.key,
+        key: organization.key,
         rawBody: bodyOfBytes(MAX_BODY_BYTES + 1),
         headers: { 'content-type': 'application/json' },
       });
@@ -93,7 +93,7 @@ describe('request bodies', () => {
     const raw = bodyOfBytes(MAX_BODY_BYTES + 2, 'é');
     expect(raw.length).toBeLessThan(MAX_BODY_BYTES);
     const response = await call(server.baseUrl, 'POST', '/items', {
-      key: workspace.key,
+      key: organization.key,
       rawBody: raw,
       headers: { 'content-type': 'application/json' },
     });
@@ -104,7 +104,7 @@ describe('request bodies', () => {
   it(`a body of exactly ${MAX_BODY_BYTES} bytes is read (then refused for its too-long description, not its size)`, async () => {
     const before = await counts();
     const response = await call(server.baseUrl, 'POST', '/items', {
-      key: workspace.key,
+      key: organization.key,
       rawBody: bodyOfBytes(MAX_BODY_BYTES),
       headers: { 'content-type': 'application/json' },
     });
@@ -127,7 +127,7 @@ describe('request bodies', () => {
     const before = { counts: await counts(), item: (await getItem()).body };
     for (const [method, path] of bodyRoutes()) {
       const response = await call(server.baseUrl, method, path, {
-        key: workspace.key,
+        key: organization.key,
         rawBody: JSON.stringify({ sku: randomUUID(), title: 'Wrong media type' }),
         headers: { 'content-type': contentType },
       });
@@ -142,7 +142,7 @@ describe('request bodies', () => {
     const before = await counts();
     const response = await fetch(`${server.baseUrl}/items`, {
       method: 'POST',
-      headers: { authorization: `Bearer ${workspace.key}` },
+      headers: { authorization: `Bearer ${organization.key}` },
       body: new TextEncoder().encode(JSON.stringify({ sku: randomUUID(), title: 'No media type' })),
     });
     expect(response.status).toBe(415);
@@ -152,7 +152,7 @@ describe('request bodies', () => {
 
   it('JSON declared with a charset other than UTF-8 → 415', async () => {
     const response = await call(server.baseUrl, 'POST', '/items', {
-      key: workspace.key,
+      key: organization.key,
       rawBody: JSON.stringify({ sku: randomUUID(), title: 'Latin-1' }),
       headers: { 'content-type': 'application/json; charset=iso-8859-1' },
     });
@@ -168,7 +168,7 @@ describe('request bodies', () => {
   ])('Content-Type %s is accepted', async (contentType) => {
     const sku = randomUUID();
     const response = await call<Item>(server.baseUrl, 'POST', '/items', {
-      key: workspace.key,
+      key: organization.key,
       rawBody: JSON.stringify({ sku, title: 'Media type accepted' }),
       headers: { 'content-type': contentType },
     });
@@ -193,7 +193,7 @@ describe('unknown routes', () => {
     ['DELETE', '/nope'],
     ['PUT', '/v2/items'],
   ])('%s %s → 404 JSON, with or without a key', async (method, path) => {
-    for (const key of [null, workspace.key]) {
+    for (const key of [null, organization.key]) {
       const response = await call(server.origin, method, path, { key });
       expect(response.status, `${method} ${path}`).toBe(404);
       expect(response.body).toEqual(ERROR_BODY.NOT_FOUND);
@@ -224,7 +224,7 @@ describe('methods a path does not document', () => {
   it.each(cases)('%s %s → 405 with Allow', async (method, path, methods) => {
     const expectedAllow = [...methods, ...(methods.includes('GET') ? ['HEAD'] : [])].sort();
     const concrete = path.replace(':id', randomUUID());
-    for (const key of [null, workspace.key]) {
+    for (const key of [null, organization.key]) {
       const response = await call(server.baseUrl, method, concrete, {
         key,
         ...(method === 'GET' || method === 'DELETE' ? {} : { body: { sku: randomUUID(), title: 'Nope' } }),
@@ -239,8 +239,8 @@ describe('methods a path does not document', () => {
 
   it('a 405 changes nothing', async () => {
     const before = { counts: await counts(), item: (await getItem()).body };
-    const api = client(server.baseUrl, workspace.key);
-    await call(server.baseUrl, 'PUT', `/items/${data.itemId}`, { key: workspace.key, body: { title: 'Put' } });
+    const api = client(server.baseUrl, organization.key);
+    await call(server.baseUrl, 'PUT', `/items/${data.itemId}`, { key: organization.key, body: { title: 'Put' } });
     await api.post(`/items/${data.itemId}`, { body: { title: 'Post' } });
     await api.delete('/items');
     expect({ counts: await counts(), item: (await getItem()).body }).toEqual(before);

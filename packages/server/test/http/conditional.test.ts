@@ -16,17 +16,17 @@ describe('ETag and If-None-Match on every GET', () => {
   it.each(readRoutes.map((entry) => [entry.key, entry] as const))(
     '%s: 200 with a strong ETag; the same ETag in If-None-Match is 304 with no body, still counted',
     async (_key, entry) => {
-      const { server, workspace, data } = ctx;
+      const { server, organization, data } = ctx;
       const request = requestFor(entry, data);
-      const first = await call(server.baseUrl, request.method, request.path, { key: workspace.key });
+      const first = await call(server.baseUrl, request.method, request.path, { key: organization.key });
       expectStatus(first, 200);
       const etag = first.headers.get(CONDITIONAL.etagHeader) ?? '';
       expect(etag).toMatch(STRONG_ETAG);
-      const again = await call(server.baseUrl, request.method, request.path, { key: workspace.key });
+      const again = await call(server.baseUrl, request.method, request.path, { key: organization.key });
       expect(again.headers.get('etag')).toBe(etag);
       for (const header of [etag, `W/${etag}`, `"other", ${etag}`, '*']) {
         const cached = await call(server.baseUrl, request.method, request.path, {
-          key: workspace.key,
+          key: organization.key,
           headers: { 'if-none-match': header },
         });
         expect(cached.status, header).toBe(304);
@@ -35,7 +35,7 @@ describe('ETag and If-None-Match on every GET', () => {
         expect(remaining(cached.headers)).toBeLessThan(remaining(first.headers));
       }
       const stale = await call(server.baseUrl, request.method, request.path, {
-        key: workspace.key,
+        key: organization.key,
         headers: { 'if-none-match': '"not-this-one"' },
       });
       expect([stale.status, stale.text]).toEqual([200, first.text]);
@@ -43,7 +43,7 @@ describe('ETag and If-None-Match on every GET', () => {
   );
 
   it('gives an item a new ETag when it changes, and the ETag a PATCH answers with is the next GET’s', async () => {
-    const api = await freshApi(ctx.server, ctx.workspace);
+    const api = await freshApi(ctx.server, ctx.organization);
     const item = await createItem(api, { sku: uniqueSku('ETAG'), title: 'Tagged' });
     const before = (await api.get(`/items/${item.id}`)).headers.get('etag');
     const patched = await api.patch(`/items/${item.id}`, { body: { title: 'Retagged' } });
@@ -56,7 +56,7 @@ describe('ETag and If-None-Match on every GET', () => {
 
 describe('If-Match on PATCH and DELETE', () => {
   it('writes when the item still has the ETag, and refuses with 412 otherwise, writing nothing', async () => {
-    const api = await freshApi(ctx.server, ctx.workspace);
+    const api = await freshApi(ctx.server, ctx.organization);
     const item = await createItem(api, { sku: uniqueSku('MATCH'), title: 'Original', quantity: 1 });
     const etag = (await api.get(`/items/${item.id}`)).headers.get('etag') ?? '';
     const mine = await api.patch<Item>(`/items/${item.id}`, { body: { title: 'Mine' }, headers: { 'if-match': etag } });
@@ -84,7 +84,7 @@ describe('If-Match on PATCH and DELETE', () => {
   });
 
   it('is 404 for an item that does not exist, whatever If-Match says', async () => {
-    const api = await freshApi(ctx.server, ctx.workspace);
+    const api = await freshApi(ctx.server, ctx.organization);
     const missing = `/items/${crypto.randomUUID()}`;
     expect((await api.patch(missing, { body: { title: 'x' }, headers: { 'if-match': '*' } })).status).toBe(404);
     expect((await api.delete(missing, { headers: { 'if-match': '"abc"' } })).status).toBe(404);

@@ -2,7 +2,7 @@ import { CONDITIONAL, CORS, IDEMPOTENCY } from '@coinventory/contract';
 import { afterAll, describe, expect, inject, it } from 'vitest';
 import { removeTempDirs, runToEnd, start, stop, tempDir } from '../support/binary.js';
 import { type ApiResponse, call, expectStatus } from '../support/http.js';
-import { serverWithWorkspace } from '../support/server.js';
+import { serverWithOrganization } from '../support/server.js';
 
 /**
  * CORS (CORS_ALLOWED_ORIGINS): off by default; on, exactly the listed origins get Access-Control-* headers, their
@@ -37,10 +37,10 @@ function expectNoCors(response: ApiResponse, label: string) {
 }
 
 describe('CORS off (the default)', () => {
-  const ctx = serverWithWorkspace();
+  const ctx = serverWithOrganization();
 
   it('sends no CORS header and keeps OPTIONS as it was: 405 with Allow on an API path', async () => {
-    const { server, workspace } = ctx;
+    const { server, organization } = ctx;
     const options = await preflight(server.baseUrl, '/items', ALLOWED);
     expect(options.status).toBe(405);
     expect(options.headers.get('allow')).toBe('GET, HEAD, POST');
@@ -48,7 +48,7 @@ describe('CORS off (the default)', () => {
     expectNoCors(options, 'preflight');
     const byId = await preflight(server.baseUrl, `/items/${crypto.randomUUID()}`, ALLOWED);
     expect([byId.status, byId.headers.get('allow')]).toEqual([405, 'GET, HEAD, PATCH, DELETE']);
-    const read = await call(server.baseUrl, 'GET', '/me', { key: workspace.key, headers: { origin: ALLOWED } });
+    const read = await call(server.baseUrl, 'GET', '/me', { key: organization.key, headers: { origin: ALLOWED } });
     expectStatus(read, 200);
     expectNoCors(read, 'GET');
     expect(varies(read)).toBe(false);
@@ -56,11 +56,11 @@ describe('CORS off (the default)', () => {
 });
 
 describe('CORS_ALLOWED_ORIGINS set', () => {
-  const ctx = serverWithWorkspace({ corsOrigins: [ALLOWED, ALSO_ALLOWED] });
+  const ctx = serverWithOrganization({ corsOrigins: [ALLOWED, ALSO_ALLOWED] });
 
   it('answers an allowed origin’s preflight 204 without a key, not counting it against any key', async () => {
-    const { server, workspace } = ctx;
-    const before = await call(server.baseUrl, 'GET', '/me', { key: workspace.key });
+    const { server, organization } = ctx;
+    const before = await call(server.baseUrl, 'GET', '/me', { key: organization.key });
     for (const [path, method] of [
       ['/items', 'POST'],
       [`/items/${crypto.randomUUID()}`, 'PATCH'],
@@ -93,14 +93,14 @@ describe('CORS_ALLOWED_ORIGINS set', () => {
         expect(response.headers.get('ratelimit'), label).toBeNull();
       }
     }
-    const after = await call(server.baseUrl, 'GET', '/me', { key: workspace.key });
+    const after = await call(server.baseUrl, 'GET', '/me', { key: organization.key });
     // Eight preflights in between, and only the second GET counted.
     expect(remaining(after)).toBe(remaining(before) - 1);
   });
 
   it('gives an allowed origin’s requests the origin and the headers a script may read, errors included', async () => {
-    const { server, workspace } = ctx;
-    const read = await call(server.baseUrl, 'GET', '/me', { key: workspace.key, headers: { origin: ALLOWED } });
+    const { server, organization } = ctx;
+    const read = await call(server.baseUrl, 'GET', '/me', { key: organization.key, headers: { origin: ALLOWED } });
     expectStatus(read, 200);
     expect(read.headers.get('access-control-allow-origin')).toBe(ALLOWED);
     expect(varies(read)).toBe(true);
@@ -125,7 +125,7 @@ describe('CORS_ALLOWED_ORIGINS set', () => {
     expect(refused.status).toBe(401);
     expect(refused.headers.get('access-control-allow-origin')).toBe(ALSO_ALLOWED);
     const write = await call(server.baseUrl, 'POST', '/items', {
-      key: workspace.key,
+      key: organization.key,
       headers: { origin: ALLOWED, [IDEMPOTENCY.header]: crypto.randomUUID() },
       body: { sku: `CORS-${crypto.randomUUID()}`, title: 'From the back office' },
     });
@@ -134,9 +134,9 @@ describe('CORS_ALLOWED_ORIGINS set', () => {
   });
 
   it('gives any other origin no CORS header at all, and its preflight the 405 it always had', async () => {
-    const { server, workspace } = ctx;
+    const { server, organization } = ctx;
     for (const origin of [OTHER, 'null', `${ALLOWED}.evil.example`, 'https://BACKOFFICE.example.com', `${ALLOWED}/`]) {
-      const read = await call(server.baseUrl, 'GET', '/me', { key: workspace.key, headers: { origin } });
+      const read = await call(server.baseUrl, 'GET', '/me', { key: organization.key, headers: { origin } });
       expectStatus(read, 200);
       expectNoCors(read, origin);
       expect(varies(read), origin).toBe(true);
@@ -145,7 +145,7 @@ describe('CORS_ALLOWED_ORIGINS set', () => {
       expectNoCors(options, origin);
     }
     // Without an Origin (a server-side client), nothing changes either.
-    const plain = await call(server.baseUrl, 'GET', '/me', { key: workspace.key });
+    const plain = await call(server.baseUrl, 'GET', '/me', { key: organization.key });
     expectNoCors(plain, 'no Origin');
   });
 });
@@ -171,7 +171,7 @@ describe('CORS_ALLOWED_ORIGINS in the binary', () => {
   });
 
   it('answers the listed origins’ preflights once started with it', async () => {
-    // On the suite's PostgreSQL cluster where there is one: a start there takes no demo workspace to create.
+    // On the suite's PostgreSQL cluster where there is one: a start there takes no demo organization to create.
     const postgresUrl = inject('postgresUrl');
     const server = await start({
       COINVENTORY_DATA_DIR: tempDir(),

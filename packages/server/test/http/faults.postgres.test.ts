@@ -34,13 +34,13 @@ async function waitingOnLocks(server: TestServer): Promise<number> {
 
 describe('the request deadline, with a statement blocked by another session', () => {
   let server: TestServer;
-  let workspace: TestWorkspace;
+  let organization: TestWorkspace;
   let api: Api;
 
   beforeAll(async () => {
     server = await startTestServer({ policy: UNLIMITED, requestTimeoutMs: 600 });
-    workspace = await createWorkspace(server.database.sql);
-    api = await freshApi(server, workspace);
+    organization = await createWorkspace(server.database.sql);
+    api = await freshApi(server, organization);
   });
   afterAll(() => server.close());
 
@@ -68,7 +68,7 @@ describe('the request deadline, with a statement blocked by another session', ()
       server,
       (tx) => tx`
         INSERT INTO items (organization_id, sku, title, warehouse_id, zone_id)
-        VALUES (${workspace.organizationId}, 'HELD-POST', 'Holder', ${workspace.defaultWarehouseId}, ${workspace.defaultZoneId})
+        VALUES (${organization.organizationId}, 'HELD-POST', 'Holder', ${organization.defaultWarehouseId}, ${organization.defaultZoneId})
       `,
     );
     try {
@@ -149,8 +149,8 @@ describe('a graceful shutdown', () => {
   });
 
   it('says Connection: close on what it answers while draining, and rolls back and answers 503 what it cuts off', async () => {
-    const workspace = await createWorkspace(running.database.sql);
-    const api = await freshApi(testServer, workspace);
+    const organization = await createWorkspace(running.database.sql);
+    const api = await freshApi(testServer, organization);
     const finishing = await createItem(api, { sku: 'DRAIN-FINISHES', title: 'Before' });
     const cut = await createItem(api, { sku: 'DRAIN-CUT', title: 'Before', quantity: 1 });
     const { origin } = testServer;
@@ -164,8 +164,10 @@ describe('a graceful shutdown', () => {
       testServer,
       (tx) => tx`SELECT 1 FROM items WHERE id = ${cut.id} FOR UPDATE`,
     );
-    const finished = keepAliveRequest(origin, workspace.key, 'PATCH', `/v1/items/${finishing.id}`, { title: 'After' });
-    const cutOff = keepAliveRequest(origin, workspace.key, 'PATCH', `/v1/items/${cut.id}`, {
+    const finished = keepAliveRequest(origin, organization.key, 'PATCH', `/v1/items/${finishing.id}`, {
+      title: 'After',
+    });
+    const cutOff = keepAliveRequest(origin, organization.key, 'PATCH', `/v1/items/${cut.id}`, {
       title: 'After',
       quantity: 9,
     });
@@ -234,8 +236,8 @@ describe('four servers starting at once on an empty database, then a burst acros
 
     const sql = createSql(database.url, { max: 2, statementTimeoutMs: 0 });
     try {
-      const workspace = await createWorkspace(sql);
-      const apis = servers.map((running) => client(running.baseUrl, workspace.key));
+      const organization = await createWorkspace(sql);
+      const apis = servers.map((running) => client(running.baseUrl, organization.key));
       const skus = Array.from({ length: 400 }, (_, i) => `FOUR-${i}`);
       const responses = await Promise.all(
         skus.map((sku, i) => apis[i % apis.length]?.post('/items', { body: { sku, title: sku } })),
@@ -254,7 +256,7 @@ describe('four servers starting at once on an empty database, then a burst acros
       let stored: string[] = [];
       for (let i = 0, previous = ''; i < 50; i += 1) {
         const rows = await sql<{ sku: string }[]>`
-          SELECT sku FROM items WHERE organization_id = ${workspace.organizationId} ORDER BY sku
+          SELECT sku FROM items WHERE organization_id = ${organization.organizationId} ORDER BY sku
         `;
         stored = rows.map((row) => row.sku).sort();
         if (stored.join() === previous) break;

@@ -22,9 +22,9 @@ import { createWorkspace, type TestWorkspace } from '../support/workspace.js';
 
 const UNLIMITED = { maxRequests: 1_000_000, windowSeconds: 60 };
 
-async function skusIn(server: TestServer, workspace: TestWorkspace, prefix: string): Promise<Set<string>> {
+async function skusIn(server: TestServer, organization: TestWorkspace, prefix: string): Promise<Set<string>> {
   const rows = await server.database.sql<{ sku: string }[]>`
-    SELECT sku FROM items WHERE organization_id = ${workspace.organizationId} AND sku LIKE ${`${prefix}%`}
+    SELECT sku FROM items WHERE organization_id = ${organization.organizationId} AND sku LIKE ${`${prefix}%`}
   `;
   return new Set(rows.map((row) => row.sku));
 }
@@ -44,17 +44,17 @@ async function settledValue<T>(read: () => Promise<T>, timeoutMs = 15_000): Prom
 
 describe('an overload burst', () => {
   let server: TestServer;
-  let workspace: TestWorkspace;
+  let organization: TestWorkspace;
 
   beforeAll(async () => {
     // A short deadline and a small queue, so one burst crosses both.
     server = await startTestServer({ policy: UNLIMITED, requestTimeoutMs: 400, queueLimit: 20 });
-    workspace = await createWorkspace(server.database.sql);
+    organization = await createWorkspace(server.database.sql);
   });
   afterAll(() => server.close());
 
   it('sheds what it cannot hold at once (503 + Retry-After), and commits exactly the writes it answered 200', async () => {
-    const api = await freshApi(server, workspace, 'burst');
+    const api = await freshApi(server, organization, 'burst');
     const skus = Array.from({ length: 400 }, (_, i) => `BURST-${i}`);
     const responses = await Promise.all(
       skus.map((sku) => api.post('/items', { body: { sku, title: `Burst ${sku}` } })),
@@ -78,7 +78,7 @@ describe('an overload burst', () => {
       expect(response.body).toEqual(ERROR_BODY.INTERNAL_SERVER_ERROR);
     }
 
-    const stored = await settledValue(async () => [...(await skusIn(server, workspace, 'BURST-'))].sort());
+    const stored = await settledValue(async () => [...(await skusIn(server, organization, 'BURST-'))].sort());
     expect(stored).toEqual([...(byStatus.get(200) ?? [])].sort());
   }, 60_000);
 });
@@ -108,18 +108,18 @@ async function slowBody(server: TestServer, key: string, method: string, path: s
 
 describe('a request body that arrives too slowly', () => {
   let server: TestServer;
-  let workspace: TestWorkspace;
+  let organization: TestWorkspace;
 
   beforeAll(async () => {
     server = await startTestServer({ policy: UNLIMITED, requestTimeoutMs: 3_000, requestBodyTimeoutMs: 300 });
-    workspace = await createWorkspace(server.database.sql);
+    organization = await createWorkspace(server.database.sql);
   });
   afterAll(() => server.close());
 
   it('gets 408 with a JSON body and Connection: close, and the POST never runs', async () => {
     const answer = await slowBody(
       server,
-      workspace.key,
+      organization.key,
       'POST',
       '/items',
       JSON.stringify({ sku: 'SLOW-1', title: 'x' }),
@@ -128,15 +128,15 @@ describe('a request body that arrives too slowly', () => {
     expect(answer.head.toLowerCase()).toContain('content-type: application/json');
     expect(answer.head.toLowerCase()).toContain('connection: close');
     expect(answer.body).toEqual(ERROR_BODY.REQUEST_TIMEOUT);
-    expect(await settledValue(() => skusIn(server, workspace, 'SLOW-').then((s) => [...s]))).toEqual([]);
+    expect(await settledValue(() => skusIn(server, organization, 'SLOW-').then((s) => [...s]))).toEqual([]);
   });
 
   it('gets 408 on a PATCH, and the item is unchanged', async () => {
-    const api = await freshApi(server, workspace);
+    const api = await freshApi(server, organization);
     const item = await createItem(api, { sku: 'SLOW-PATCH', title: 'Before' });
     const answer = await slowBody(
       server,
-      workspace.key,
+      organization.key,
       'PATCH',
       `/items/${item.id}`,
       JSON.stringify({ title: 'After' }),
@@ -194,16 +194,16 @@ describe('a request whose headers never complete', () => {
 
 describe('concurrent PATCHes', () => {
   let server: TestServer;
-  let workspace: TestWorkspace;
+  let organization: TestWorkspace;
 
   beforeAll(async () => {
     server = await startTestServer({ policy: UNLIMITED, queueLimit: 1_000 });
-    workspace = await createWorkspace(server.database.sql);
+    organization = await createWorkspace(server.database.sql);
   });
   afterAll(() => server.close());
 
   it('each answer is the row its own transaction wrote (250 PATCHes of one item)', async () => {
-    const api = await freshApi(server, workspace);
+    const api = await freshApi(server, organization);
     const item = await createItem(api, { sku: 'MANY-PATCHES', title: 'Start' });
     const titles = Array.from({ length: 250 }, (_, i) => `Title ${i}`);
     const responses = await Promise.all(titles.map((title) => api.patch(`/items/${item.id}`, { body: { title } })));
@@ -221,13 +221,13 @@ interface JobCount {
 
 describe('PATCH and DELETE of a linked item, racing', () => {
   let server: TestServer;
-  let workspace: TestWorkspace;
+  let organization: TestWorkspace;
   let api: Api;
 
   beforeAll(async () => {
     server = await startTestServer({ policy: UNLIMITED, queueLimit: 1_000 });
-    workspace = await createWorkspace(server.database.sql);
-    api = await freshApi(server, workspace, 'race');
+    organization = await createWorkspace(server.database.sql);
+    api = await freshApi(server, organization, 'race');
   });
   afterAll(() => server.close());
 
@@ -235,7 +235,7 @@ describe('PATCH and DELETE of a linked item, racing', () => {
   async function round(n: number) {
     const item = await createItem(api, { sku: `LINKED-${n}`, title: 'Linked', quantity: 1 });
     await linkListing(server.database.sql, {
-      organizationId: workspace.organizationId,
+      organizationId: organization.organizationId,
       itemId: item.id,
       marketplaceListingId: `mp-race-${n}`,
       externalUrl: null,
@@ -248,7 +248,7 @@ describe('PATCH and DELETE of a linked item, racing', () => {
     ]);
     const jobs = await server.database.sql<JobCount[]>`
       SELECT kind, quantity FROM marketplace_sync_jobs
-      WHERE organization_id = ${workspace.organizationId} AND marketplace_listing_id = ${`mp-race-${n}`}
+      WHERE organization_id = ${organization.organizationId} AND marketplace_listing_id = ${`mp-race-${n}`}
     `;
     return { deleted: deleted as ApiResponse, patches, quantities, jobs };
   }

@@ -70,7 +70,7 @@ describe('the Host header', () => {
     const forbidden = await exchange(raw.port, [
       head('POST /v1/items HTTP/1.1', [
         ['Host', host],
-        ['Authorization', `Bearer ${raw.workspace.readKey}`],
+        ['Authorization', `Bearer ${raw.organization.readKey}`],
         ['Content-Type', 'application/json'],
         ['Content-Length', '2'],
       ]),

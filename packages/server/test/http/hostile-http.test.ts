@@ -18,7 +18,7 @@ describe('request bodies that cannot be decoded', () => {
     exchange(raw.port, [
       head('POST /v1/items HTTP/1.1', [
         ['Host', 'localhost'],
-        ['Authorization', `Bearer ${raw.workspace.key}`],
+        ['Authorization', `Bearer ${raw.organization.key}`],
         ['Content-Type', 'application/json'],
         ['Content-Encoding', encoding],
         ['Content-Length', String(body.length)],
@@ -60,7 +60,7 @@ describe('request bodies that cannot be decoded', () => {
 });
 
 describe('requests Node refuses before the app sees them', () => {
-  const key = () => `Bearer ${raw.workspace.key}`;
+  const key = () => `Bearer ${raw.organization.key}`;
 
   it.each<[string, () => string, ErrorCode]>([
     [
@@ -101,7 +101,7 @@ describe('requests Node refuses before the app sees them', () => {
   const chunkedHead = () =>
     head('POST /v1/items HTTP/1.1', [
       ['Host', 'localhost'],
-      ['Authorization', `Bearer ${raw.workspace.key}`],
+      ['Authorization', `Bearer ${raw.organization.key}`],
       ['Content-Type', 'application/json'],
       ['Transfer-Encoding', 'chunked'],
     ]);

@@ -30,14 +30,14 @@ describe('headers on every response', () => {
       await add(
         `${entry.key} ok`,
         `/v1${request.path}`,
-        send(suite.server.baseUrl, request, { key: suite.workspace.key }),
+        send(suite.server.baseUrl, request, { key: suite.organization.key }),
       );
       await add(`${entry.key} 401`, `/v1${request.path}`, send(suite.server.baseUrl, request));
       if (entry.route.method !== 'GET') {
         await add(
           `${entry.key} 403`,
           `/v1${request.path}`,
-          send(suite.server.baseUrl, request, { key: suite.workspace.readKey }),
+          send(suite.server.baseUrl, request, { key: suite.organization.readKey }),
         );
       }
       if (entry.route.path.includes(':id')) {
@@ -45,22 +45,26 @@ describe('headers on every response', () => {
         await add(
           `${entry.key} 404`,
           `/v1${missing.path}`,
-          send(suite.server.baseUrl, missing, { key: suite.workspace.key }),
+          send(suite.server.baseUrl, missing, { key: suite.organization.key }),
         );
         const bad = requestFor(entry, 'bad');
-        await add(`${entry.key} 400`, `/v1${bad.path}`, send(suite.server.baseUrl, bad, { key: suite.workspace.key }));
+        await add(
+          `${entry.key} 400`,
+          `/v1${bad.path}`,
+          send(suite.server.baseUrl, bad, { key: suite.organization.key }),
+        );
       }
     }
-    const throwaway = await client(suite.server.baseUrl, suite.workspace.key).post<Item>('/items', {
+    const throwaway = await client(suite.server.baseUrl, suite.organization.key).post<Item>('/items', {
       body: { sku: randomUUID(), title: 'To delete' },
     });
     await add(
       'delete ok',
       '/v1/items/x',
-      client(suite.server.baseUrl, suite.workspace.key).delete(`/items/${throwaway.body.id}`),
+      client(suite.server.baseUrl, suite.organization.key).delete(`/items/${throwaway.body.id}`),
     );
-    await add('400 query', '/v1/items', client(suite.server.baseUrl, suite.workspace.key).get('/items?limit=0'));
-    await add('405', '/v1/items', call(suite.server.baseUrl, 'PUT', '/items', { key: suite.workspace.key }));
+    await add('400 query', '/v1/items', client(suite.server.baseUrl, suite.organization.key).get('/items?limit=0'));
+    await add('405', '/v1/items', call(suite.server.baseUrl, 'PUT', '/items', { key: suite.organization.key }));
     const rawPosts: [label: string, rawBody: string, contentType: string][] = [
       ['413', `"${'x'.repeat(MAX_BODY_BYTES)}"`, 'application/json'],
       ['415', '{}', 'text/plain'],
@@ -68,7 +72,7 @@ describe('headers on every response', () => {
     ];
     for (const [label, rawBody, contentType] of rawPosts) {
       const posted = call(suite.server.baseUrl, 'POST', '/items', {
-        key: suite.workspace.key,
+        key: suite.organization.key,
         rawBody,
         headers: { 'content-type': contentType },
       });
@@ -137,7 +141,7 @@ describe('headers on every response', () => {
 });
 
 describe('X-Request-Id', () => {
-  const meWith = (requestId: string, key: string | null = suite.workspace.key) =>
+  const meWith = (requestId: string, key: string | null = suite.organization.key) =>
     call(suite.server.baseUrl, 'GET', '/me', { key, headers: { 'x-request-id': requestId } });
 
   it.each(['abc-123', 'A.b_c:d-9', 'x', 'r'.repeat(128)])(
@@ -177,7 +181,7 @@ describe('X-Request-Id', () => {
   it('without one, each request gets its own', async () => {
     const ids = new Set<string | null>();
     for (let i = 0; i < 5; i++)
-      ids.add((await client(suite.server.baseUrl, suite.workspace.key).get('/me')).headers.get('x-request-id'));
+      ids.add((await client(suite.server.baseUrl, suite.organization.key).get('/me')).headers.get('x-request-id'));
     expect(ids.size).toBe(5);
     expect(ids.has(null)).toBe(false);
   });
@@ -212,18 +216,18 @@ describe('contract paths answered by the server', () => {
       const request = requestFor(entry, suite.data);
       // A DELETE removes something made for it, so the routes after it still find the seeded one.
       if (entry.key === 'items.delete') {
-        const created = await client(suite.server.baseUrl, suite.workspace.key).post<Item>('/items', {
+        const created = await client(suite.server.baseUrl, suite.organization.key).post<Item>('/items', {
           body: { sku: randomUUID(), title: 'Mounted' },
         });
         request.path = pathFor(entry.route, created.body.id);
       } else if (entry.key === 'webhookEndpoints.delete') {
-        const created = await client(suite.server.baseUrl, suite.workspace.key).post<{ id: string }>(
+        const created = await client(suite.server.baseUrl, suite.organization.key).post<{ id: string }>(
           '/webhook-endpoints',
           { body: { url: 'https://hooks.example.com/mounted', events: ['*'] } },
         );
         request.path = pathFor(entry.route, created.body.id);
       }
-      const response = await send(suite.server.baseUrl, request, { key: suite.workspace.key });
+      const response = await send(suite.server.baseUrl, request, { key: suite.organization.key });
       expect([404, 405], entry.key).not.toContain(response.status);
     }
   });

@@ -5,7 +5,7 @@ import { ERROR_BODY } from '../support/errors.js';
 import { expectStatus } from '../support/http.js';
 import { type Api, createItem, freshApi } from '../support/items.js';
 import { uniqueSku } from '../support/routes.js';
-import { serverWithWorkspace } from '../support/server.js';
+import { serverWithOrganization } from '../support/server.js';
 
 /**
  * RFC 9110 §13.1 preconditions on the writes that take them (PATCH and DELETE of an item or a webhook endpoint),
@@ -13,7 +13,7 @@ import { serverWithWorkspace } from '../support/server.js';
  * comparison, `*` for "exists"), either failing → 412 and nothing written. On both databases: the check reads the row.
  */
 
-const ctx = serverWithWorkspace({ policy: { maxRequests: 100_000, windowSeconds: 60 } });
+const ctx = serverWithOrganization({ policy: { maxRequests: 100_000, windowSeconds: 60 } });
 
 /** The 412 of a failed If-None-Match: PRECONDITION_FAILED with the contract's message for that header. */
 const NONE_MATCH_FAILED = { code: 'PRECONDITION_FAILED', message: CONDITIONAL.noneMatchFailedMessage };
@@ -26,7 +26,7 @@ const etagOf = async (api: Api, path: string) => {
 
 describe('If-None-Match on PATCH and DELETE of an item', () => {
   it('refuses with 412, writing nothing, when it names the current ETag (weakly) or is *', async () => {
-    const api = await freshApi(ctx.server, ctx.workspace);
+    const api = await freshApi(ctx.server, ctx.organization);
     const item = await createItem(api, { sku: uniqueSku('INM'), title: 'Kept', quantity: 1 });
     const path = `/items/${item.id}`;
     const before = await etagOf(api, path);
@@ -48,7 +48,7 @@ describe('If-None-Match on PATCH and DELETE of an item', () => {
   });
 
   it('writes when it names none of the current ETags', async () => {
-    const api = await freshApi(ctx.server, ctx.workspace);
+    const api = await freshApi(ctx.server, ctx.organization);
     const item = await createItem(api, { sku: uniqueSku('INM'), title: 'Old', quantity: 1 });
     const path = `/items/${item.id}`;
     const first = await etagOf(api, path);
@@ -61,7 +61,7 @@ describe('If-None-Match on PATCH and DELETE of an item', () => {
   });
 
   it('evaluates If-Match first (RFC 9110 §13.2.2): a stale If-Match is its own 412', async () => {
-    const api = await freshApi(ctx.server, ctx.workspace);
+    const api = await freshApi(ctx.server, ctx.organization);
     const item = await createItem(api, { sku: uniqueSku('INM'), title: 'Both' });
     const path = `/items/${item.id}`;
     const { etag } = await etagOf(api, path);
@@ -79,7 +79,7 @@ describe('If-None-Match on PATCH and DELETE of an item', () => {
   });
 
   it('is 404 for an item that does not exist, If-None-Match: * included', async () => {
-    const api = await freshApi(ctx.server, ctx.workspace);
+    const api = await freshApi(ctx.server, ctx.organization);
     const missing = `/items/${crypto.randomUUID()}`;
     expect((await api.patch(missing, { body: { title: 'x' }, headers: { 'if-none-match': '*' } })).status).toBe(404);
     expect((await api.delete(missing, { headers: { 'if-none-match': '*' } })).status).toBe(404);
@@ -96,7 +96,7 @@ describe('If-Match and If-None-Match on PATCH and DELETE of a webhook endpoint',
   };
 
   it('refuses a stale If-Match with the 412 items give, writing nothing; the current ETag writes', async () => {
-    const api = await freshApi(ctx.server, ctx.workspace);
+    const api = await freshApi(ctx.server, ctx.organization);
     const path = await createEndpoint(api);
     const first = await etagOf(api, path);
     const mine = await api.patch(path, { body: { description: 'mine' }, headers: { 'if-match': first.etag } });
@@ -117,7 +117,7 @@ describe('If-Match and If-None-Match on PATCH and DELETE of a webhook endpoint',
   });
 
   it('refuses an If-None-Match naming the current ETag or *, and writes past one that does not', async () => {
-    const api = await freshApi(ctx.server, ctx.workspace);
+    const api = await freshApi(ctx.server, ctx.organization);
     const path = await createEndpoint(api);
     const before = await etagOf(api, path);
     for (const header of [before.etag, '*']) {
@@ -132,7 +132,7 @@ describe('If-Match and If-None-Match on PATCH and DELETE of a webhook endpoint',
   });
 
   it('is 404 for an endpoint that does not exist, whatever the conditions say', async () => {
-    const api = await freshApi(ctx.server, ctx.workspace);
+    const api = await freshApi(ctx.server, ctx.organization);
     const missing = `/webhook-endpoints/${crypto.randomUUID()}`;
     expect((await api.patch(missing, { body: { description: 'x' }, headers: { 'if-match': '*' } })).status).toBe(404);
     expect((await api.delete(missing, { headers: { 'if-match': '"abc"' } })).status).toBe(404);

@@ -16,8 +16,8 @@ import {
   me,
   OrganizationJson,
   PROPAGATION_BOUND_MS,
-  type ProvisionedWorkspace,
-  provisionWorkspace,
+  type ProvisionedOrganization,
+  provisionOrganization,
 } from '../support/admin.js';
 import { deadPid, type Running, removeTempDirs, runToEnd, start, stop, tempDir } from '../support/binary.js';
 
@@ -29,7 +29,7 @@ describe('admin commands while a server runs on the same embedded database', () 
   const lockFile = join(env.COINVENTORY_DATA_DIR, 'coinventory.lock');
   const socketFile = join(env.COINVENTORY_DATA_DIR, 'admin.sock');
   let server: Running | undefined;
-  let workspace: ProvisionedWorkspace;
+  let organization: ProvisionedOrganization;
   let secondKey = '';
   let secondKeyId = '';
   let directKey = '';
@@ -50,20 +50,20 @@ describe('admin commands while a server runs on the same embedded database', () 
   });
 
   it('creates an organization, owner and key through the socket; the key works at once', async () => {
-    workspace = await provisionWorkspace(admin, { slug: 'live-coins' });
-    const first = await me(baseUrl(), workspace.key);
+    organization = await provisionOrganization(admin, { slug: 'live-coins' });
+    const first = await me(baseUrl(), organization.key);
     expect(first.status).toBe(200);
     expect(first.afterMs).toBeLessThan(PROPAGATION_BOUND_MS);
     const body = MeSchema.parse(first.body);
-    expect(body.organization).toEqual({ id: workspace.organizationId, name: 'Org live-coins', slug: 'live-coins' });
-    expect(body.apiKey).toEqual({ id: workspace.keyId, name: 'sync', expiresAt: null, scopes: ['read', 'write'] });
+    expect(body.organization).toEqual({ id: organization.organizationId, name: 'Org live-coins', slug: 'live-coins' });
+    expect(body.apiKey).toEqual({ id: organization.keyId, name: 'sync', expiresAt: null, scopes: ['read', 'write'] });
     // The commands were run by the server (it logs each), not by opening its database a second time.
     for (const command of ['org create', 'user create', 'member add', 'key create']) {
       expect(server?.stdout()).toContain(`"command":"${command}"`);
     }
     const second = await createKeyJson(admin, {
       org: 'live-coins',
-      creator: workspace.ownerEmail,
+      creator: organization.ownerEmail,
       name: 'second',
       scopes: 'read',
     });
@@ -75,8 +75,8 @@ describe('admin commands while a server runs on the same embedded database', () 
   it('key revoke: the very next request with that key is 401, others keep working', async () => {
     await expectNextRequest(
       baseUrl(),
-      workspace.key,
-      () => admin('key revoke', '--org', 'live-coins', '--key', workspace.keyId),
+      organization.key,
+      () => admin('key revoke', '--org', 'live-coins', '--key', organization.keyId),
       401,
     );
     expect((await me(baseUrl(), secondKey)).status).toBe(200);
@@ -84,7 +84,7 @@ describe('admin commands while a server runs on the same embedded database', () 
 
   it("member set-role to member: the creator's keys get 403; back to admin: 200", async () => {
     const setRole = (role: string) =>
-      admin('member set-role', '--org', 'live-coins', '--user', workspace.ownerEmail, '--role', role);
+      admin('member set-role', '--org', 'live-coins', '--user', organization.ownerEmail, '--role', role);
     await expectNextRequest(baseUrl(), secondKey, () => setRole('member'), 403);
     await expectNextRequest(baseUrl(), secondKey, () => setRole('admin'), 200);
   });
@@ -100,7 +100,7 @@ describe('admin commands while a server runs on the same embedded database', () 
     expectOk(await admin('user create', '--email', clerk));
     expectOk(await admin('member add', '--org', 'live-coins', '--user', clerk, '--role', 'member'));
     expectOk(await admin('org create', '--name', 'Corner Shop', '--slug', 'corner-shop', '--plan', 'starter'));
-    expectOk(await admin('member add', '--org', 'corner-shop', '--user', workspace.ownerEmail, '--role', 'owner'));
+    expectOk(await admin('member add', '--org', 'corner-shop', '--user', organization.ownerEmail, '--role', 'owner'));
     const keyCreate = (org: string, creator: string, ...more: string[]) =>
       admin('key create', '--org', org, '--creator', creator, '--name', 'refused', '--scopes', 'read', ...more);
 
@@ -134,7 +134,7 @@ describe('admin commands while a server runs on the same embedded database', () 
       email: 'CLERK@Live-Coins.Example',
       member: { org: 'live-coins', user: clerk, role: 'admin', shownAs: clerk },
     });
-    expectFailure(await admin('seed-demo'), EXIT.conflict, 'The demo workspace "liberty-coin" already exists.');
+    expectFailure(await admin('seed-demo'), EXIT.conflict, 'The demo organization "liberty-coin" already exists.');
 
     // The refused member add left the clerk a member, who may not create keys.
     expectFailure(
@@ -143,12 +143,12 @@ describe('admin commands while a server runs on the same embedded database', () 
       `${clerk} is a member of live-coins; only an owner or an admin can create keys.`,
     );
     expectFailure(
-      await keyCreate('corner-shop', workspace.ownerEmail),
+      await keyCreate('corner-shop', organization.ownerEmail),
       EXIT.refused,
       'corner-shop is on the starter plan, which does not include API access (business or enterprise does).',
     );
     expectFailure(
-      await keyCreate('live-coins', workspace.ownerEmail, '--expires-at', '2001-01-01T00:00:00Z'),
+      await keyCreate('live-coins', organization.ownerEmail, '--expires-at', '2001-01-01T00:00:00Z'),
       EXIT.refused,
       'The expiry date is in the past.',
     );
@@ -181,7 +181,12 @@ describe('admin commands while a server runs on the same embedded database', () 
       ['second', true],
     ]);
     directKey = (
-      await createKeyJson(admin, { org: 'live-coins', creator: workspace.ownerEmail, name: 'direct', scopes: 'read' })
+      await createKeyJson(admin, {
+        org: 'live-coins',
+        creator: organization.ownerEmail,
+        name: 'direct',
+        scopes: 'read',
+      })
     ).key;
     expect(existsSync(lockFile)).toBe(false);
   });
@@ -196,10 +201,10 @@ describe('admin commands while a server runs on the same embedded database', () 
     writeFileSync(lockFile, String(deadPid()));
     server = await start(env);
     expect(readFileSync(lockFile, 'utf8').trim()).toBe(String(server.child.pid));
-    // No new demo workspace on a database that already has organizations (the first start's demo key, never used, is
+    // No new demo organization on a database that already has organizations (the first start's demo key, never used, is
     // shown again as such), and the key made with no server works.
-    expect(server.stderr()).not.toMatch(/Demo workspace "[^"]+" created/);
-    expect(server.stderr()).toMatch(/Demo workspace "liberty-coin": its API key \(read and write\), not used yet/);
+    expect(server.stderr()).not.toMatch(/Demo organization "[^"]+" created/);
+    expect(server.stderr()).toMatch(/Demo organization "liberty-coin": its API key \(read and write\), not used yet/);
     expect((await me(baseUrl(), directKey)).status).toBe(200);
     expect(expectOk(await admin('key list', '--org', 'live-coins'))).toContain('direct');
   });

@@ -276,10 +276,10 @@ describe('admin commands on an embedded database', () => {
       );
     });
 
-    it('seed-demo creates the demo workspace and prints its key once; a second run exits 4', async () => {
+    it('seed-demo creates the demo organization and prints its key once; a second run exits 4', async () => {
       const text = expectOk(await admin('seed-demo'));
       const match =
-        /^Created the demo workspace liberty-coin \(\d+ items, \d+ invoices\)\.\nIts API key \(read and write\), shown this once:\n\n {2}(\S+)\n$/.exec(
+        /^Created the demo organization liberty-coin \(\d+ items, \d+ invoices\)\.\nIts API key \(read and write\), shown this once:\n\n {2}(\S+)\n$/.exec(
           text,
         );
       expect(match, text).not.toBeNull();
@@ -287,7 +287,7 @@ describe('admin commands on an embedded database', () => {
       expectFailure(
         await admin('seed-demo', '--json'),
         EXIT.conflict,
-        'The demo workspace "liberty-coin" already exists.',
+        'The demo organization "liberty-coin" already exists.',
       );
     });
 

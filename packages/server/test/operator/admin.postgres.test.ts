@@ -332,11 +332,11 @@ describe('admin commands on DATABASE_URL', () => {
     });
   });
 
-  it('seed-demo creates the demo workspace once; a second run exits 4', async () => {
+  it('seed-demo creates the demo organization once; a second run exits 4', async () => {
     const demo = expectJson(await admin('seed-demo', '--json'), DemoJson);
     expect(demo.key.scopes).toEqual(['read', 'write']);
     expect(demo.counts.items).toBeGreaterThan(0);
-    expectFailure(await admin('seed-demo'), EXIT.conflict, 'The demo workspace "liberty-coin" already exists.');
+    expectFailure(await admin('seed-demo'), EXIT.conflict, 'The demo organization "liberty-coin" already exists.');
     const orgs = expectJson(await admin('org list', '--json'), OrganizationJson.array());
     expect(orgs.map((org) => org.slug).sort()).toEqual(['harbor-mint', 'liberty-coin', 'side-shop']);
   });

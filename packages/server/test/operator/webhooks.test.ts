@@ -15,7 +15,7 @@ import { ERROR_BODY } from '../support/errors.js';
 import { expectStatus } from '../support/http.js';
 import { type Api, createItem, freshApi } from '../support/items.js';
 import { uniqueSku } from '../support/routes.js';
-import { serverWithWorkspace } from '../support/server.js';
+import { serverWithOrganization } from '../support/server.js';
 import { createWorkspace, type TestWorkspace } from '../support/workspace.js';
 
 /**
@@ -69,7 +69,7 @@ async function getEndpoint(api: Api, id: string): Promise<WebhookEndpoint> {
 }
 
 describe('webhook commands, run in-process on the suite’s database', () => {
-  const ctx = serverWithWorkspace({ policy: { maxRequests: 100_000, windowSeconds: 60 } });
+  const ctx = serverWithOrganization({ policy: { maxRequests: 100_000, windowSeconds: 60 } });
   const sql = (): Sql => ctx.server.database.sql;
   const run = (...argv: string[]) => executeAdminCommand(argv, sql());
   const fresh = async (): Promise<{ ws: TestWorkspace; api: Api }> => {
@@ -129,7 +129,7 @@ describe('webhook commands, run in-process on the suite’s database', () => {
         failing_since = ${failingSince}
       WHERE organization_id = ${org} AND id = ${gone.id}
     `;
-    // Another workspace's endpoints are not listed.
+    // Another organization's endpoints are not listed.
     const other = await fresh();
     await createEndpoint(other.api, { url: 'https://hooks.example.com/other', events: ['*'] });
 

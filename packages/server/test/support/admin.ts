@@ -137,7 +137,7 @@ export const DemoJson = z
   })
   .strict();
 
-export interface ProvisionedWorkspace {
+export interface ProvisionedOrganization {
   organizationId: string;
   slug: string;
   ownerId: string;
@@ -147,10 +147,10 @@ export interface ProvisionedWorkspace {
 }
 
 /** An organization with an owner and one read/write key, made only with admin commands. */
-export async function provisionWorkspace(
+export async function provisionOrganization(
   admin: Admin,
   options: { slug: string; plan?: 'business' | 'enterprise' },
-): Promise<ProvisionedWorkspace> {
+): Promise<ProvisionedOrganization> {
   const org = expectJson(
     await admin(
       'org create',

@@ -213,8 +213,8 @@ export const plausibleBody = fc.record(
     categoryId: fc.oneof(
       fc.constant(null),
       uuidLike,
-      fc.constant('CATEGORY'), // replaced by the workspace's category
-      fc.constant('FOREIGN_CATEGORY'), // replaced by another workspace's category
+      fc.constant('CATEGORY'), // replaced by the organization's category
+      fc.constant('FOREIGN_CATEGORY'), // replaced by another organization's category
     ),
     attributes: fc.oneof(
       fc.dictionary(fc.oneof(metaString(1, 100), boundaryString), attributeValue, { maxKeys: 8 }),

@@ -44,7 +44,7 @@ export function applyChanges(copy: Map<string, Item>, changes: readonly Change[]
   }
 }
 
-/** Every item of the workspace, read through the API a page at a time. */
+/** Every item of the organization, read through the API a page at a time. */
 export async function readAllItems(api: Api): Promise<Map<string, Item>> {
   const items = new Map<string, Item>();
   for (let page = 1; ; page += 1) {

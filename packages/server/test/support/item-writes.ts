@@ -3,7 +3,7 @@ import { type Api, freshApi } from './items.js';
 import { startTestServer, type TestServer } from './server.js';
 import { addCategory, addZone, createWorkspace, type TestWorkspace } from './workspace.js';
 
-/** What the item write suites (create and get, update and delete) share: the workspaces and text they write. */
+/** What the item write suites (create and get, update and delete) share: the organizations and text they write. */
 
 export const ISO_UTC = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 
@@ -29,8 +29,8 @@ interface ItemWrites {
 }
 
 /**
- * For the calling file: a server with a workspace (two categories, a second warehouse, a later zone) and another
- * workspace (a category of its own), and clients on fresh keys of both for each test.
+ * For the calling file: a server with an organization (two categories, a second warehouse, a later zone) and another
+ * organization (a category of its own), and clients on fresh keys of both for each test.
  */
 export function itemWritesFixture() {
   let started: Omit<ItemWrites, 'api' | 'otherApi'> | undefined;
@@ -71,10 +71,10 @@ export function itemWritesFixture() {
   return readThrough(current);
 }
 
-/** Rows of the workspace with this SKU (0 or 1). */
-export async function countSku(server: TestServer, workspace: TestWorkspace, sku: string): Promise<number> {
+/** Rows of the organization with this SKU (0 or 1). */
+export async function countSku(server: TestServer, organization: TestWorkspace, sku: string): Promise<number> {
   const [row] = await server.database.sql<{ n: number }[]>`
-    SELECT count(*)::int AS n FROM items WHERE organization_id = ${workspace.organizationId} AND sku = ${sku}
+    SELECT count(*)::int AS n FROM items WHERE organization_id = ${organization.organizationId} AND sku = ${sku}
   `;
   return row?.n ?? -1;
 }

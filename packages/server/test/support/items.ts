@@ -30,13 +30,13 @@ export const ITEM_TEXT_FIELDS = [
 ] as const;
 
 /**
- * A client on a brand-new read/write key of the workspace. Each key has its own rate-limit budget, so tests that
+ * A client on a brand-new read/write key of the organization. Each key has its own rate-limit budget, so tests that
  * make many requests take a fresh key instead of sharing one.
  */
-export async function freshApi(server: TestServer, workspace: TestWorkspace, name = 'test extra key'): Promise<Api> {
+export async function freshApi(server: TestServer, organization: TestWorkspace, name = 'test extra key'): Promise<Api> {
   const issued = await issueApiKey(server.database.sql, {
-    organizationId: workspace.organizationId,
-    createdBy: workspace.ownerId,
+    organizationId: organization.organizationId,
+    createdBy: organization.ownerId,
     name,
     scopes: ['read', 'write'],
   });
@@ -83,10 +83,10 @@ export interface SeedItem {
 }
 
 /** Inserts items with one parameterised multi-row INSERT; returns their ids in input order. */
-export async function insertItems(sql: Sql, workspace: TestWorkspace, seeds: SeedItem[]): Promise<string[]> {
+export async function insertItems(sql: Sql, organization: TestWorkspace, seeds: SeedItem[]): Promise<string[]> {
   if (seeds.length === 0) return [];
   const rows = seeds.map((seed) => ({
-    organization_id: workspace.organizationId,
+    organization_id: organization.organizationId,
     sku: seed.sku,
     title: seed.title,
     description: seed.description ?? null,
@@ -102,8 +102,8 @@ export async function insertItems(sql: Sql, workspace: TestWorkspace, seeds: See
     grading_notes: seed.gradingNotes ?? null,
     is_at_auction: seed.isAtAuction ?? false,
     created_at: seed.createdAt ?? '2024-01-01T00:00:00.000Z',
-    warehouse_id: workspace.defaultWarehouseId,
-    zone_id: workspace.defaultZoneId,
+    warehouse_id: organization.defaultWarehouseId,
+    zone_id: organization.defaultZoneId,
   }));
   const ids: string[] = [];
   // Chunks keep the statement's parameter count well under PostgreSQL's 65535.
@@ -152,8 +152,8 @@ export const expectedOrder = (keys: SortKey[], sort: ItemSort): string[] =>
 export const at = (second: number) => new Date(Date.UTC(2024, 4, 1, 10, 0, second)).toISOString();
 
 /** Inserts the seeds; returns what each sort looks at, for expectedOrder. */
-export async function seedSortKeys(sql: Sql, workspace: TestWorkspace, seeds: SeedItem[]): Promise<SortKey[]> {
-  const ids = await insertItems(sql, workspace, seeds);
+export async function seedSortKeys(sql: Sql, organization: TestWorkspace, seeds: SeedItem[]): Promise<SortKey[]> {
+  const ids = await insertItems(sql, organization, seeds);
   return seeds.map((s, index) => ({
     id: ids[index] ?? '',
     sku: s.sku,

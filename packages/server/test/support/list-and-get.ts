@@ -9,7 +9,7 @@ import { createWorkspace, type TestWorkspace } from './workspace.js';
 
 /**
  * The checks every read-only resource's list and get routes share (the contract builds both routes with one
- * `listAndGet()`): defaults, order and its tie-break, status filters, search, pages, other workspaces, bad queries
+ * `listAndGet()`): defaults, order and its tie-break, status filters, search, pages, other organizations, bad queries
  * and bad ids. A resource's own test file calls `listAndGetSuite` inside its `describe` and adds what is its own.
  */
 
@@ -59,7 +59,7 @@ export interface ReadOnlyResource {
   search: readonly (readonly [what: string, q: string, labels: readonly string[]])[];
   /** Text that would match only across two fields, which `q` never does. */
   spanningTwoFields: string;
-  /** A `q` that matches our row `label` and the other workspace's look-alike. */
+  /** A `q` that matches our row `label` and the other organization's look-alike. */
   lookAlike: { q: string; label: string };
   /** A query parameter the list does not take. */
   unknownParameter: string;
@@ -187,13 +187,13 @@ export function listAndGetSuite(server: () => TestServer, resource: ReadOnlyReso
     },
   );
 
-  it(`never lists or shows another workspace’s ${noun}s`, async () => {
+  it(`never lists or shows another organization’s ${noun}s`, async () => {
     expect(await listIds(`?q=${encodeURIComponent(resource.lookAlike.q)}`)).toEqual([id(resource.lookAlike.label)]);
     expect(await listIds('')).not.toContain(otherId);
     const response = await api.get(`${path}/${otherId}`);
     expect(response.status).toBe(404);
     expect(response.body).toEqual(ERROR_BODY.NOT_FOUND);
-    // And the other workspace sees only its own.
+    // And the other organization sees only its own.
     const theirs = await client(server().baseUrl, other.readKey).get(path);
     expect(theirs.status).toBe(200);
     expect(resource.listSchema.parse(theirs.body).items.map((entry) => entry.id)).toEqual([otherId]);

@@ -20,12 +20,12 @@ export const RUNS = 40;
 export const JSON_TYPE = /^application\/json(;|$)/;
 
 /**
- * For the calling file: a server without a practical rate limit, a workspace holding one of everything, and
- * another workspace's resources (`foreign`) to aim at.
+ * For the calling file: a server without a practical rate limit, an organization holding one of everything, and
+ * another organization's resources (`foreign`) to aim at.
  */
 export function propertiesServer() {
   let started:
-    | { server: TestServer; workspace: TestWorkspace; data: SeededResources; foreign: SeededResources }
+    | { server: TestServer; organization: TestWorkspace; data: SeededResources; foreign: SeededResources }
     | undefined;
   const current = () => {
     if (!started) throw new Error('the properties server starts in beforeAll');
@@ -33,19 +33,19 @@ export function propertiesServer() {
   };
   beforeAll(async () => {
     const server = await startTestServer({ policy: { maxRequests: 1_000_000, windowSeconds: 60 } });
-    const workspace = await createWorkspace(server.database.sql);
-    const data = await seedResources(server.database.sql, server.baseUrl, workspace, 'PROP');
+    const organization = await createWorkspace(server.database.sql);
+    const data = await seedResources(server.database.sql, server.baseUrl, organization, 'PROP');
     const other = await createWorkspace(server.database.sql);
     const foreign = await seedResources(server.database.sql, server.baseUrl, other, 'PROPX');
-    started = { server, workspace, data, foreign };
+    started = { server, organization, data, foreign };
   });
   afterAll(() => started?.server.close());
   return {
     get server() {
       return current().server;
     },
-    get workspace() {
-      return current().workspace;
+    get organization() {
+      return current().organization;
     },
     get data() {
       return current().data;
@@ -53,11 +53,11 @@ export function propertiesServer() {
     get foreign() {
       return current().foreign;
     },
-    key: () => current().workspace.key,
+    key: () => current().organization.key,
     itemCount: async () => {
-      const { server, workspace } = current();
+      const { server, organization } = current();
       const [row] = await server.database.sql<{ count: number }[]>`
-        SELECT count(*)::int AS count FROM items WHERE organization_id = ${workspace.organizationId}
+        SELECT count(*)::int AS count FROM items WHERE organization_id = ${organization.organizationId}
       `;
       return row?.count ?? -1;
     },

@@ -4,7 +4,7 @@ import { ERRORS, type ErrorCode } from '@coinventory/contract';
 import pino, { type Logger } from 'pino';
 import { beforeEach, expect } from 'vitest';
 import { ERROR_BODY } from './errors.js';
-import { serverWithWorkspace } from './server.js';
+import { serverWithOrganization } from './server.js';
 
 /** A response read off the wire as bytes, so a malformed request's answer is seen exactly as a client sees it. */
 export interface RawResponse {
@@ -166,19 +166,19 @@ export const variesOnHost = (response: RawResponse): boolean =>
     .includes('host');
 
 /**
- * The server a raw-bytes suite talks to, with a workspace, for the calling file: its log captured, a rate limit no
+ * The server a raw-bytes suite talks to, with an organization, for the calling file: its log captured, a rate limit no
  * suite reaches, and the port to connect to.
  */
 export function rawHttpServer() {
   const capture = capturingLogger();
-  const suite = serverWithWorkspace({ logger: capture.logger, policy: { maxRequests: 100_000, windowSeconds: 60 } });
+  const suite = serverWithOrganization({ logger: capture.logger, policy: { maxRequests: 100_000, windowSeconds: 60 } });
   return {
     capture,
     get server() {
       return suite.server;
     },
-    get workspace() {
-      return suite.workspace;
+    get organization() {
+      return suite.organization;
     },
     get port() {
       return Number(new URL(suite.server.origin).port);

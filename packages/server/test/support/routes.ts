@@ -4,7 +4,7 @@ import { beforeAll } from 'vitest';
 import type { Sql } from '../../src/db/types.js';
 import { encodeCursor } from '../../src/modules/changes/index.js';
 import { type ApiResponse, call, type RequestOptions } from './http.js';
-import { serverWithWorkspace, type TestServerOptions } from './server.js';
+import { serverWithOrganization, type TestServerOptions } from './server.js';
 import type { TestWorkspace } from './workspace.js';
 
 /**
@@ -12,7 +12,7 @@ import type { TestWorkspace } from './workspace.js';
  * `contractRoutes` and a new route cannot escape them: a route this file cannot fill in makes them throw.
  */
 
-/** The ids a workspace's routes are called with. */
+/** The ids an organization's routes are called with. */
 export interface ResourceIds {
   itemId: string;
   consignmentId: string;
@@ -20,7 +20,7 @@ export interface ResourceIds {
   categoryId: string;
   warehouseId: string;
   webhookEndpointId: string;
-  /** A changes cursor of the workspace (at its feed's start), for bodies that take one. */
+  /** A changes cursor of the organization (at its feed's start), for bodies that take one. */
   changesCursor: string;
 }
 
@@ -46,7 +46,7 @@ export const writeRoutes: readonly ContractRoute[] = contractRoutes.filter((r) =
 export const takesBody = (route: ContractRoute['route']): boolean =>
   'body' in route && typeof route.body !== 'symbol' && route.body !== undefined;
 
-/** The path of a route with its parameters filled: from a workspace's ids, or one literal value for every id. */
+/** The path of a route with its parameters filled: from an organization's ids, or one literal value for every id. */
 export function pathFor(route: ContractRoute['route'], ids: ResourceIds | string): string {
   const collection = route.path.split('/')[1] ?? '';
   return route.path.replace(/:([A-Za-z]+)/g, (_match, name: string) => {
@@ -65,10 +65,10 @@ export const uniqueSku = (prefix = 'SKU') => {
   return `${prefix}-${process.pid}-${sequence}-${randomUUID().slice(0, 8)}`;
 };
 
-/** A cursor of no workspace's feed that is still a well-formed one, for requests made without a workspace's ids. */
+/** A cursor of no organization's feed that is still a well-formed one, for requests made without an organization's ids. */
 const ANY_CURSOR = encodeCursor({ organizationId: '00000000-0000-4000-8000-000000000000', position: 0 });
 
-/** A valid body for every route that takes one (given the workspace's ids, when the request has them). */
+/** A valid body for every route that takes one (given the organization's ids, when the request has them). */
 const VALID_BODIES: Record<string, (ids: ResourceIds | string) => Record<string, unknown>> = {
   'items.create': () => ({ sku: uniqueSku('PROBE'), title: 'Route probe' }),
   'items.update': () => ({ title: 'Route probe (changed)' }),
@@ -91,7 +91,7 @@ export interface ConcreteRequest {
   body?: Record<string, unknown>;
 }
 
-/** A request that would succeed for the route, given the workspace's ids and a key with the route's scope. */
+/** A request that would succeed for the route, given the organization's ids and a key with the route's scope. */
 export function requestFor(entry: ContractRoute, ids: ResourceIds | string): ConcreteRequest {
   const request: ConcreteRequest = { method: entry.route.method, path: pathFor(entry.route, ids) };
   if (takesBody(entry.route)) request.body = validBodyFor(entry, ids);
@@ -122,24 +122,24 @@ export interface SeededResources extends ResourceIds {
 let invoiceNumber = 1000;
 
 /**
- * Gives a workspace one of everything: an item (created through the API, in a category, consigned), a valuation
+ * Gives an organization one of everything: an item (created through the API, in a category, consigned), a valuation
  * of it with a comparable sale, a consignment with a consignor, and an invoice with a line and a payment. The
  * API cannot create the latter, so they are inserted with SQL.
  */
 export async function seedResources(
   sql: Sql,
   baseUrl: string,
-  workspace: TestWorkspace,
+  organization: TestWorkspace,
   label: string,
 ): Promise<SeededResources> {
-  const org = workspace.organizationId;
+  const org = organization.organizationId;
   const [category] = await sql<{ id: string }[]>`
     INSERT INTO categories (organization_id, name) VALUES (${org}, ${`${label} category`}) RETURNING id
   `;
   if (!category) throw new Error('no category');
   const sku = uniqueSku(label);
   const created = await call<Item>(baseUrl, 'POST', '/items', {
-    key: workspace.key,
+    key: organization.key,
     body: {
       sku,
       title: `${label} Morgan dollar`,
@@ -222,7 +222,7 @@ export async function seedResources(
     invoiceId: invoice.id,
     sku,
     categoryId: category.id,
-    warehouseId: workspace.defaultWarehouseId,
+    warehouseId: organization.defaultWarehouseId,
     valuationId: valuation.id,
     consignorId: consignor.id,
     consignmentName,
@@ -231,7 +231,7 @@ export async function seedResources(
   };
 }
 
-/** Rows a workspace holds in every tenant table, to prove a request changed nothing. */
+/** Rows an organization holds in every organization-owned table, to prove a request changed nothing. */
 export async function rowCounts(sql: Sql, organizationId: string): Promise<Record<string, number>> {
   const [row] = await sql<Record<string, number>[]>`
     SELECT
@@ -257,21 +257,21 @@ export async function rowCounts(sql: Sql, organizationId: string): Promise<Recor
 }
 
 /**
- * A server for the calling suite whose workspace holds one of everything (`seedResources`, labelled `label`).
+ * A server for the calling suite whose organization holds one of everything (`seedResources`, labelled `label`).
  * Its fields are there from the suite's first hook on.
  */
 export function serverWithResources(label: string, options: TestServerOptions = {}) {
-  const suite = serverWithWorkspace(options);
+  const suite = serverWithOrganization(options);
   let data: SeededResources | undefined;
   beforeAll(async () => {
-    data = await seedResources(suite.server.database.sql, suite.server.baseUrl, suite.workspace, label);
+    data = await seedResources(suite.server.database.sql, suite.server.baseUrl, suite.organization, label);
   });
   return {
     get server() {
       return suite.server;
     },
-    get workspace() {
-      return suite.workspace;
+    get organization() {
+      return suite.organization;
     },
     get data() {
       if (!data) throw new Error('the suite’s resources are seeded in its beforeAll');

@@ -61,14 +61,14 @@ export interface ItemRow {
   consignment_id?: string | null;
 }
 
-/** An item in the workspace's default warehouse and zone. */
-export async function insertItem(sql: Sql, workspace: TestWorkspace, row: ItemRow): Promise<string> {
+/** An item in the organization's default warehouse and zone. */
+export async function insertItem(sql: Sql, organization: TestWorkspace, row: ItemRow): Promise<string> {
   return insertOne(sql, 'items', {
     ...row,
     title: row.title ?? row.sku,
-    organization_id: workspace.organizationId,
-    warehouse_id: workspace.defaultWarehouseId,
-    zone_id: workspace.defaultZoneId,
+    organization_id: organization.organizationId,
+    warehouse_id: organization.defaultWarehouseId,
+    zone_id: organization.defaultZoneId,
   });
 }
 

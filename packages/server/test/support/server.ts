@@ -75,17 +75,17 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
 }
 
 /**
- * A server and one workspace on it for the enclosing suite (the file, or the `describe` that calls this): started
+ * A server and one organization on it for the enclosing suite (the file, or the `describe` that calls this): started
  * before its tests and closed after them. Its fields are there from the suite's first hook on.
  */
-export function serverWithWorkspace(options: TestServerOptions = {}): {
+export function serverWithOrganization(options: TestServerOptions = {}): {
   readonly server: TestServer;
-  readonly workspace: TestWorkspace;
+  readonly organization: TestWorkspace;
 } {
-  let started: { server: TestServer; workspace: TestWorkspace } | undefined;
+  let started: { server: TestServer; organization: TestWorkspace } | undefined;
   beforeAll(async () => {
     const server = await startTestServer(options);
-    started = { server, workspace: await createWorkspace(server.database.sql) };
+    started = { server, organization: await createWorkspace(server.database.sql) };
   });
   afterAll(() => started?.server.close());
   const get = () => {
@@ -96,8 +96,8 @@ export function serverWithWorkspace(options: TestServerOptions = {}): {
     get server() {
       return get().server;
     },
-    get workspace() {
-      return get().workspace;
+    get organization() {
+      return get().organization;
     },
   };
 }

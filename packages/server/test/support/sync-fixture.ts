@@ -19,7 +19,7 @@ import {
 import { createWorkspace, type TestWorkspace } from './workspace.js';
 
 /**
- * For the calling file of marketplace sync tests: a fake marketplace, a database with a workspace, the app on it,
+ * For the calling file of marketplace sync tests: a fake marketplace, a database with an organization, the app on it,
  * a fresh key per test, and workers a test starts (stopped after it). After each test no job may be left pending,
  * or it would be delivered in the next one.
  */
@@ -156,10 +156,10 @@ export function syncFixture() {
     onlyJob,
     /** The one job of a listing as the database has it now, while a marketplace handler runs. */
     jobDuringCall: async (listingId: string): Promise<JobRow> => onlyJob(await jobs(listingId)),
-    /** A client on a new read/write key of the workspace: more rate-limit budget for a busy test. */
+    /** A client on a new read/write key of the organization: more rate-limit budget for a busy test. */
     client: async (name: string): Promise<Api> =>
       client(current().app.baseUrl, (await issueApiKey(sql(), keyFor(name))).key),
-    /** What issueApiKey takes for a read/write key of the workspace. */
+    /** What issueApiKey takes for a read/write key of the organization. */
     keyFor,
   };
 }

@@ -6,30 +6,30 @@ import { startTestServer, type TestServer } from './server.js';
 import { createWorkspace, type TestWorkspace } from './workspace.js';
 
 /**
- * The server the validation suites (queries, bodies) run against, for the calling file: one workspace holding one
+ * The server the validation suites (queries, bodies) run against, for the calling file: one organization holding one
  * of everything, and a fresh read/write key per test, so no test runs into a per-key rate limit because of others.
  */
 export function validationServer() {
   let server: TestServer | undefined;
-  let workspace: TestWorkspace | undefined;
+  let organization: TestWorkspace | undefined;
   let data: SeededResources | undefined;
   let key: string | undefined;
   const started = () => {
-    if (!server || !workspace || !data || !key) throw new Error('the validation server starts in beforeAll');
-    return { server, workspace, data, key };
+    if (!server || !organization || !data || !key) throw new Error('the validation server starts in beforeAll');
+    return { server, organization, data, key };
   };
 
   beforeAll(async () => {
     server = await startTestServer();
-    workspace = await createWorkspace(server.database.sql);
-    data = await seedResources(server.database.sql, server.baseUrl, workspace, 'VALID');
+    organization = await createWorkspace(server.database.sql);
+    data = await seedResources(server.database.sql, server.baseUrl, organization, 'VALID');
   });
   afterAll(() => server?.close());
   beforeEach(async () => {
-    if (!server || !workspace) throw new Error('the validation server did not start');
+    if (!server || !organization) throw new Error('the validation server did not start');
     const issued = await issueApiKey(server.database.sql, {
-      organizationId: workspace.organizationId,
-      createdBy: workspace.ownerId,
+      organizationId: organization.organizationId,
+      createdBy: organization.ownerId,
       name: 'validation',
       scopes: ['read', 'write'],
     });
@@ -40,8 +40,8 @@ export function validationServer() {
     get server() {
       return started().server;
     },
-    get workspace() {
-      return started().workspace;
+    get organization() {
+      return started().organization;
     },
     get data() {
       return started().data;
@@ -51,11 +51,11 @@ export function validationServer() {
       return started().key;
     },
     api: () => client(started().server.baseUrl, started().key),
-    /** The workspace's items, to prove a refused request created nothing. */
+    /** The organization's items, to prove a refused request created nothing. */
     itemCount: async () => {
-      const { server, workspace } = started();
+      const { server, organization } = started();
       const [row] = await server.database.sql<{ count: number }[]>`
-        SELECT count(*)::int AS count FROM items WHERE organization_id = ${workspace.organizationId}
+        SELECT count(*)::int AS count FROM items WHERE organization_id = ${organization.organizationId}
       `;
       return row?.count ?? -1;
     },

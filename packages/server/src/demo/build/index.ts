@@ -25,7 +25,7 @@ const SOURCES_ID_SEED = 0x5a1e_1d50;
 const RETIRED_DRAWS = { data: 713, ids: 3_663 };
 
 /** What the database made with the organization, which the demo's rows hang from. */
-export interface DemoWorkspaceIds {
+export interface DemoOrganizationIds {
   organizationId: string;
   /** The default warehouse and its first zone ('Receiving'). */
   warehouseId: string;
@@ -33,17 +33,17 @@ export interface DemoWorkspaceIds {
 }
 
 /**
- * Every row of the demo workspace below the organization and its people, from the catalog. Pure: the same
- * workspace ids and `now` give the same rows (ids included), run after run.
+ * Every row of the demo organization below the organization and its people, from the catalog. Pure: the same
+ * organization ids and `now` give the same rows (ids included), run after run.
  */
-export function buildDemoRows(workspace: DemoWorkspaceIds, now: Date): DemoRows {
+export function buildDemoRows(organization: DemoOrganizationIds, now: Date): DemoRows {
   const context: BuildContext = {
-    organizationId: workspace.organizationId,
+    organizationId: organization.organizationId,
     now,
     random: new Random(DATA_SEED),
     ids: new Random(ID_SEED),
   };
-  const structure = buildStructure(context, workspace);
+  const structure = buildStructure(context, organization);
   const { consignors, consignments, consignmentIds } = buildConsignments(context);
   const lookups = { zoneIds: structure.zoneIds, categoryIds: structure.categoryIds, consignmentIds };
 

@@ -10,7 +10,7 @@ import type { CategoryKey, PlaceKey } from './shapes.js';
 /** A fixed "now", so the data (and so every API answer but ids and the key) is identical run after run. */
 export const DEMO_ANCHOR = new Date('2026-11-16T17:00:00.000Z');
 
-/** The demo workspace's slug; seeding refuses to run twice. */
+/** The demo organization's slug; seeding refuses to run twice. */
 export const DEMO_SLUG = 'liberty-coin';
 export const ORGANIZATION = {
   name: 'Liberty Coin & Bullion',

@@ -4,7 +4,7 @@ import { hashKey, isWellFormedKey } from './key-format.js';
 import type { RateDecision, RatePolicy } from './rate-limit.js';
 import { findKeyGrantAndCount, type ReadWithGrant } from './store.js';
 
-/** Plans whose workspaces may use the API. */
+/** Plans whose organizations may use the API. */
 export const API_PLANS = ['business', 'enterprise'] as const;
 /** Roles whose keys keep working: a key acts as the owner or admin who created it. */
 export const KEY_CREATOR_ROLES = ['owner', 'admin'] as const;
@@ -14,7 +14,7 @@ export type Authentication =
   | { kind: 'missing' }
   /** A header that is not `Bearer <key>`, or a key that is malformed, unknown, expired or revoked. */
   | { kind: 'invalid' }
-  /** A valid key whose workspace lost API access or whose creator is no longer an owner or admin. */
+  /** A valid key whose organization lost API access or whose creator is no longer an owner or admin. */
   | { kind: 'forbidden' }
   /**
    * A permitted key, counted against its rate limit: `rate.admitted` says whether this request may proceed.

@@ -9,7 +9,7 @@ export type ChallengeReason =
   | { kind: 'invalid_request' }
   | { kind: 'invalid_token' }
   | { kind: 'insufficient_scope'; scope: string }
-  /** The key is valid but may not call: its workspace lost API access or its creator lost their role. */
+  /** The key is valid but may not call: its organization lost API access or its creator lost their role. */
   | { kind: 'access_revoked' };
 
 const quote = (value: string) => `"${value.replace(/["\\]/g, '\\$&')}"`;
@@ -34,7 +34,7 @@ export function bearerChallenge(reason: ChallengeReason, metadataUrl: string): s
       ['error', 'insufficient_scope'],
       [
         'error_description',
-        "The workspace's plan does not include API access, or the key's creator is no longer an owner or admin",
+        "The organization's plan does not include API access, or the key's creator is no longer an owner or admin",
       ],
     );
   }

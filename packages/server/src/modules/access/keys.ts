@@ -37,7 +37,7 @@ export async function issueApiKey(
 }
 
 /**
- * Creates a key as the settings area does: only an owner or admin of a workspace whose plan includes the API
+ * Creates a key as the settings area does: only an owner or admin of an organization whose plan includes the API
  * may create one. Returns the key's value, which is never shown again.
  */
 export async function createKey(

@@ -44,7 +44,7 @@ interface GrantRow {
 /** A read to run in the same statement, for an admitted caller holding `scope` only. */
 export interface ReadWithGrant {
   scope: Scope;
-  /** The query, given the key's workspace as an SQL expression. */
+  /** The query, given the key's organization as an SQL expression. */
   query: (organizationId: Fragment) => Fragment;
 }
 

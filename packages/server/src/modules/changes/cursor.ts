@@ -2,8 +2,8 @@ import { createHash } from 'node:crypto';
 import { badRequest } from '../../errors.js';
 
 /**
- * A changes cursor: the workspace it belongs to and a position in its feed, sent to callers as opaque text. It
- * names the workspace so a cursor of another workspace is refused rather than read as a position in this one, and
+ * A changes cursor: the organization it belongs to and a position in its feed, sent to callers as opaque text. It
+ * names the organization so a cursor of another organization is refused rather than read as a position in this one, and
  * carries a check so a cut or mistyped cursor is refused rather than read as another position.
  */
 export interface Cursor {
@@ -38,7 +38,7 @@ export function decodeCursor(text: string, organizationId: string, field = 'quer
     Buffer.from(decoded, 'latin1').toString('base64url') === text;
   if (!valid || !match?.[1]) throw badRequest(`${field}: not a cursor of this changes feed; ${RESTART}`);
   if (match[1] !== compact(organizationId)) {
-    throw badRequest(`${field}: this cursor belongs to another workspace; ${RESTART}`);
+    throw badRequest(`${field}: this cursor belongs to another organization; ${RESTART}`);
   }
   return { organizationId, position };
 }

@@ -43,7 +43,7 @@ function checkFollowable(field: string, after: number, bounds: FeedBounds): void
 
 /**
  * The range of positions after a cursor the caller sent in `field`, up to the feed's end now, with that end's cursor;
- * a 400 naming the field when it is not a cursor of this workspace's feed or cannot be followed.
+ * a 400 naming the field when it is not a cursor of this organization's feed or cannot be followed.
  */
 export async function rangeAfter(
   sql: Queryable,

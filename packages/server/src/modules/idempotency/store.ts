@@ -1,7 +1,7 @@
 import { IDEMPOTENCY } from '@coinventory/contract';
 import type { Queryable } from '../../db/types.js';
 
-/** Whose key it is: keys belong to the API key that sent them, in its workspace. */
+/** Whose key it is: keys belong to the API key that sent them, in its organization. */
 export interface KeyScope {
   organizationId: string;
   apiKeyId: string;

@@ -46,7 +46,7 @@ async function applyEntry(
     const item = await tx.savepoint((entryTx) => createItem(entryTx, organizationId, parsed.data, notify));
     return { index, status: 200, action: 'created', item, error: null };
   } catch (error) {
-    // The route's own refusals (a SKU taken, an id not of the workspace) are this entry's answer; anything else
+    // The route's own refusals (a SKU taken, an id not of the organization) are this entry's answer; anything else
     // fails the whole batch, and nothing of it is committed.
     if (!(error instanceof ApiError) || error.status >= 500) throw error;
     const issues = error.issues?.map((issue) => issue.replace(/^body\./, `${location}.`));

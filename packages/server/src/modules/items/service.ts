@@ -24,9 +24,9 @@ function translateWriteError(error: unknown): never {
   if (violatedUniqueConstraint(error) === SKU_CONSTRAINT) throw new ApiError('CONFLICT');
   const foreignKey = violatedForeignKey(error);
   if (foreignKey === 'items_category_fkey')
-    throw badRequest('body.categoryId: no category with this id in the workspace');
+    throw badRequest('body.categoryId: no category with this id in the organization');
   if (foreignKey === 'items_warehouse_fkey')
-    throw badRequest('body.warehouseId: no warehouse with this id in the workspace');
+    throw badRequest('body.warehouseId: no warehouse with this id in the organization');
   if (foreignKey === 'items_zone_fkey') throw badRequest('body.zoneId: no zone with this id in the warehouse');
   throw error;
 }
@@ -39,12 +39,12 @@ async function locate(sql: Queryable, organizationId: string, wanted: { warehous
     throw badRequest(
       wanted.warehouseId !== undefined
         ? 'body.zoneId: no zone with this id in the given warehouse'
-        : 'body.zoneId: no zone with this id in the workspace',
+        : 'body.zoneId: no zone with this id in the organization',
     );
   }
   if (wanted.warehouseId !== undefined)
-    throw badRequest('body.warehouseId: no warehouse with this id in the workspace');
-  // Every organization is created with a default warehouse and a zone; reaching here is a broken workspace.
+    throw badRequest('body.warehouseId: no warehouse with this id in the organization');
+  // Every organization is created with a default warehouse and a zone; reaching here is a broken organization.
   throw new Error(`organization ${organizationId} has no default warehouse with a zone`);
 }
 
@@ -103,7 +103,7 @@ export async function updateItem(
   conditions: WriteConditions = {},
 ): Promise<Item> {
   // One lock order for every transaction that changes an item, so none deadlock: the item's row, then its
-  // listings, then (last, held only until the commit) the workspace's changes feed.
+  // listings, then (last, held only until the commit) the organization's changes feed.
   const before = await items.lockItem(tx, organizationId, id);
   if (!before) throw notFound();
   await checkPreconditions(conditions, () => writtenItem(tx, organizationId, id));

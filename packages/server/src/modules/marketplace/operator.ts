@@ -60,12 +60,12 @@ export async function retryJob(sql: Queryable, input: { org: string; job: string
   throw new ProvisioningError('refused', `Sync job ${input.job} is ${existing}, not dead; only dead jobs are retried.`);
 }
 
-/** The workspace's sync jobs at a glance: counts by state, the longest wait, and the listings a dead job left stale. */
+/** The organization's sync jobs at a glance: counts by state, the longest wait, and the listings a dead job left stale. */
 export async function syncStatus(sql: Queryable, input: { org: string }) {
   const org = await requireOrganization(sql, input.org);
   const summary = await data.syncSummary(sql, org.id);
   const waiting = summary.oldestPending;
-  // The marketplace's pause and circuit are the deployment's, shared by every workspace.
+  // The marketplace's pause and circuit are the deployment's, shared by every organization.
   const now = Date.now();
   const marketplaces = (await listGates(sql)).map((gate) => ({
     ...gate,

@@ -2,7 +2,7 @@ import type { ComparableSale, ValuationBasis } from '@coinventory/contract';
 import { type Grade, parseGrade } from './grades.js';
 
 /**
- * The valuation engine: from an item's facts, the workspace's comparable sales, its price guide and the spot prices,
+ * The valuation engine: from an item's facts, the organization's comparable sales, its price guide and the spot prices,
  * one estimate with the basis that produced it. Pure: the caller reads the inputs and writes the result
  * (valuations/service.ts). The algorithm is the one "How valuations are computed" documents; each constant below is
  * named there.
@@ -56,7 +56,7 @@ export interface Sale {
 
 export interface Inputs {
   item: ItemFacts;
-  /** The workspace's sales of the item's identity (the engine filters the rest itself). */
+  /** The organization's sales of the item's identity (the engine filters the rest itself). */
   sales: readonly Sale[];
   /** The price guide's value for the item's identity and grade, when it has one. */
   priceGuideValueInCents: number | null;

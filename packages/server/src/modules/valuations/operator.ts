@@ -29,7 +29,7 @@ export interface ValuateResult {
   /**
    * Items whose estimate is the same as their latest valuation's (estimate, range, confidence, basis, guide and melt
    * values, summary and comps): that valuation still stands, and nothing is recorded (a scheduled run of an
-   * unchanged workspace adds no valuations and no changes). With --apply, only when that valuation was applied.
+   * unchanged organization adds no valuations and no changes). With --apply, only when that valuation was applied.
    */
   unchanged: Array<{ itemId: string; sku: string; valuationId: string }>;
   /** Items nothing could value: no comparable sales, price guide value or metal content. */
@@ -38,7 +38,7 @@ export interface ValuateResult {
 
 /**
  * Values one item (by id or SKU) or every item of the organization (of these coins only, when `coins` is given): each gets a new valuation when its sales, the
- * price guide or its metal give an estimate. With `apply` (or under a workspace policy that applies), the estimate
+ * price guide or its metal give an estimate. With `apply` (or under an organization policy that applies), the estimate
  * also becomes the item's value, through the same path as a PATCH (an `item.updated` change, its webhooks), in the
  * transaction that records the valuation.
  */
@@ -56,7 +56,7 @@ export async function valuate(
 ): Promise<ValuateResult> {
   const org = await requireOrganization(sql, input.org);
   const now = input.now ?? new Date();
-  // Without --apply, the workspace's policy decides (off unless an operator set it).
+  // Without --apply, the organization's policy decides (off unless an operator set it).
   const apply = input.apply === true || (await data.policyOf(sql, org.id)).apply;
   const { coins } = input;
   const items = (await data.itemsToValue(sql, org.id, input.item)).filter(
@@ -193,7 +193,7 @@ export const listSpotPrices = (sql: Sql) => data.listSpotPrices(sql);
 
 /**
  * Values again the items of these coins (identities), after an import of their sales or price guide, applying the
- * estimates only under the workspace's policy.
+ * estimates only under the organization's policy.
  */
 export async function revalueCoins(sql: Sql, organizationId: string, coins: ReadonlySet<string>) {
   const result = await valuate(sql, { org: organizationId, item: null, coins });

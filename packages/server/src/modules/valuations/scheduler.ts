@@ -7,8 +7,8 @@ import { valuate } from './operator.js';
 import { claimDueValuation, finishValuationRun } from './store.js';
 
 /**
- * Runs the valuations workspaces scheduled (`valuation policy --every-hours N`): every item of a due workspace valued
- * again, applied under its policy. One workspace at a time per process, each claimed with a lease so that of many
+ * Runs the valuations organizations scheduled (`valuation policy --every-hours N`): every item of a due organization valued
+ * again, applied under its policy. One organization at a time per process, each claimed with a lease so that of many
  * processes one runs it; in the background, never on a request's path.
  */
 

@@ -3,7 +3,7 @@ import { ProvisioningError } from '../../errors.js';
 import { requireOrganization } from '../workspaces/index.js';
 import * as store from './store.js';
 
-/** The operator's view of a workspace's endpoints: each one's state, why it is disabled, and its backlog. */
+/** The operator's view of an organization's endpoints: each one's state, why it is disabled, and its backlog. */
 export async function listEndpoints(sql: Sql, input: { org: string }) {
   const org = await requireOrganization(sql, input.org);
   return store.endpointSummaries(sql, org.id);

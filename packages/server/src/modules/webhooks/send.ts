@@ -82,8 +82,8 @@ const describe = (error: unknown): string => {
 
 /**
  * What a refused answer is shown as: its status and the standard reason phrase, nothing else the receiver chose (not
- * its body or its size, its reason phrase or Location). A tenant chooses the URL, and within a range an operator
- * allows, anything more would let any tenant learn about other services' replies through the ping or `lastError`.
+ * its body or its size, its reason phrase or Location). An organization chooses the URL, and within a range an operator
+ * allows, anything more would let any organization learn about other services' replies through the ping or `lastError`.
  */
 function refusedAnswer(status: number): string {
   const phrase = http.STATUS_CODES[status];

@@ -61,7 +61,7 @@ export async function createEndpoint(
   checkUrl(body.url, settings.policy);
   if ((await store.countEndpointsForCreate(tx, organizationId)) >= WEBHOOKS.maxEndpoints) {
     throw badRequest(
-      `body: this workspace already has ${WEBHOOKS.maxEndpoints} webhook endpoints, the most it may have; delete one it no longer needs, or subscribe one endpoint to more change types`,
+      `body: this organization already has ${WEBHOOKS.maxEndpoints} webhook endpoints, the most it may have; delete one it no longer needs, or subscribe one endpoint to more change types`,
     );
   }
   const secret = generateSecret();

@@ -3,7 +3,7 @@ import { seedDemo } from '../../demo/index.js';
 import { NO_OPTIONS } from '../options.js';
 import { spec } from '../spec.js';
 
-/** The database itself: migrations and the demo workspace. */
+/** The database itself: migrations and the demo organization. */
 export const DATABASE_COMMANDS = [
   spec({
     name: 'migrate',
@@ -19,13 +19,13 @@ export const DATABASE_COMMANDS = [
   }),
   spec({
     name: 'seed-demo',
-    summary: 'Create the demo workspace (liberty-coin) and print a read/write key for it once.',
+    summary: 'Create the demo organization (liberty-coin) and print a read/write key for it once.',
     synopsis: '',
     example: 'coinventory-server seed-demo',
     ...NO_OPTIONS,
     run: (sql) => seedDemo(sql),
     text: (demo) =>
-      `Created the demo workspace ${demo.slug} (${demo.counts.items} items, ${demo.counts.invoices} invoices).\n` +
+      `Created the demo organization ${demo.slug} (${demo.counts.items} items, ${demo.counts.invoices} invoices).\n` +
       `Its API key (read and write), shown this once:\n\n  ${demo.key.key}\n`,
   }),
 ] as const;

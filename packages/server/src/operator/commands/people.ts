@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import * as workspaces from '../../modules/workspaces/index.js';
+import * as organizations from '../../modules/workspaces/index.js';
 import { withArticle } from '../format.js';
 import { email, name, org, ROLE_CHOICES, role, string, user } from '../options.js';
 import { spec } from '../spec.js';
@@ -25,7 +25,7 @@ export const PEOPLE_COMMANDS = [
         .optional()
         .transform((value) => value ?? null),
     }),
-    run: (sql, input) => workspaces.createUser(sql, input),
+    run: (sql, input) => organizations.createUser(sql, input),
     text: (user) => `Created user ${user.email} (${user.id}).`,
   }),
   spec({
@@ -34,7 +34,7 @@ export const PEOPLE_COMMANDS = [
     synopsis: `--org <id|slug> --user <id|email> --role ${ROLE_CHOICES}`,
     example: 'coinventory-server member add --org liberty-coins --user dana@liberty-coins.example --role owner',
     ...MEMBERSHIP,
-    run: (sql, input) => workspaces.addMember(sql, input),
+    run: (sql, input) => organizations.addMember(sql, input),
     text: roleText,
   }),
   spec({
@@ -43,7 +43,7 @@ export const PEOPLE_COMMANDS = [
     synopsis: `--org <id|slug> --user <id|email> --role ${ROLE_CHOICES}`,
     example: 'coinventory-server member set-role --org liberty-coins --user dana@liberty-coins.example --role member',
     ...MEMBERSHIP,
-    run: (sql, input) => workspaces.setRole(sql, input),
+    run: (sql, input) => organizations.setRole(sql, input),
     text: roleText,
   }),
   spec({
@@ -53,7 +53,7 @@ export const PEOPLE_COMMANDS = [
     example: 'coinventory-server member remove --org liberty-coins --user dana@liberty-coins.example',
     options: { org: string, user: string },
     input: z.object({ org, user }),
-    run: (sql, input) => workspaces.removeMember(sql, input),
+    run: (sql, input) => organizations.removeMember(sql, input),
     text: (m) => `${m.email} is no longer a member of the organization.`,
   }),
 ] as const;

@@ -5,7 +5,7 @@ import { NO_OPTIONS, org, string } from '../options.js';
 import { spec } from '../spec.js';
 
 const flag = { type: 'boolean' } as const;
-/** Up to ten SKUs, then how many more: `--all` on a large workspace should not print thousands on one line. */
+/** Up to ten SKUs, then how many more: `--all` on a large organization should not print thousands on one line. */
 const named = (skus: string[]) =>
   skus.length <= 10 ? skus.join(', ') : `${skus.slice(0, 10).join(', ')} and ${skus.length - 10} more (see --json)`;
 
@@ -75,7 +75,7 @@ export const VALUATIONS_COMMANDS = [
   spec({
     name: 'valuation policy',
     summary:
-      "Show or set a workspace's valuation policy: whether estimates become item values, and how often every item is valued again.",
+      "Show or set an organization's valuation policy: whether estimates become item values, and how often every item is valued again.",
     synopsis: '--org <id|slug> [--apply on|off] [--every-hours <1-8760>|off]',
     example: 'coinventory-server valuation policy --org liberty-coin --every-hours 24',
     options: { org: string, apply: string, 'every-hours': string },

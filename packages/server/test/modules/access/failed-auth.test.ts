@@ -97,14 +97,14 @@ describe('failed authentications from one address', () => {
   const LIMIT = 5;
   const WINDOW_MS = 2_000;
   let database: Database;
-  let workspace: TestWorkspace;
+  let organization: TestWorkspace;
   let server: Server;
   let origin: string;
   let lookups: () => number;
 
   beforeAll(async () => {
     database = await createTestDatabase();
-    workspace = await createWorkspace(database.sql);
+    organization = await createWorkspace(database.sql);
     const counted = countingLookups(database.sql);
     lookups = counted.lookups;
     const app = createApp({
@@ -128,7 +128,7 @@ describe('failed authentications from one address', () => {
 
   it('after its budget, bad keys get 429 with Retry-After and no lookup; a verified key keeps getting 200', async () => {
     const from = '127.0.0.1';
-    expect((await me(origin, from, workspace.key)).status).toBe(200);
+    expect((await me(origin, from, organization.key)).status).toBe(200);
     const before = lookups();
     for (let n = 0; n < LIMIT; n++) {
       const answer = await me(origin, from, generateKey());
@@ -143,7 +143,7 @@ describe('failed authentications from one address', () => {
       expectThrottled(await me(origin, from, generateKey()), WINDOW_MS / 1000);
       if (n % 10 === 0) {
         // The integration behind the same address is looked up, verified and answered as ever.
-        const answer = await me(origin, from, workspace.key);
+        const answer = await me(origin, from, organization.key);
         expect(answer.status).toBe(200);
         expect(answer.headers.ratelimit).toMatch(/^"default";r=\d+;t=\d+$/);
         valid += 1;
@@ -153,7 +153,7 @@ describe('failed authentications from one address', () => {
     expect(lookups() - flooding).toBe(valid);
 
     // A key this process has not verified yet is not told apart from a guess while the address is throttled.
-    expectThrottled(await me(origin, from, workspace.readKey), WINDOW_MS / 1000);
+    expectThrottled(await me(origin, from, organization.readKey), WINDOW_MS / 1000);
     // Requests without a key, or with a malformed one, never reach the database and are answered 401 as ever.
     expect((await me(origin, from, null)).status).toBe(401);
     expect((await me(origin, from, 'cvk_live_not-a-key')).status).toBe(401);
@@ -163,7 +163,7 @@ describe('failed authentications from one address', () => {
   it('another address is unaffected', async () => {
     const other = '127.0.0.2';
     expect((await me(origin, other, generateKey())).status).toBe(401);
-    expect((await me(origin, other, workspace.readKey)).status).toBe(200);
+    expect((await me(origin, other, organization.readKey)).status).toBe(200);
     // The first address is still throttled.
     expectThrottled(await me(origin, '127.0.0.1', generateKey()), WINDOW_MS / 1000);
   });
@@ -180,8 +180,8 @@ describe('failed authentications from one address', () => {
   it('a verified key that is revoked is refused on its very next request, and exempt no more', async () => {
     const from = '127.0.0.4';
     const issued = await issueApiKey(database.sql, {
-      organizationId: workspace.organizationId,
-      createdBy: workspace.ownerId,
+      organizationId: organization.organizationId,
+      createdBy: organization.ownerId,
       name: 'to revoke',
       scopes: ['read'],
     });
@@ -229,9 +229,9 @@ describe("a valid key's first burst, before this process has verified it", () =>
     server.listen(0, '127.0.0.1');
     await once(server, 'listening');
     try {
-      const workspace = await createWorkspace(database.sql);
+      const organization = await createWorkspace(database.sql);
       const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-      const answers = await Promise.all(Array.from({ length: 60 }, () => me(origin, '127.0.0.6', workspace.key)));
+      const answers = await Promise.all(Array.from({ length: 60 }, () => me(origin, '127.0.0.6', organization.key)));
       expect(answers.map((answer) => answer.status)).toEqual(Array(60).fill(200));
       // Made-up keys, all in flight at once too, still get only the budget.
       const guesses = await Promise.all(Array.from({ length: 20 }, () => me(origin, '127.0.0.7', generateKey())));

@@ -15,12 +15,12 @@ import { createWorkspace, type TestWorkspace } from '../../support/workspace.js'
  */
 describe('a read in the authentication statement', () => {
   let database: Database;
-  let workspace: TestWorkspace;
+  let organization: TestWorkspace;
   const policy = { maxRequests: 1000, windowSeconds: 60 };
 
   beforeAll(async () => {
     database = await createTestDatabase();
-    workspace = await createWorkspace(database.sql);
+    organization = await createWorkspace(database.sql);
   });
   afterAll(() => database.close());
 
@@ -33,19 +33,19 @@ describe('a read in the authentication statement', () => {
     query: (organizationId) => database.sql`SELECT ${organizationId} AS organization_id`,
   });
 
-  it('runs for an admitted caller with the scope, on the workspace of the key', async () => {
-    const result = await authenticateKey(database.sql, hashKey(workspace.readKey), policy, harmless());
+  it('runs for an admitted caller with the scope, on the organization of the key', async () => {
+    const result = await authenticateKey(database.sql, hashKey(organization.readKey), policy, harmless());
     expect(result.kind).toBe('authenticated');
     if (result.kind !== 'authenticated') return;
     expect(result.rate.admitted).toBe(true);
-    expect(result.resource).toEqual({ organization_id: workspace.organizationId });
-    await expect(authenticateKey(database.sql, hashKey(workspace.readKey), policy, failing())).rejects.toThrow(
+    expect(result.resource).toEqual({ organization_id: organization.organizationId });
+    await expect(authenticateKey(database.sql, hashKey(organization.readKey), policy, failing())).rejects.toThrow(
       /division by zero/,
     );
   });
 
   it('does not run for a key without the scope', async () => {
-    const result = await authenticateKey(database.sql, hashKey(workspace.readKey), policy, {
+    const result = await authenticateKey(database.sql, hashKey(organization.readKey), policy, {
       ...failing(),
       scope: 'write',
     });
@@ -62,11 +62,11 @@ describe('a read in the authentication statement', () => {
     expect(second.kind === 'authenticated' && second.rate.admitted).toBe(false);
   });
 
-  it('does not run for a revoked key, an unknown one, or a workspace without API access', async () => {
+  it('does not run for a revoked key, an unknown one, or an organization without API access', async () => {
     const revoked = await createWorkspace(database.sql);
     await database.sql`UPDATE api_keys SET revoked_at = now() WHERE id = ${revoked.keyId}`;
     expect((await authenticateKey(database.sql, hashKey(revoked.key), policy, failing())).kind).toBe('invalid');
-    const unknown = hashKey(`${workspace.key.slice(0, -4)}0000`);
+    const unknown = hashKey(`${organization.key.slice(0, -4)}0000`);
     expect((await authenticateKey(database.sql, unknown, policy, failing())).kind).toBe('invalid');
     const starter = await createWorkspace(database.sql, { plan: 'starter' });
     expect((await authenticateKey(database.sql, hashKey(starter.key), policy, failing())).kind).toBe('forbidden');

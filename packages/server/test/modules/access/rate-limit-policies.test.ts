@@ -29,7 +29,7 @@ interface Instance {
 }
 
 let database: Database;
-let workspace: TestWorkspace;
+let organization: TestWorkspace;
 const instances: Instance[] = [];
 let keys = 0;
 
@@ -48,8 +48,8 @@ async function instance(policy: RatePolicy): Promise<Instance> {
 async function freshKey(): Promise<string> {
   keys += 1;
   const issued = await issueApiKey(database.sql, {
-    organizationId: workspace.organizationId,
-    createdBy: workspace.ownerId,
+    organizationId: organization.organizationId,
+    createdBy: organization.ownerId,
     name: `policies ${keys}`,
     scopes: ['read'],
   });
@@ -66,7 +66,7 @@ function rateLimitOf(response: ApiResponse): { r: number; t: number } {
 
 beforeAll(async () => {
   database = await createTestDatabase();
-  workspace = await createWorkspace(database.sql);
+  organization = await createWorkspace(database.sql);
 });
 
 afterAll(async () => {

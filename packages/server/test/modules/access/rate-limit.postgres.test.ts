@@ -21,7 +21,7 @@ let admin: Sql;
 let sql: Sql;
 let databaseName: string;
 let servers: Running[] = [];
-let workspace: TestWorkspace;
+let organization: TestWorkspace;
 
 const me = (server: Running, key: string) => call(server.baseUrl, 'GET', '/me', { key });
 const remainingOf = (response: ApiResponse) => {
@@ -44,7 +44,7 @@ beforeAll(async () => {
   servers = await Promise.all([start(env), start(env)]);
 
   sql = createSql(url.toString(), { max: 2, statementTimeoutMs: 0 });
-  workspace = await createWorkspace(sql);
+  organization = await createWorkspace(sql);
 }, 120_000);
 
 afterAll(async () => {
@@ -57,7 +57,7 @@ afterAll(async () => {
 describe('two server processes on one database', () => {
   it('both run the API limit of 120 per 60 s', async () => {
     for (const server of servers) {
-      const response = await call(server.baseUrl, 'GET', '/me', { key: workspace.readKey });
+      const response = await call(server.baseUrl, 'GET', '/me', { key: organization.readKey });
       expect(response.status).toBe(200);
       expect(MeSchema.parse(response.body).rateLimit).toEqual(RATE_LIMIT);
       expect(response.headers.get('ratelimit-policy')).toBe('"default";q=120;w=60');
@@ -69,7 +69,7 @@ describe('two server processes on one database', () => {
       Array.from({ length: 200 }, (_, n) => {
         const server = servers[n % 2];
         if (!server) throw new Error('no server');
-        return me(server, workspace.key);
+        return me(server, organization.key);
       }),
     );
     const admitted = responses.filter((r) => r.status === 200);
@@ -90,13 +90,13 @@ describe('two server processes on one database', () => {
     }
 
     // Both processes keep refusing the exhausted key.
-    for (const server of servers) expect((await me(server, workspace.key)).status).toBe(429);
+    for (const server of servers) expect((await me(server, organization.key)).status).toBe(429);
   });
 
-  it('another key of the workspace → 200 on both processes, counted once across them', async () => {
+  it('another key of the organization → 200 on both processes, counted once across them', async () => {
     const other = await issueApiKey(sql, {
-      organizationId: workspace.organizationId,
-      createdBy: workspace.ownerId,
+      organizationId: organization.organizationId,
+      createdBy: organization.ownerId,
       name: 'other',
       scopes: ['read'],
     });
@@ -110,8 +110,8 @@ describe('two server processes on one database', () => {
 
   it('a key revoked in the database is refused by both processes on the next request', async () => {
     const issued = await issueApiKey(sql, {
-      organizationId: workspace.organizationId,
-      createdBy: workspace.ownerId,
+      organizationId: organization.organizationId,
+      createdBy: organization.ownerId,
       name: 'to revoke',
       scopes: ['read', 'write'],
     });

@@ -80,12 +80,12 @@ const secondsLeft = (windowSeconds: number, first: Exchange) =>
 
 describe('the API limit: 120 requests per 60 seconds per key', () => {
   let server: TestServer;
-  let workspace: TestWorkspace;
+  let organization: TestWorkspace;
   const me = (key: string | null) => timed(() => call(server.baseUrl, 'GET', '/me', { key }));
 
   beforeAll(async () => {
     server = await startTestServer();
-    workspace = await createWorkspace(server.database.sql);
+    organization = await createWorkspace(server.database.sql);
   });
   afterAll(() => server.close());
 
@@ -96,7 +96,7 @@ describe('the API limit: 120 requests per 60 seconds per key', () => {
   it('admits 120, then 429 with a Retry-After that does not grow while refused requests go on', async () => {
     const log: Exchange[] = [];
     for (let n = 1; n <= 120; n++) {
-      const exchange = await me(workspace.key);
+      const exchange = await me(organization.key);
       log.push(exchange);
       const { response } = exchange;
       expect(response.status, `request ${n}`).toBe(200);
@@ -118,7 +118,7 @@ describe('the API limit: 120 requests per 60 seconds per key', () => {
 
     let previous = Number.POSITIVE_INFINITY;
     for (let n = 121; n <= 126; n++) {
-      const { response } = await me(workspace.key);
+      const { response } = await me(organization.key);
       expect(response.status, `request ${n}`).toBe(429);
       expect(response.body).toEqual(ERROR_BODY.TOO_MANY_REQUESTS);
       expect(response.text).toBe(JSON.stringify(ERROR_BODY.TOO_MANY_REQUESTS));
@@ -137,15 +137,15 @@ describe('the API limit: 120 requests per 60 seconds per key', () => {
     }
   });
 
-  it('another key of the same workspace is unaffected', async () => {
-    const { response } = await me(workspace.readKey);
+  it('another key of the same organization is unaffected', async () => {
+    const { response } = await me(organization.readKey);
     expect(response.status).toBe(200);
     expect(rateLimitOf(response).r).toBe(119);
-    expect((await me(workspace.key)).response.status).toBe(429);
+    expect((await me(organization.key)).response.status).toBe(429);
   });
 
   it('GET /me reports maxRequests 120 and windowSeconds 60', async () => {
-    const { response } = await me(workspace.readKey);
+    const { response } = await me(organization.readKey);
     expect(response.status).toBe(200);
     expect(MeSchema.parse(response.body).rateLimit).toEqual({ maxRequests: 120, windowSeconds: 60 });
   });
@@ -154,13 +154,13 @@ describe('the API limit: 120 requests per 60 seconds per key', () => {
 describe('a short configured window: 5 requests per 2 seconds', () => {
   const policy: RatePolicy = { maxRequests: 5, windowSeconds: 2 };
   let server: TestServer;
-  let workspace: TestWorkspace;
+  let organization: TestWorkspace;
   let keys = 0;
 
   const me = (key: string | null, headers?: Record<string, string>) =>
     timed(() => call(server.baseUrl, 'GET', '/me', { key, ...(headers && { headers }) }));
   /** A key no request has used yet. */
-  const freshKey = async (target: TestWorkspace = workspace) => {
+  const freshKey = async (target: TestWorkspace = organization) => {
     keys += 1;
     return issueApiKey(server.database.sql, {
       organizationId: target.organizationId,
@@ -177,7 +177,7 @@ describe('a short configured window: 5 requests per 2 seconds', () => {
 
   beforeAll(async () => {
     server = await startTestServer({ policy });
-    workspace = await createWorkspace(server.database.sql);
+    organization = await createWorkspace(server.database.sql);
   });
   afterAll(() => server.close());
 
@@ -277,7 +277,7 @@ describe('a short configured window: 5 requests per 2 seconds', () => {
     expect(log.length).toBeGreaterThan(admitted);
   });
 
-  it('another key of the same workspace is unaffected by an exhausted key', async () => {
+  it('another key of the same organization is unaffected by an exhausted key', async () => {
     const exhausted = await freshKey();
     const other = await freshKey();
     for (let n = 0; n < 5; n++) expect((await me(exhausted.key)).response.status).toBe(200);

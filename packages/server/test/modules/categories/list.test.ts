@@ -4,10 +4,10 @@ import { ERROR_BODY } from '../../support/errors.js';
 import { expectStatus } from '../../support/http.js';
 import { type Api, freshApi } from '../../support/items.js';
 import { uniqueSku } from '../../support/routes.js';
-import { serverWithWorkspace } from '../../support/server.js';
+import { serverWithOrganization } from '../../support/server.js';
 import { createWorkspace } from '../../support/workspace.js';
 
-const ctx = serverWithWorkspace();
+const ctx = serverWithOrganization();
 // Byte order: upper case before lower case, whatever the server's collation.
 const NAMES = ['Morgan Dollars', 'Bullion', 'ancient coins', 'Peace Dollars', 'Bullion'];
 let api: Api;
@@ -16,18 +16,18 @@ let otherId: string;
 beforeAll(async () => {
   const sql = ctx.server.database.sql;
   for (const name of NAMES) {
-    await sql`INSERT INTO categories (organization_id, name) VALUES (${ctx.workspace.organizationId}, ${name})`;
+    await sql`INSERT INTO categories (organization_id, name) VALUES (${ctx.organization.organizationId}, ${name})`;
   }
   const other = await createWorkspace(sql);
   const [row] = await sql<{ id: string }[]>`
     INSERT INTO categories (organization_id, name) VALUES (${other.organizationId}, 'Bullion') RETURNING id
   `;
   otherId = row?.id ?? '';
-  api = await freshApi(ctx.server, ctx.workspace);
+  api = await freshApi(ctx.server, ctx.organization);
 });
 
 describe('GET /categories', () => {
-  it("lists the workspace's categories by name in byte order, then id, 20 to a page", async () => {
+  it("lists the organization's categories by name in byte order, then id, 20 to a page", async () => {
     const response = await api.get('/categories');
     expectStatus(response, 200);
     const page = CategoryListSchema.parse(response.body);
@@ -53,7 +53,7 @@ describe('GET /categories', () => {
     expect(pages.flatMap((page) => page.items)).toEqual(all);
   });
 
-  it('gets one by id; another workspace’s is 404', async () => {
+  it('gets one by id; another organization’s is 404', async () => {
     const [category] = CategoryListSchema.parse((await api.get('/categories')).body).items;
     const response = await api.get(`/categories/${category?.id}`);
     expectStatus(response, 200);

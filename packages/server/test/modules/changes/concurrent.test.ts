@@ -5,9 +5,9 @@ import { createItem as createItemRow, updateItem as updateItemRow } from '../../
 import { applyChanges, feedCursor, readAllItems, readToEnd } from '../../support/changes.js';
 import { type Api, createItem, freshApi } from '../../support/items.js';
 import { uniqueSku } from '../../support/routes.js';
-import { serverWithWorkspace } from '../../support/server.js';
+import { serverWithOrganization } from '../../support/server.js';
 
-const ctx = serverWithWorkspace({ policy: { maxRequests: 100_000, windowSeconds: 60 } });
+const ctx = serverWithOrganization({ policy: { maxRequests: 100_000, windowSeconds: 60 } });
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -46,10 +46,10 @@ async function randomWrites(api: Api, known: string[], count: number, label: str
 
 describe('the changes feed under concurrent writers, with transactions slow to commit', () => {
   it('a consumer following it sees every change exactly once, in commit order, and ends equal to the table', async () => {
-    const { server, workspace } = ctx;
+    const { server, organization } = ctx;
     const sql = server.database.sql;
-    const consumer = await freshApi(server, workspace, 'consumer');
-    const writers = await Promise.all([1, 2, 3, 4].map((n) => freshApi(server, workspace, `writer ${n}`)));
+    const consumer = await freshApi(server, organization, 'consumer');
+    const writers = await Promise.all([1, 2, 3, 4].map((n) => freshApi(server, organization, `writer ${n}`)));
     const known: string[] = [];
     for (let i = 0; i < 12; i += 1)
       known.push((await createItem(writers[0] as Api, { sku: uniqueSku('SEED'), title: `Seed ${i}` })).id);
@@ -74,13 +74,13 @@ describe('the changes feed under concurrent writers, with transactions slow to c
       for (let round = 0; round < 4; round += 1) {
         await sleep(40);
         const created = await slow((tx) =>
-          createItemRow(tx, workspace.organizationId, { sku: uniqueSku('SLOW'), title: `Slow ${round}` }),
+          createItemRow(tx, organization.organizationId, { sku: uniqueSku('SLOW'), title: `Slow ${round}` }),
         );
         known.push(created.id);
         const target = known[round];
         if (target) {
           await slow((tx) =>
-            updateItemRow(tx, workspace.organizationId, target, { title: `Slow update ${round}` }),
+            updateItemRow(tx, organization.organizationId, target, { title: `Slow update ${round}` }),
           ).catch((error: unknown) => {
             // Deleted by a writer meanwhile.
             if ((error as { status?: number }).status !== 404) throw error;
@@ -97,7 +97,7 @@ describe('the changes feed under concurrent writers, with transactions slow to c
     // Exactly once, and in the feed's order, which is the order the changes' transactions committed in.
     // Everything after the twelve seeded creations, which came before the consumer's cursor.
     const recorded = await sql<{ id: string }[]>`
-      SELECT id FROM changes WHERE organization_id = ${workspace.organizationId} ORDER BY position OFFSET 12
+      SELECT id FROM changes WHERE organization_id = ${organization.organizationId} ORDER BY position OFFSET 12
     `;
     expect(seen.map((change) => change.id)).toEqual(recorded.map((row) => row.id));
     expect(new Set(seen.map((change) => change.id)).size).toBe(seen.length);

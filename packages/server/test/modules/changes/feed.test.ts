@@ -6,14 +6,14 @@ import { expectBadRequest } from '../../support/errors.js';
 import { expectStatus } from '../../support/http.js';
 import { createItem, freshApi } from '../../support/items.js';
 import { uniqueSku } from '../../support/routes.js';
-import { serverWithWorkspace } from '../../support/server.js';
+import { serverWithOrganization } from '../../support/server.js';
 import { createWorkspace } from '../../support/workspace.js';
 
-const ctx = serverWithWorkspace({ policy: { maxRequests: 100_000, windowSeconds: 60 } });
+const ctx = serverWithOrganization({ policy: { maxRequests: 100_000, windowSeconds: 60 } });
 
 describe('GET /changes', () => {
   it('reports a create, an update and a delete, each with the item exactly as GET returned it then', async () => {
-    const api = await freshApi(ctx.server, ctx.workspace);
+    const api = await freshApi(ctx.server, ctx.organization);
     const start = await feedCursor(api);
     const created = await createItem(api, { sku: uniqueSku('FEED'), title: 'Feed coin' });
     const createdText = (await api.get(`/items/${created.id}`)).text;
@@ -40,7 +40,7 @@ describe('GET /changes', () => {
   });
 
   it('pages in commit order: limit bounds a page, hasMore says another follows, nextCursor continues it', async () => {
-    const api = await freshApi(ctx.server, ctx.workspace);
+    const api = await freshApi(ctx.server, ctx.organization);
     const start = await feedCursor(api);
     const ids: string[] = [];
     for (let i = 0; i < 7; i += 1) ids.push((await createItem(api, { sku: uniqueSku('PAGE'), title: `Page ${i}` })).id);
@@ -56,7 +56,7 @@ describe('GET /changes', () => {
   });
 
   it('filters by type, and the cursor at the end passes the changes the filter left out', async () => {
-    const api = await freshApi(ctx.server, ctx.workspace);
+    const api = await freshApi(ctx.server, ctx.organization);
     const start = await feedCursor(api);
     const item = await createItem(api, { sku: uniqueSku('TYPES'), title: 'Typed' });
     for (let i = 1; i <= 3; i += 1) expectStatus(await api.patch(`/items/${item.id}`, { body: { quantity: i } }), 200);
@@ -80,7 +80,7 @@ describe('GET /changes', () => {
   });
 
   it('records nothing for a write that fails', async () => {
-    const api = await freshApi(ctx.server, ctx.workspace);
+    const api = await freshApi(ctx.server, ctx.organization);
     const item = await createItem(api, { sku: uniqueSku('FAIL'), title: 'Stays' });
     const start = await feedCursor(api);
     expect((await api.post('/items', { body: { sku: item.sku, title: 'Duplicate' } })).status).toBe(409);
@@ -90,19 +90,19 @@ describe('GET /changes', () => {
     expect((await changesPage(api, { after: start })).items).toEqual([]);
   });
 
-  it("shows a workspace only its own changes, and refuses another workspace's cursor", async () => {
+  it("shows an organization only its own changes, and refuses another organization's cursor", async () => {
     const other = await createWorkspace(ctx.server.database.sql);
     const otherApi = await freshApi(ctx.server, other);
-    const api = await freshApi(ctx.server, ctx.workspace);
+    const api = await freshApi(ctx.server, ctx.organization);
     const theirs = await feedCursor(otherApi);
     await createItem(api, { sku: uniqueSku('MINE'), title: 'Mine' });
     expect((await changesPage(otherApi, { after: theirs })).items).toEqual([]);
     const response = await api.get(`/changes?after=${theirs}`);
-    expectBadRequest(response, ['query.after'], ['another workspace', 'full read']);
+    expectBadRequest(response, ['query.after'], ['another organization', 'full read']);
   });
 
   it('refuses a cursor that is not one, naming the parameter and what to do', async () => {
-    const api = await freshApi(ctx.server, ctx.workspace);
+    const api = await freshApi(ctx.server, ctx.organization);
     const cursor = await feedCursor(api);
     for (const bad of ['nonsense', `${cursor}x`, cursor.slice(0, -2), Buffer.from('chg1.zz.1').toString('base64url')]) {
       expectBadRequest(await api.get(`/changes?after=${encodeURIComponent(bad)}`), ['query.after'], ['full read']);
@@ -110,7 +110,7 @@ describe('GET /changes', () => {
   });
 
   it('refuses unknown types and limits out of bounds', async () => {
-    const api = await freshApi(ctx.server, ctx.workspace);
+    const api = await freshApi(ctx.server, ctx.organization);
     expectBadRequest(await api.get('/changes?types=item.created,item.sold'), ['query.types'], ['item.sold']);
     expectBadRequest(await api.get(`/changes?limit=${LIMITS.changesLimit.max + 1}`), ['query.limit']);
     expectBadRequest(await api.get('/changes?limit=0'), ['query.limit']);
@@ -136,8 +136,8 @@ describe('GET /changes', () => {
   });
 
   it('a first load then the feed from the cursor taken before it reproduces the items', async () => {
-    const api = await freshApi(ctx.server, ctx.workspace);
-    const writer = await freshApi(ctx.server, ctx.workspace, 'another client');
+    const api = await freshApi(ctx.server, ctx.organization);
+    const writer = await freshApi(ctx.server, ctx.organization, 'another client');
     const cursor = await feedCursor(api);
     const copy = await readAllItems(api);
     const made = await createItem(writer, { sku: uniqueSku('LOAD'), title: 'After the load' });

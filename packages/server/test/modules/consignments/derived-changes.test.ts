@@ -5,7 +5,7 @@ import { feedCursor, readToEnd } from '../../support/changes.js';
 import { expectStatus } from '../../support/http.js';
 import { importFiles, operatorCommands } from '../../support/imports.js';
 import { type Api, createItem, freshApi } from '../../support/items.js';
-import { serverWithWorkspace } from '../../support/server.js';
+import { serverWithOrganization } from '../../support/server.js';
 import { createWorkspace, type TestWorkspace } from '../../support/workspace.js';
 
 /**
@@ -19,7 +19,7 @@ const { file } = importFiles('consignment-changes');
 const pairs = (changes: readonly Change[]) => changes.map((change) => [change.type, change.objectId]);
 
 describe("a consignment's totals, moved by writes to its items and their invoices", () => {
-  const ctx = serverWithWorkspace({ policy: { maxRequests: 100_000, windowSeconds: 60 } });
+  const ctx = serverWithOrganization({ policy: { maxRequests: 100_000, windowSeconds: 60 } });
   const sql = (): Sql => ctx.server.database.sql;
   const { json } = operatorCommands(sql);
 

@@ -79,7 +79,7 @@ describe('GET /consignments', () => {
         });
         seeded[row.status] = { id, createdAt: row.at };
       }
-      // Another workspace with look-alike consignments, newer than all of the above.
+      // Another organization with look-alike consignments, newer than all of the above.
       otherConsignorId = await insertConsignor(sql, other.organizationId, {
         name: 'Alice Numismatics',
         email: 'alice@example.test',
@@ -138,7 +138,7 @@ describe('GET /consignments', () => {
     expect(await listIds(`?consignorId=${bob}`)).toEqual(ordered(['cataloging', 'withdrawn']));
     expect(await listIds(`?consignorId=${anonymous}`)).toEqual([id('partially_sold')]);
     expect(await listIds(`?consignorId=${alice}&status=sold`)).toEqual([id('sold')]);
-    // Another workspace's consignor, and an id nobody has: nothing.
+    // Another organization's consignor, and an id nobody has: nothing.
     expect(await listIds(`?consignorId=${otherConsignorId}`)).toEqual([]);
     expect(await listIds('?consignorId=00000000-0000-4000-8000-000000000000')).toEqual([]);
   });

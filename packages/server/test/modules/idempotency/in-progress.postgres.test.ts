@@ -22,15 +22,15 @@ const UNLIMITED = { maxRequests: 1_000_000, windowSeconds: 60 };
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 let server: TestServer;
-let workspace: TestWorkspace;
+let organization: TestWorkspace;
 let api: Api;
 let apiKey: string;
 
 beforeAll(async () => {
   server = await startTestServer({ policy: UNLIMITED, requestTimeoutMs: 1_500 });
-  workspace = await createWorkspace(server.database.sql);
+  organization = await createWorkspace(server.database.sql);
   // Keys belong to the API key that sent them: a duplicate is the same API key sending the same Idempotency-Key.
-  apiKey = workspace.key;
+  apiKey = organization.key;
   api = client(server.baseUrl, apiKey);
 });
 afterAll(() => server.close());

@@ -7,16 +7,16 @@ import { ERROR_BODY, expectBadRequest } from '../../support/errors.js';
 import { client, expectStatus } from '../../support/http.js';
 import { type Api, createItem, freshApi } from '../../support/items.js';
 import { uniqueSku } from '../../support/routes.js';
-import { serverWithWorkspace } from '../../support/server.js';
+import { serverWithOrganization } from '../../support/server.js';
 
-const ctx = serverWithWorkspace({ policy: { maxRequests: 100_000, windowSeconds: 60 } });
+const ctx = serverWithOrganization({ policy: { maxRequests: 100_000, windowSeconds: 60 } });
 
 const withKey = (key: string, extra: Record<string, string> = {}) => ({ [IDEMPOTENCY.header]: key, ...extra });
 const newKey = () => crypto.randomUUID();
 
 async function itemsWithSku(sku: string): Promise<number> {
   const [row] = await ctx.server.database.sql<{ n: number }[]>`
-    SELECT count(*)::int AS n FROM items WHERE organization_id = ${ctx.workspace.organizationId} AND sku = ${sku}
+    SELECT count(*)::int AS n FROM items WHERE organization_id = ${ctx.organization.organizationId} AND sku = ${sku}
   `;
   return row?.n ?? 0;
 }
@@ -53,7 +53,7 @@ const WRITES = [
 
 describe.each(WRITES)('Idempotency-Key on $name', ({ prepare }) => {
   it('does the write once: a retry gets the same status and bytes, marked replayed, and changes nothing', async () => {
-    const api = await freshApi(ctx.server, ctx.workspace);
+    const api = await freshApi(ctx.server, ctx.organization);
     const request = await prepare(api);
     const cursor = await feedCursor(api);
     const key = newKey();
@@ -77,7 +77,7 @@ describe.each(WRITES)('Idempotency-Key on $name', ({ prepare }) => {
   });
 
   it('refuses the same key with another request: 400 naming the header, and nothing done', async () => {
-    const api = await freshApi(ctx.server, ctx.workspace);
+    const api = await freshApi(ctx.server, ctx.organization);
     const request = await prepare(api);
     const key = newKey();
     expectStatus(
@@ -97,8 +97,8 @@ describe.each(WRITES)('Idempotency-Key on $name', ({ prepare }) => {
   });
 
   it('belongs to the API key that sent it: another key with the same value does its own write', async () => {
-    const api = await freshApi(ctx.server, ctx.workspace);
-    const second = await freshApi(ctx.server, ctx.workspace, 'second key');
+    const api = await freshApi(ctx.server, ctx.organization);
+    const second = await freshApi(ctx.server, ctx.organization, 'second key');
     const key = newKey();
     const sku = uniqueSku('SCOPE');
     expectStatus(await api.post('/items', { body: { sku, title: 'One' }, headers: withKey(key) }), 200);
@@ -110,7 +110,7 @@ describe.each(WRITES)('Idempotency-Key on $name', ({ prepare }) => {
 
 describe('Idempotency-Key', () => {
   it('keeps and replays a 4xx the write answered: a taken SKU stays 409, an unknown item 404', async () => {
-    const api = await freshApi(ctx.server, ctx.workspace);
+    const api = await freshApi(ctx.server, ctx.organization);
     const taken = await createItem(api, { sku: uniqueSku('TAKEN'), title: 'Taken' });
     const key = newKey();
     const conflict = () => api.post('/items', { body: { sku: taken.sku, title: 'Again' }, headers: withKey(key) });
@@ -133,7 +133,7 @@ describe('Idempotency-Key', () => {
   });
 
   it('keeps nothing for a request refused before its handler: a retry with a valid body runs', async () => {
-    const api = await freshApi(ctx.server, ctx.workspace);
+    const api = await freshApi(ctx.server, ctx.organization);
     const key = newKey();
     expectBadRequest(await api.post('/items', { body: { title: 'No SKU' }, headers: withKey(key) }), ['body.sku']);
     const sku = uniqueSku('LATER');
@@ -143,7 +143,7 @@ describe('Idempotency-Key', () => {
   });
 
   it('takes 1 to 255 printable ASCII characters; anything else is a 400 naming the header', async () => {
-    const api = await freshApi(ctx.server, ctx.workspace);
+    const api = await freshApi(ctx.server, ctx.organization);
     const sku = uniqueSku('KEYS');
     for (const key of ['', 'x'.repeat(IDEMPOTENCY.key.max + 1), 'tab\there']) {
       const response = await api.post('/items', { body: { sku, title: 'Keyed' }, headers: withKey(key) });
@@ -156,7 +156,7 @@ describe('Idempotency-Key', () => {
   });
 
   it('treats the same JSON with its keys in another order as the same request', async () => {
-    const api = await freshApi(ctx.server, ctx.workspace);
+    const api = await freshApi(ctx.server, ctx.organization);
     const key = newKey();
     const sku = uniqueSku('ORDER');
     const first = await api.post('/items', {
@@ -172,14 +172,14 @@ describe('Idempotency-Key', () => {
   });
 
   it('ignores the header on GET', async () => {
-    const api = await freshApi(ctx.server, ctx.workspace);
+    const api = await freshApi(ctx.server, ctx.organization);
     const response = await api.get('/me', { headers: withKey('not-for-reads') });
     expectStatus(response, 200);
     expect(response.headers.get(IDEMPOTENCY.replayedHeader)).toBeNull();
   });
 
   it('forgets an answer after the retention period: the key then does a new write', async () => {
-    const api = await freshApi(ctx.server, ctx.workspace);
+    const api = await freshApi(ctx.server, ctx.organization);
     const key = newKey();
     const item = await createItem(api, { sku: uniqueSku('AGED'), title: 'Aged', quantity: 1 });
     const patch = () => api.patch<Item>(`/items/${item.id}`, { body: { quantity: 9 }, headers: withKey(key) });
@@ -194,7 +194,7 @@ describe('Idempotency-Key', () => {
   });
 
   it('concurrent duplicates: one write, and every answer is that write or 409 in use', async () => {
-    const api = await freshApi(ctx.server, ctx.workspace);
+    const api = await freshApi(ctx.server, ctx.organization);
     const key = newKey();
     const sku = uniqueSku('STORM');
     const responses = await Promise.all(
@@ -214,8 +214,8 @@ describe('Idempotency-Key', () => {
 
   it('a POST whose connection drops before the answer, retried with its key, creates exactly one item', async () => {
     const issued = await issueApiKey(ctx.server.database.sql, {
-      organizationId: ctx.workspace.organizationId,
-      createdBy: ctx.workspace.ownerId,
+      organizationId: ctx.organization.organizationId,
+      createdBy: ctx.organization.ownerId,
       name: 'dropping client',
       scopes: ['read', 'write'],
     });

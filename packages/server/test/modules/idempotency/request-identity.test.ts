@@ -5,14 +5,14 @@ import { expectBadRequest } from '../../support/errors.js';
 import { expectStatus } from '../../support/http.js';
 import { createItem, freshApi } from '../../support/items.js';
 import { uniqueSku } from '../../support/routes.js';
-import { serverWithWorkspace } from '../../support/server.js';
+import { serverWithOrganization } from '../../support/server.js';
 
 /**
  * What "the same request" is for Idempotency-Key: the route the router reached with its decoded parameters, not the
  * path as spelt (a trailing slash, percent-encoding); and the key is checked on dry runs too, which keep nothing.
  */
 
-const ctx = serverWithWorkspace({ policy: { maxRequests: 100_000, windowSeconds: 60 } });
+const ctx = serverWithOrganization({ policy: { maxRequests: 100_000, windowSeconds: 60 } });
 
 const withKey = (key: string) => ({ [IDEMPOTENCY.header]: key });
 const replayed = (response: { status: number; headers: Headers }) => [
@@ -22,14 +22,14 @@ const replayed = (response: { status: number; headers: Headers }) => [
 
 async function itemsWithSku(sku: string): Promise<number> {
   const [row] = await ctx.server.database.sql<{ n: number }[]>`
-    SELECT count(*)::int AS n FROM items WHERE organization_id = ${ctx.workspace.organizationId} AND sku = ${sku}
+    SELECT count(*)::int AS n FROM items WHERE organization_id = ${ctx.organization.organizationId} AND sku = ${sku}
   `;
   return row?.n ?? 0;
 }
 
 describe('Idempotency-Key: the same route and parameters are the same request however the path is spelt', () => {
   it('POST /items/ then POST /items with one key and body: the second is a replay, one item', async () => {
-    const api = await freshApi(ctx.server, ctx.workspace);
+    const api = await freshApi(ctx.server, ctx.organization);
     const sku = uniqueSku('SLASH');
     const key = crypto.randomUUID();
     const first = await api.post<Item>('/items/', { body: { sku, title: 'Once' }, headers: withKey(key) });
@@ -41,7 +41,7 @@ describe('Idempotency-Key: the same route and parameters are the same request ho
   });
 
   it('an answer kept by the previous release (its fingerprint of the path as spelt) still replays after an upgrade', async () => {
-    const api = await freshApi(ctx.server, ctx.workspace);
+    const api = await freshApi(ctx.server, ctx.organization);
     const sku = uniqueSku('UPGRADE');
     const key = crypto.randomUUID();
     const body = { sku, title: 'Kept before' };
@@ -53,7 +53,7 @@ describe('Idempotency-Key: the same route and parameters are the same request ho
     );
     const updated = await ctx.server.database.sql`
       UPDATE idempotency_keys SET fingerprint = ${previous.digest('base64url')}
-      WHERE organization_id = ${ctx.workspace.organizationId} AND key = ${key}
+      WHERE organization_id = ${ctx.organization.organizationId} AND key = ${key}
     `;
     expect(updated.count).toBe(1);
     const again = await api.post<Item>('/items', { body, headers: withKey(key) });
@@ -66,7 +66,7 @@ describe('Idempotency-Key: the same route and parameters are the same request ho
   });
 
   it('PATCH and DELETE of an item by a path with a trailing slash or percent-encoded id: replays', async () => {
-    const api = await freshApi(ctx.server, ctx.workspace);
+    const api = await freshApi(ctx.server, ctx.organization);
     const item = await createItem(api, { sku: uniqueSku('ENC'), title: 'Spelt', quantity: 1 });
     // The id's first character percent-encoded: the router decodes it to the same id.
     const encoded = `%${item.id.charCodeAt(0).toString(16)}${item.id.slice(1)}`;
@@ -85,7 +85,7 @@ describe('Idempotency-Key: the same route and parameters are the same request ho
   });
 
   it('another item, or another route, with the same key is still a different request', async () => {
-    const api = await freshApi(ctx.server, ctx.workspace);
+    const api = await freshApi(ctx.server, ctx.organization);
     const one = await createItem(api, { sku: uniqueSku('ONE'), title: 'One' });
     const two = await createItem(api, { sku: uniqueSku('TWO'), title: 'Two' });
     const key = crypto.randomUUID();
@@ -98,7 +98,7 @@ describe('Idempotency-Key: the same route and parameters are the same request ho
 
 describe('Idempotency-Key on a dry run', () => {
   it('is checked as on a real write: a 256-character key is a 400 naming the header, and nothing is tried', async () => {
-    const api = await freshApi(ctx.server, ctx.workspace);
+    const api = await freshApi(ctx.server, ctx.organization);
     const sku = uniqueSku('DRYKEY');
     const item = await createItem(api, { sku: uniqueSku('DRYKEY'), title: 'Kept' });
     const tooLong = 'k'.repeat(IDEMPOTENCY.key.max + 1);
@@ -125,7 +125,7 @@ describe('Idempotency-Key on a dry run', () => {
   });
 
   it('with a valid key, still keeps nothing: the real write with that key runs', async () => {
-    const api = await freshApi(ctx.server, ctx.workspace);
+    const api = await freshApi(ctx.server, ctx.organization);
     const sku = uniqueSku('DRYRUN');
     const key = 'k'.repeat(IDEMPOTENCY.key.max);
     const dry = await api.post('/items?dryRun=true', { body: { sku, title: 'Dry' }, headers: withKey(key) });

@@ -9,7 +9,7 @@ import { identityOf, valuate } from '../../../src/modules/valuations/index.js';
 import { EXIT, prepareAdminCommand } from '../../../src/operator/index.js';
 import { csvObjects, operatorCommands, SAMPLES } from '../../support/imports.js';
 import { createItem, freshApi, getItem } from '../../support/items.js';
-import { serverWithWorkspace } from '../../support/server.js';
+import { serverWithOrganization } from '../../support/server.js';
 import { createWorkspace } from '../../support/workspace.js';
 
 /**
@@ -32,7 +32,7 @@ function file(name: string, text: string): string {
 }
 
 describe('operator imports, run in-process on the suite’s database', () => {
-  const ctx = serverWithWorkspace({ policy: { maxRequests: 100_000, windowSeconds: 60 } });
+  const ctx = serverWithOrganization({ policy: { maxRequests: 100_000, windowSeconds: 60 } });
   const sql = (): Sql => ctx.server.database.sql;
   const { run, json } = operatorCommands(sql);
   const salesOf = async (organizationId: string) =>
@@ -55,7 +55,7 @@ describe('operator imports, run in-process on the suite’s database', () => {
       updated: 0,
       unchanged: 0,
       rejected: [],
-      revalued: { valued: 0, unchanged: 0, withoutBasis: 0 }, // the workspace has no items of these coins
+      revalued: { valued: 0, unchanged: 0, withoutBasis: 0 }, // the organization has no items of these coins
     });
     const second = await json('import', 'sales', SALES, '--org', ws.slug);
     expect(second).toMatchObject({ rows: 7, created: 0, updated: 0, unchanged: 7, rejected: [] });

@@ -7,7 +7,7 @@ import type { Sql } from '../../../src/db/types.js';
 import { EXIT } from '../../../src/operator/index.js';
 import { csvObjects, operatorCommands, SAMPLES } from '../../support/imports.js';
 import { createItem, freshApi, getItem } from '../../support/items.js';
-import { serverWithWorkspace } from '../../support/server.js';
+import { serverWithOrganization } from '../../support/server.js';
 import { createWorkspace } from '../../support/workspace.js';
 
 /**
@@ -19,7 +19,7 @@ const work = mkdtempSync(join(tmpdir(), 'coinventory-item-places-'));
 afterAll(() => rmSync(work, { recursive: true, force: true }));
 
 describe('import item-places, run in-process on the suite’s database', () => {
-  const ctx = serverWithWorkspace({ policy: { maxRequests: 100_000, windowSeconds: 60 } });
+  const ctx = serverWithOrganization({ policy: { maxRequests: 100_000, windowSeconds: 60 } });
   const sql = (): Sql => ctx.server.database.sql;
   const { run, json } = operatorCommands(sql);
 

@@ -20,7 +20,7 @@ import { feedCursor, readToEnd } from '../../support/changes.js';
 import { expectStatus } from '../../support/http.js';
 import { csvObjects, importFiles, operatorCommands, SAMPLES } from '../../support/imports.js';
 import { type Api, createItem, freshApi, getItem } from '../../support/items.js';
-import { serverWithWorkspace } from '../../support/server.js';
+import { serverWithOrganization } from '../../support/server.js';
 import { createWorkspace, type TestWorkspace } from '../../support/workspace.js';
 
 /**
@@ -109,11 +109,11 @@ const newestFirst = <T extends { createdAt: string }>(list: T[]) =>
 const pairs = (changes: readonly Change[]) => changes.map((change) => [change.type, change.objectId]).sort();
 
 describe('operator imports of records, run in-process on the suite’s database', () => {
-  const ctx = serverWithWorkspace({ policy: { maxRequests: 100_000, windowSeconds: 60 } });
+  const ctx = serverWithOrganization({ policy: { maxRequests: 100_000, windowSeconds: 60 } });
   const sql = (): Sql => ctx.server.database.sql;
   const { run, json } = operatorCommands(sql);
 
-  /** A fresh workspace with the items the samples name, created through the API. */
+  /** A fresh organization with the items the samples name, created through the API. */
   async function setUp(): Promise<{ ws: TestWorkspace; api: Api; items: Map<string, Item> }> {
     const ws = await createWorkspace(sql());
     const api = await freshApi(ctx.server, ws);
@@ -126,7 +126,7 @@ describe('operator imports of records, run in-process on the suite’s database'
     for (const kind of KINDS) await json('import', kind, path(kind), '--org', ws.slug);
   }
 
-  /** The workspace's records by their natural key (external id, number), as the database keys them. */
+  /** The organization's records by their natural key (external id, number), as the database keys them. */
   async function ids(ws: TestWorkspace) {
     const db = sql();
     const keyed = async (table: 'categories' | 'consignors' | 'customers') =>
@@ -155,7 +155,7 @@ describe('operator imports of records, run in-process on the suite’s database'
     };
   }
 
-  /** How many records of each table the workspace holds. */
+  /** How many records of each table the organization holds. */
   async function counts(ws: TestWorkspace) {
     const [row] = await sql()<Record<string, number>[]>`
       SELECT
@@ -217,7 +217,7 @@ describe('operator imports of records, run in-process on the suite’s database'
       expect(change.data, `${change.type} ${change.objectId}`).toEqual(await current(api, change));
   };
 
-  /** What the API, the database and the feed show of a workspace: a bad file must leave all of it as it was. */
+  /** What the API, the database and the feed show of an organization: a bad file must leave all of it as it was. */
   const everything = async (ws: TestWorkspace, api: Api) => ({
     counts: await counts(ws),
     categories: await categoryList(api),
@@ -326,7 +326,7 @@ describe('operator imports of records, run in-process on the suite’s database'
     const sampleItems = S['consignment-items'].length;
     expect(await counts(ws)).toEqual({
       categories: S.categories.length,
-      warehouses: S.warehouses.length + 1, // and the workspace's own
+      warehouses: S.warehouses.length + 1, // and the organization's own
       zones: S.zones.length + 1,
       consignors: S.consignors.length,
       consignments: S.consignments.length,
@@ -364,7 +364,7 @@ describe('operator imports of records, run in-process on the suite’s database'
       name: 'Ancients, Greek and Roman',
     });
 
-    // ── warehouses: the workspace's own first, then by name, each with its zones in file order.
+    // ── warehouses: the organization's own first, then by name, each with its zones in file order.
     const warehouses = await warehouseList(api);
     expect(
       warehouses.items.map((warehouse) => ({
@@ -742,7 +742,7 @@ describe('operator imports of records, run in-process on the suite’s database'
 
     /**
      * The file refused whole (exit code, the reasons by row), then dry run with --partial (the good rows' counts,
-     * nothing written): the workspace as it was and the feed silent both times. Then --partial: its summary.
+     * nothing written): the organization as it was and the feed silent both times. Then --partial: its summary.
      */
     const refuse = async (kind: Kind, bad: string, stderr: string[], partial: object) => {
       const before = await everything(ws, api);

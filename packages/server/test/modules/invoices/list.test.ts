@@ -110,7 +110,7 @@ describe('GET /invoices', () => {
         });
         seeded[row.status] = { id, createdAt: row.at };
       }
-      // A look-alike in another workspace, newer than all of the above; numbers are unique per workspace only.
+      // A look-alike in another organization, newer than all of the above; numbers are unique per organization only.
       const otherId = await insertInvoice(sql, other.organizationId, {
         status: 'draft',
         number: 1001,

@@ -5,10 +5,10 @@ import { feedCursor, readToEnd } from '../../support/changes.js';
 import { expectStatus } from '../../support/http.js';
 import { type Api, createItem, freshApi } from '../../support/items.js';
 import { rowCounts, uniqueSku } from '../../support/routes.js';
-import { serverWithWorkspace } from '../../support/server.js';
+import { serverWithOrganization } from '../../support/server.js';
 import { createWorkspace } from '../../support/workspace.js';
 
-const ctx = serverWithWorkspace({ policy: { maxRequests: 100_000, windowSeconds: 60 } });
+const ctx = serverWithOrganization({ policy: { maxRequests: 100_000, windowSeconds: 60 } });
 
 async function batch(api: Api, body: unknown, query = '', headers: Record<string, string> = {}) {
   return api.post<BatchItemsResult>(`/items/batch${query}`, { body: body as Record<string, unknown>, headers });
@@ -19,14 +19,14 @@ async function syncJobsOf(itemSku: string): Promise<Array<{ kind: string; quanti
     SELECT j.kind, j.quantity FROM marketplace_sync_jobs j
     JOIN marketplace_listings l ON l.organization_id = j.organization_id AND l.id = j.listing_id
     JOIN items i ON i.organization_id = l.organization_id AND i.id = l.item_id
-    WHERE i.organization_id = ${ctx.workspace.organizationId} AND i.sku = ${itemSku}
+    WHERE i.organization_id = ${ctx.organization.organizationId} AND i.sku = ${itemSku}
     ORDER BY j.sequence
   `;
 }
 
 describe('POST /items/batch', () => {
   it('answers every entry at its position, and writes exactly the valid ones with their change events', async () => {
-    const api = await freshApi(ctx.server, ctx.workspace);
+    const api = await freshApi(ctx.server, ctx.organization);
     const taken = await createItem(api, { sku: uniqueSku('TAKEN'), title: 'Already here' });
     const [a, b] = [uniqueSku('A'), uniqueSku('B')];
     const start = await feedCursor(api);
@@ -61,7 +61,7 @@ describe('POST /items/batch', () => {
     expect(results[3]?.error?.issues?.[0]?.message).toMatch(/^body\.items\.3: Unrecognized key/);
     expect(results[5]?.error).toEqual({ code: 'CONFLICT', message: ERRORS.CONFLICT.message });
     expect(results[6]?.error?.issues).toEqual([
-      { message: 'body.items.6.zoneId: no zone with this id in the workspace' },
+      { message: 'body.items.6.zoneId: no zone with this id in the organization' },
     ]);
 
     const created = [results[0]?.item, results[4]?.item] as Item[];
@@ -81,7 +81,7 @@ describe('POST /items/batch', () => {
   });
 
   it('upserts by SKU: PATCH semantics for an existing item (its sync job included), creation for a new one', async () => {
-    const api = await freshApi(ctx.server, ctx.workspace);
+    const api = await freshApi(ctx.server, ctx.organization);
     const existing = await createItem(api, {
       sku: uniqueSku('UPS'),
       title: 'Listed coin',
@@ -89,7 +89,7 @@ describe('POST /items/batch', () => {
       quantity: 3,
     });
     await linkListing(ctx.server.database.sql, {
-      org: ctx.workspace.slug,
+      org: ctx.organization.slug,
       item: existing.id,
       listingId: uniqueSku('mkt'),
       url: null,
@@ -128,10 +128,10 @@ describe('POST /items/batch', () => {
   });
 
   it('writes nothing on a dry run, and answers what the real run then does', async () => {
-    const api = await freshApi(ctx.server, ctx.workspace);
+    const api = await freshApi(ctx.server, ctx.organization);
     const existing = await createItem(api, { sku: uniqueSku('DRY'), title: 'Dry', quantity: 4 });
     await linkListing(ctx.server.database.sql, {
-      org: ctx.workspace.slug,
+      org: ctx.organization.slug,
       item: existing.id,
       listingId: uniqueSku('mkt'),
       url: null,
@@ -144,11 +144,11 @@ describe('POST /items/batch', () => {
         { sku: uniqueSku('DRYBAD'), title: '' },
       ],
     };
-    const before = await rowCounts(ctx.server.database.sql, ctx.workspace.organizationId);
+    const before = await rowCounts(ctx.server.database.sql, ctx.organization.organizationId);
     const dry = await batch(api, body, '?dryRun=true', { 'Idempotency-Key': `dry-${uniqueSku()}` });
     expectStatus(dry, 200);
     expect(dry.body.dryRun).toBe(true);
-    expect(await rowCounts(ctx.server.database.sql, ctx.workspace.organizationId)).toEqual(before);
+    expect(await rowCounts(ctx.server.database.sql, ctx.organization.organizationId)).toEqual(before);
     expect(await syncJobsOf(existing.sku)).toEqual([]);
     expect((await api.get<Item>(`/items/${existing.id}`)).body.quantity.available).toBe(4);
 
@@ -161,7 +161,7 @@ describe('POST /items/batch', () => {
   });
 
   it('replays its answer for a retry with the same Idempotency-Key, and applies it once', async () => {
-    const api = await freshApi(ctx.server, ctx.workspace);
+    const api = await freshApi(ctx.server, ctx.organization);
     const sku = uniqueSku('IDEM');
     const key = `batch-${sku}`;
     const body = { mode: 'create', items: [{ sku, title: 'Once' }] };
@@ -174,8 +174,8 @@ describe('POST /items/batch', () => {
   });
 
   it('refuses a request that is not a batch with 400, writing nothing', async () => {
-    const api = await freshApi(ctx.server, ctx.workspace);
-    const before = await rowCounts(ctx.server.database.sql, ctx.workspace.organizationId);
+    const api = await freshApi(ctx.server, ctx.organization);
+    const before = await rowCounts(ctx.server.database.sql, ctx.organization.organizationId);
     const tooMany = Array.from({ length: BATCH.maxItems + 1 }, (_, i) => ({ sku: `X-${i}`, title: 'x' }));
     for (const body of [
       { mode: 'create', items: [] },
@@ -188,11 +188,11 @@ describe('POST /items/batch', () => {
       expect(response.status, JSON.stringify(body).slice(0, 80)).toBe(400);
     }
     expect((await batch(api, { mode: 'create', items: [{ sku: 'x', title: 'x' }] }, '?dryRun=yes')).status).toBe(400);
-    expect(await rowCounts(ctx.server.database.sql, ctx.workspace.organizationId)).toEqual(before);
+    expect(await rowCounts(ctx.server.database.sql, ctx.organization.organizationId)).toEqual(before);
   });
 
-  it('keeps to its workspace: an upsert never matches another workspace’s SKU', async () => {
-    const api = await freshApi(ctx.server, ctx.workspace);
+  it('keeps to its organization: an upsert never matches another organization’s SKU', async () => {
+    const api = await freshApi(ctx.server, ctx.organization);
     const other = await createWorkspace(ctx.server.database.sql);
     const theirs = await createItem(await freshApi(ctx.server, other), { sku: uniqueSku('THEIRS'), title: 'Theirs' });
     const response = await batch(api, { mode: 'upsert', items: [{ sku: theirs.sku, title: 'Mine' }] });

@@ -17,9 +17,9 @@ beforeAll(async () => {
 });
 afterAll(() => server.close());
 
-async function rowsWithSku(workspace: TestWorkspace, sku: string): Promise<string[]> {
+async function rowsWithSku(organization: TestWorkspace, sku: string): Promise<string[]> {
   const rows = await server.database.sql<{ id: string }[]>`
-    SELECT id FROM items WHERE organization_id = ${workspace.organizationId} AND sku = ${sku}
+    SELECT id FROM items WHERE organization_id = ${organization.organizationId} AND sku = ${sku}
   `;
   return rows.map((row) => row.id);
 }

@@ -4,16 +4,16 @@ import { linkListing } from '../../../src/modules/marketplace/operator.js';
 import { type ApiResponse, expectStatus } from '../../support/http.js';
 import { type Api, createItem, freshApi, getItem } from '../../support/items.js';
 import { rowCounts, uniqueSku } from '../../support/routes.js';
-import { serverWithWorkspace } from '../../support/server.js';
+import { serverWithOrganization } from '../../support/server.js';
 
-const ctx = serverWithWorkspace({ policy: { maxRequests: 100_000, windowSeconds: 60 } });
+const ctx = serverWithOrganization({ policy: { maxRequests: 100_000, windowSeconds: 60 } });
 
 let api: Api;
 let listed: Item;
 let other: Item;
 
 beforeAll(async () => {
-  api = await freshApi(ctx.server, ctx.workspace);
+  api = await freshApi(ctx.server, ctx.organization);
   // A webhook endpoint and a marketplace listing: a real write would queue a delivery and a sync job.
   expectStatus(
     await api.post('/webhook-endpoints', { body: { url: 'https://hooks.example.com/dry', events: ['*'] } }),
@@ -22,15 +22,15 @@ beforeAll(async () => {
   listed = await createItem(api, { sku: uniqueSku('LISTED'), title: 'Listed coin', quantity: 4 });
   other = await createItem(api, { sku: uniqueSku('OTHER'), title: 'Another coin' });
   await linkListing(ctx.server.database.sql, {
-    org: ctx.workspace.slug,
+    org: ctx.organization.slug,
     item: listed.id,
     listingId: uniqueSku('mkt'),
     url: null,
   });
 });
 
-/** Every table a write touches, counted for the workspace: a dry run must leave them all as they were. */
-const counts = () => rowCounts(ctx.server.database.sql, ctx.workspace.organizationId);
+/** Every table a write touches, counted for the organization: a dry run must leave them all as they were. */
+const counts = () => rowCounts(ctx.server.database.sql, ctx.organization.organizationId);
 
 /** Sends `request` as a dry run (with an Idempotency-Key) and checks it wrote nothing; returns its answer. */
 async function dry<T>(request: () => Promise<ApiResponse<T>>): Promise<ApiResponse<T>> {
@@ -70,7 +70,7 @@ describe('?dryRun=true on item writes', () => {
       }),
     );
     expectStatus(zone, 400);
-    expect(zone.body).toMatchObject({ issues: [{ message: 'body.zoneId: no zone with this id in the workspace' }] });
+    expect(zone.body).toMatchObject({ issues: [{ message: 'body.zoneId: no zone with this id in the organization' }] });
     expectStatus(await dry(() => api.post('/items?dryRun=true', { body: { sku: uniqueSku('T'), title: '' } })), 400);
   });
 

@@ -9,7 +9,7 @@ import { describe, expect, it } from 'vitest';
 import { expectStatus } from '../../support/http.js';
 import { importFiles, operatorCommands } from '../../support/imports.js';
 import { type Api, freshApi, listItems } from '../../support/items.js';
-import { serverWithWorkspace } from '../../support/server.js';
+import { serverWithOrganization } from '../../support/server.js';
 import { createWorkspace } from '../../support/workspace.js';
 
 /**
@@ -18,7 +18,7 @@ import { createWorkspace } from '../../support/workspace.js';
  * is never touched. (The CLI's `--output csv` and `items import` round trip is in the CLI's suite.)
  */
 
-const ctx = serverWithWorkspace({ policy: { maxRequests: 100_000, windowSeconds: 60 } });
+const ctx = serverWithOrganization({ policy: { maxRequests: 100_000, windowSeconds: 60 } });
 
 /** Starts a spreadsheet reads as a formula, and text around them that must come back unchanged too. */
 const HOSTILE = ['=HYPERLINK("http://x")', '+1', '-1+2', '@SUM(1)', '\tx', '\rx', "'=already", '-5', "''=", "'"];
@@ -56,7 +56,7 @@ function cellsOf(csv: string): string[][] {
 
 describe('GET /exports/items as CSV', () => {
   it("writes text that starts like a formula with one leading ', which the contract's reader takes off", async () => {
-    const api: Api = await freshApi(ctx.server, ctx.workspace);
+    const api: Api = await freshApi(ctx.server, ctx.organization);
     const made = await api.post<{ failed: number }>('/items/batch', {
       body: {
         mode: 'create',
@@ -75,7 +75,7 @@ describe('GET /exports/items as CSV', () => {
     expect(items.map((item) => item.title).sort()).toEqual([...HOSTILE].sort());
 
     const response = await fetch(`${ctx.server.baseUrl}/exports/items`, {
-      headers: { authorization: `Bearer ${ctx.workspace.readKey}`, accept: 'text/csv' },
+      headers: { authorization: `Bearer ${ctx.organization.readKey}`, accept: 'text/csv' },
     });
     expect(response.status).toBe(200);
     const csv = await response.text();

@@ -6,11 +6,11 @@ import { describe, expect, it } from 'vitest';
 import { readToEnd } from '../../support/changes.js';
 import { requestExport } from '../../support/exports.js';
 import { type ApiResponse, client, expectStatus } from '../../support/http.js';
-import { serverWithWorkspace } from '../../support/server.js';
+import { serverWithOrganization } from '../../support/server.js';
 
 // 100,000 items on PostgreSQL (the embedded database's figures are in the benchmark): the server runs in this process,
 // so its heap is measured directly while the export streams through a reader that also pauses.
-const ctx = serverWithWorkspace({ policy: { maxRequests: 100_000, windowSeconds: 60 } });
+const ctx = serverWithOrganization({ policy: { maxRequests: 100_000, windowSeconds: 60 } });
 const ITEMS = 100_000;
 
 // Memory still in use after a full collection: what the server (and this reader) hold, not garbage not yet collected.
@@ -31,28 +31,28 @@ const retainedHeap = async () => {
 describe('GET /exports/items of 100,000 items', () => {
   it('streams them all with flat memory, and ends with a cursor that misses nothing written meanwhile', async () => {
     const { sql } = ctx.server.database;
-    const workspace = ctx.workspace;
+    const organization = ctx.organization;
     await sql`
       INSERT INTO items (organization_id, sku, title, description, quantity_available, value_in_cents, grading_service,
         grade, attributes, warehouse_id, zone_id, created_at)
-      SELECT ${workspace.organizationId}, 'BIG-' || lpad(n::text, 6, '0'), 'Morgan dollar ' || n,
+      SELECT ${organization.organizationId}, 'BIG-' || lpad(n::text, 6, '0'), 'Morgan dollar ' || n,
         repeat('A long description of the coin. ', 8), n % 5, n * 100, 'NGC', 'MS6' || (n % 10),
-        json_build_object('year', 1878 + n % 43, 'mint', 'Philadelphia'), ${workspace.defaultWarehouseId},
-        ${workspace.defaultZoneId}, timestamptz '2024-01-01' + n * interval '1 second'
+        json_build_object('year', 1878 + n % 43, 'mint', 'Philadelphia'), ${organization.defaultWarehouseId},
+        ${organization.defaultZoneId}, timestamptz '2024-01-01' + n * interval '1 second'
       FROM generate_series(1, ${ITEMS}) n
     `;
-    const api = client(ctx.server.baseUrl, workspace.key);
+    const api = client(ctx.server.baseUrl, organization.key);
     const baseline = await retainedHeap();
     let retainedMidway = Number.NaN;
     const [first] = await sql<{ id: string }[]>`
-      SELECT id FROM items WHERE organization_id = ${workspace.organizationId} ORDER BY created_at, id LIMIT 1
+      SELECT id FROM items WHERE organization_id = ${organization.organizationId} ORDER BY created_at, id LIMIT 1
     `;
     let tail = '';
     let lastLine = '';
     let lines = 0;
     let paused = false;
     const writes: Array<Promise<ApiResponse>> = [];
-    const response = await requestExport(ctx.server.baseUrl, workspace.readKey, '', {
+    const response = await requestExport(ctx.server.baseUrl, organization.readKey, '', {
       keep: false,
       onChunk: (chunk) => {
         const parts = (tail + chunk.toString('utf8')).split('\n');
@@ -91,24 +91,27 @@ describe('GET /exports/items of 100,000 items', () => {
 });
 
 // The statement timeout bounds each fetch, not the export: one read slowly for longer than it still completes.
-const timed = serverWithWorkspace({ statementTimeoutMs: 1_000, policy: { maxRequests: 100_000, windowSeconds: 60 } });
+const timed = serverWithOrganization({
+  statementTimeoutMs: 1_000,
+  policy: { maxRequests: 100_000, windowSeconds: 60 },
+});
 
 describe('GET /exports/items under STATEMENT_TIMEOUT_MS', () => {
   it('completes an export read for longer than the statement timeout', async () => {
     const { sql } = timed.server.database;
-    const workspace = timed.workspace;
+    const organization = timed.organization;
     await sql.begin(async (tx) => {
       await tx`SET LOCAL statement_timeout = 0`;
       await tx`
         INSERT INTO items (organization_id, sku, title, warehouse_id, zone_id)
-        SELECT ${workspace.organizationId}, 'SLOW-' || n, 'Coin ' || n, ${workspace.defaultWarehouseId},
-          ${workspace.defaultZoneId}
+        SELECT ${organization.organizationId}, 'SLOW-' || n, 'Coin ' || n, ${organization.defaultWarehouseId},
+          ${organization.defaultZoneId}
         FROM generate_series(1, 8000) n
       `;
     });
     const started = Date.now();
     // A reader slower than the server (socket buffers full): the export's transaction stays open for seconds.
-    const response = await requestExport(timed.server.baseUrl, workspace.key, '', { onChunk: () => sleep(50) });
+    const response = await requestExport(timed.server.baseUrl, organization.key, '', { onChunk: () => sleep(50) });
     expect(Date.now() - started).toBeGreaterThan(2_000);
     expect(response.complete).toBe(true);
     const end = ItemsExportEndSchema.parse(JSON.parse(response.body.trimEnd().split('\n').at(-1) ?? ''));

@@ -7,14 +7,14 @@ import { parseNdjson, requestExport, requestHead } from '../../support/exports.j
 import { client, expectStatus } from '../../support/http.js';
 import { createItem, insertItems } from '../../support/items.js';
 import { uniqueSku } from '../../support/routes.js';
-import { serverWithWorkspace } from '../../support/server.js';
+import { serverWithOrganization } from '../../support/server.js';
 import { createWorkspace } from '../../support/workspace.js';
 
-const ctx = serverWithWorkspace({ policy: { maxRequests: 100_000, windowSeconds: 60 } });
+const ctx = serverWithOrganization({ policy: { maxRequests: 100_000, windowSeconds: 60 } });
 
-/** A workspace of its own holding `count` items (more than one fetch of the export's cursor). */
-async function workspaceWith(count: number) {
-  const workspace = await createWorkspace(ctx.server.database.sql);
+/** An organization of its own holding `count` items (more than one fetch of the export's cursor). */
+async function organizationWith(count: number) {
+  const organization = await createWorkspace(ctx.server.database.sql);
   const seeds = Array.from({ length: count }, (_, i) => ({
     sku: `EXP-${String(i).padStart(5, '0')}`,
     title: i % 7 === 0 ? `Morgan dollar ${i}, "toned"` : `Coin ${i}`,
@@ -22,14 +22,14 @@ async function workspaceWith(count: number) {
     gradingService: i % 2 === 0 ? 'NGC' : 'PCGS',
     createdAt: new Date(Date.UTC(2024, 0, 1) + i * 1000).toISOString(),
   }));
-  await insertItems(ctx.server.database.sql, workspace, seeds);
-  return { workspace, api: client(ctx.server.baseUrl, workspace.key) };
+  await insertItems(ctx.server.database.sql, organization, seeds);
+  return { organization, api: client(ctx.server.baseUrl, organization.key) };
 }
 
 describe('GET /exports/items', () => {
   it('streams every item as NDJSON, oldest first, ending with the count and the changes cursor of its snapshot', async () => {
-    const { workspace, api } = await workspaceWith(ROWS_PER_FETCH * 2 + 37);
-    const response = await requestExport(ctx.server.baseUrl, workspace.readKey);
+    const { organization, api } = await organizationWith(ROWS_PER_FETCH * 2 + 37);
+    const response = await requestExport(ctx.server.baseUrl, organization.readKey);
     expect(response.status).toBe(200);
     expect(response.headers['content-type']).toBe(`${EXPORTS.mediaTypes.ndjson}; charset=utf-8`);
     // Read whole before it is sent: its length is known (a shorter answer was cut short), and no trailers.
@@ -48,41 +48,45 @@ describe('GET /exports/items', () => {
   });
 
   it('has a strong ETag of its bytes: If-None-Match gives 304 until an item changes, HEAD its headers', async () => {
-    const { workspace, api } = await workspaceWith(30);
-    const first = await requestExport(ctx.server.baseUrl, workspace.key);
+    const { organization, api } = await organizationWith(30);
+    const first = await requestExport(ctx.server.baseUrl, organization.key);
     const etag = String(first.headers.etag);
     expect(etag).toMatch(/^"[A-Za-z0-9_-]{27}"$/);
-    const cached = await requestExport(ctx.server.baseUrl, workspace.key, '', { headers: { 'if-none-match': etag } });
+    const cached = await requestExport(ctx.server.baseUrl, organization.key, '', {
+      headers: { 'if-none-match': etag },
+    });
     expect([cached.status, cached.body, cached.headers.etag]).toEqual([304, '', etag]);
     expect(cached.headers.vary).toMatch(/\bAccept\b/);
     expect(cached.headers[EXPORTS.headers.cursor.toLowerCase()]).toBe(
       first.headers[EXPORTS.headers.cursor.toLowerCase()],
     );
     // Another format is another representation, with its own ETag.
-    const csv = await requestExport(ctx.server.baseUrl, workspace.key, '', {
+    const csv = await requestExport(ctx.server.baseUrl, organization.key, '', {
       accept: 'text/csv',
       headers: { 'if-none-match': etag },
     });
     expect(csv.status).toBe(200);
     expect(csv.headers.etag).not.toBe(etag);
 
-    const head = await requestHead(ctx.server.baseUrl, workspace.key);
+    const head = await requestHead(ctx.server.baseUrl, organization.key);
     expect(head.status).toBe(200);
     expect(head.headers['content-length']).toBe(String(first.bytes));
     expect(head.headers.etag).toBe(etag);
-    expect((await requestHead(ctx.server.baseUrl, workspace.key, { 'if-none-match': etag })).status).toBe(304);
+    expect((await requestHead(ctx.server.baseUrl, organization.key, { 'if-none-match': etag })).status).toBe(304);
 
     const [item] = parseNdjson(first.body).items;
     expectStatus(await api.patch(`/items/${item?.id}`, { body: { title: 'Retitled' } }), 200);
-    const changed = await requestExport(ctx.server.baseUrl, workspace.key, '', { headers: { 'if-none-match': etag } });
+    const changed = await requestExport(ctx.server.baseUrl, organization.key, '', {
+      headers: { 'if-none-match': etag },
+    });
     expect(changed.status).toBe(200);
     expect(changed.headers.etag).not.toBe(etag);
     expect(parseNdjson(changed.body).items[0]?.title).toBe('Retitled');
   });
 
   it('narrows by the list filters, and answers a bad filter with the 400 the list gives', async () => {
-    const { workspace, api } = await workspaceWith(40);
-    const response = await requestExport(ctx.server.baseUrl, workspace.key, '?gradingService=ngc&q=morgan');
+    const { organization, api } = await organizationWith(40);
+    const response = await requestExport(ctx.server.baseUrl, organization.key, '?gradingService=ngc&q=morgan');
     const { items, end } = parseNdjson(response.body);
     const listed = await api.get<{ items: Item[] }>('/items?gradingService=ngc&q=morgan&sort=oldest&limit=100');
     expect(items).toEqual(listed.body.items);
@@ -97,8 +101,8 @@ describe('GET /exports/items', () => {
   });
 
   it('answers CSV for Accept: text/csv, in the CLI’s columns, with the count and cursor in headers', async () => {
-    const { workspace, api } = await workspaceWith(ROWS_PER_FETCH + 3);
-    const response = await requestExport(ctx.server.baseUrl, workspace.key, '', { accept: 'text/csv' });
+    const { organization, api } = await organizationWith(ROWS_PER_FETCH + 3);
+    const response = await requestExport(ctx.server.baseUrl, organization.key, '', { accept: 'text/csv' });
     expect(response.status).toBe(200);
     expect(response.headers['content-type']).toBe(`${EXPORTS.mediaTypes.csv}; charset=utf-8; header=present`);
     expect(response.headers.trailer).toBeUndefined();
@@ -121,7 +125,7 @@ describe('GET /exports/items', () => {
       'text/*, application/json;q=0.5',
       'text/csv, */*',
     ]) {
-      const other = await requestExport(ctx.server.baseUrl, workspace.key, '', { accept, keep: false });
+      const other = await requestExport(ctx.server.baseUrl, organization.key, '', { accept, keep: false });
       expect(other.headers['content-type'], accept).toMatch(/^text\/csv/);
       expect(other.headers.vary, accept).toMatch(/\bAccept\b/);
     }
@@ -134,18 +138,18 @@ describe('GET /exports/items', () => {
       'text/csv;q=0, */*',
       'application/*, text/csv;q=0.1',
     ]) {
-      const other = await requestExport(ctx.server.baseUrl, workspace.key, '', { accept, keep: false });
+      const other = await requestExport(ctx.server.baseUrl, organization.key, '', { accept, keep: false });
       expect(other.headers['content-type'], accept).toMatch(/^application\/x-ndjson/);
     }
   });
 
   it('gives a cursor from which the feed holds every change made during the export, and none already in it', async () => {
-    const { workspace, api } = await workspaceWith(ROWS_PER_FETCH * 3);
+    const { organization, api } = await organizationWith(ROWS_PER_FETCH * 3);
     const before = [...(await readAllItems(api)).values()];
     let writes: Promise<unknown> | undefined;
     let firstChunk = true;
     const written: Item[] = [];
-    const response = await requestExport(ctx.server.baseUrl, workspace.key, '', {
+    const response = await requestExport(ctx.server.baseUrl, organization.key, '', {
       // After the first chunk, writes are sent while the export is still being read (on the embedded database
       // they wait for its transaction; on PostgreSQL they commit during it).
       onChunk: () => {
@@ -176,10 +180,10 @@ describe('GET /exports/items', () => {
   });
 
   it('stops reading when the caller goes away, and frees the database for the next request', async () => {
-    const { workspace, api } = await workspaceWith(ROWS_PER_FETCH * 6);
+    const { organization, api } = await organizationWith(ROWS_PER_FETCH * 6);
     const controller = new AbortController();
     let chunks = 0;
-    await requestExport(ctx.server.baseUrl, workspace.key, '', {
+    await requestExport(ctx.server.baseUrl, organization.key, '', {
       keep: false,
       signal: controller.signal,
       onChunk: () => {
@@ -193,7 +197,7 @@ describe('GET /exports/items', () => {
     }).catch((error: unknown) => {
       if (!(error instanceof Error && error.name === 'AbortError')) throw error;
     });
-    // The export's transaction is gone: a write (which needs the workspace's feed row, and on the embedded
+    // The export's transaction is gone: a write (which needs the organization's feed row, and on the embedded
     // database its one connection) goes through at once.
     const started = Date.now();
     expectStatus(await api.post('/items', { body: { sku: uniqueSku('AFTER'), title: 'After' } }), 200);
@@ -213,11 +217,11 @@ describe('GET /exports/items', () => {
     }
   });
 
-  it('needs the read scope, and keeps to the caller’s workspace', async () => {
-    const { workspace } = await workspaceWith(5);
-    const other = parseNdjson((await requestExport(ctx.server.baseUrl, ctx.workspace.key)).body);
+  it('needs the read scope, and keeps to the caller’s organization', async () => {
+    const { organization } = await organizationWith(5);
+    const other = parseNdjson((await requestExport(ctx.server.baseUrl, ctx.organization.key)).body);
     expect(other.items.some((item) => item.sku.startsWith('EXP-'))).toBe(false);
-    const mine = parseNdjson((await requestExport(ctx.server.baseUrl, workspace.readKey)).body);
+    const mine = parseNdjson((await requestExport(ctx.server.baseUrl, organization.readKey)).body);
     expect(mine.end?.count).toBe(5);
     const anonymous = await client(ctx.server.baseUrl, null).get('/exports/items');
     expectStatus(anonymous, 401);

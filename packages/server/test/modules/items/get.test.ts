@@ -95,7 +95,7 @@ describe('GET /items/{id}', () => {
     expect(await statementsOf('/items')).toHaveLength(2);
   });
 
-  it('is 404 for an unknown id and for another workspace’s item, in one statement too', async () => {
+  it('is 404 for an unknown id and for another organization’s item, in one statement too', async () => {
     const other = await createWorkspace(server.database.sql);
     for (const key of [ws.key, other.key]) {
       const path = `/items/${key === ws.key ? '00000000-0000-4000-8000-000000000000' : full.id}`;

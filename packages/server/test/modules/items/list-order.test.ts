@@ -22,7 +22,7 @@ beforeAll(async () => {
 afterAll(() => server.close());
 
 const ids = (items: Item[]) => items.map((item) => item.id);
-const seed = (workspace: TestWorkspace, seeds: SeedItem[]) => seedSortKeys(server.database.sql, workspace, seeds);
+const seed = (organization: TestWorkspace, seeds: SeedItem[]) => seedSortKeys(server.database.sql, organization, seeds);
 
 describe('GET /items sorts, including ties', () => {
   let ws: TestWorkspace;

@@ -7,7 +7,7 @@ import { addCategory, createWorkspace, type TestWorkspace } from '../../support/
 
 let server: TestServer;
 
-const seed = (workspace: TestWorkspace, seeds: SeedItem[]) => seedSortKeys(server.database.sql, workspace, seeds);
+const seed = (organization: TestWorkspace, seeds: SeedItem[]) => seedSortKeys(server.database.sql, organization, seeds);
 
 const skus = (items: Item[]) => items.map((item) => item.sku);
 const ids = (items: Item[]) => items.map((item) => item.id);

@@ -76,12 +76,12 @@ const THIRD_COMP: ComparableSale = {
 };
 
 /** Inserts a valuation and its comps with parameterised statements; returns the Valuation the API should show. */
-async function insertValuation(workspace: TestWorkspace, itemId: string, seed: ValuationSeed): Promise<Valuation> {
+async function insertValuation(organization: TestWorkspace, itemId: string, seed: ValuationSeed): Promise<Valuation> {
   const sql = server.database.sql;
   const shown = Object.fromEntries(SEEDED_FIELDS.map((field) => [field, seed[field] ?? null])) as SeededFields;
   const [row] = await sql<{ id: string }[]>`
     INSERT INTO valuations ${sql({
-      organization_id: workspace.organizationId,
+      organization_id: organization.organizationId,
       item_id: itemId,
       ...columnsOf(shown),
       applied_at: seed.appliedAt ?? null,
@@ -94,7 +94,11 @@ async function insertValuation(workspace: TestWorkspace, itemId: string, seed: V
   if (comps.length > 0) {
     await sql`
       INSERT INTO valuation_comps ${sql(
-        comps.map((comp) => ({ organization_id: workspace.organizationId, valuation_id: row.id, ...columnsOf(comp) })),
+        comps.map((comp) => ({
+          organization_id: organization.organizationId,
+          valuation_id: row.id,
+          ...columnsOf(comp),
+        })),
       )}
     `;
   }

@@ -21,7 +21,7 @@ let sql: Sql;
 let databaseName: string;
 let single: Running;
 let clustered: Running;
-let workspace: TestWorkspace;
+let organization: TestWorkspace;
 
 /** `name{labels} value` lines of the Prometheus text format, by series (labels in the order they are written). */
 function parse(text: string): Map<string, number> {
@@ -69,7 +69,7 @@ beforeAll(async () => {
     start({ ...env, WEB_CONCURRENCY: '2' }),
   ]);
   sql = createSql(url.toString(), { max: 2, statementTimeoutMs: 0 });
-  workspace = await createWorkspace(sql);
+  organization = await createWorkspace(sql);
 }, 120_000);
 
 afterAll(async () => {
@@ -108,8 +108,8 @@ describe('GET /metrics', () => {
     const before = parse((await scrape(single, TOKEN)).text);
     const spender = (
       await issueApiKey(sql, {
-        organizationId: workspace.organizationId,
-        createdBy: workspace.ownerId,
+        organizationId: organization.organizationId,
+        createdBy: organization.ownerId,
         name: 'metrics load',
         scopes: ['read', 'write'],
       })
@@ -122,14 +122,14 @@ describe('GET /metrics', () => {
       ...Array.from({ length: 5 }, () => () => call(base, 'GET', '/me', { key: `cvk_live_${'0'.repeat(38)}` })),
       ...Array.from(
         { length: 5 },
-        () => () => call(base, 'POST', '/items', { key: workspace.readKey, body: { sku: 'NO', title: 'No' } }),
+        () => () => call(base, 'POST', '/items', { key: organization.readKey, body: { sku: 'NO', title: 'No' } }),
       ),
       // 5 creates: each a transaction, which waits for a pool connection first.
       ...Array.from(
         { length: 5 },
         (_, i) => () =>
           call(base, 'POST', '/items', {
-            key: workspace.key,
+            key: organization.key,
             body: { sku: `METRICS-${randomBytes(4).toString('hex')}-${i}`, title: 'Counted' },
           }),
       ),
@@ -195,7 +195,7 @@ describe('GET /metrics', () => {
     const sent = 40;
     const responses = await Promise.all(
       Array.from({ length: sent }, () =>
-        call(base, 'GET', '/me', { key: workspace.readKey, headers: { connection: 'close' } }),
+        call(base, 'GET', '/me', { key: organization.readKey, headers: { connection: 'close' } }),
       ),
     );
     expect(responses.map((response) => response.status)).toEqual(Array(sent).fill(200));

@@ -6,19 +6,19 @@ import { identityOf, startValuationScheduler } from '../../../src/modules/valuat
 import { EXIT, executeAdminCommand } from '../../../src/operator/index.js';
 import type { PollingLoop } from '../../../src/polling-loop.js';
 import { type Api, createItem, freshApi, getItem } from '../../support/items.js';
-import { serverWithWorkspace } from '../../support/server.js';
+import { serverWithOrganization } from '../../support/server.js';
 import { testLogger } from '../../support/sync.js';
 import { createWorkspace, type TestWorkspace } from '../../support/workspace.js';
 
 /**
- * Scheduled valuations (`valuation policy --every-hours N`): a due workspace has every item valued again by one
- * worker, applied only under its policy; a workspace without a schedule is never touched.
+ * Scheduled valuations (`valuation policy --every-hours N`): a due organization has every item valued again by one
+ * worker, applied only under its policy; an organization without a schedule is never touched.
  */
 
 const COIN = 'Scheduled Test Dollar';
 
 describe('the valuation scheduler, on the suite’s database', () => {
-  const ctx = serverWithWorkspace({ policy: { maxRequests: 100_000, windowSeconds: 60 } });
+  const ctx = serverWithOrganization({ policy: { maxRequests: 100_000, windowSeconds: 60 } });
   const sql = (): Sql => ctx.server.database.sql;
   const run = (...argv: string[]) => executeAdminCommand(argv, sql());
   let schedulers: PollingLoop[] = [];
@@ -43,8 +43,8 @@ describe('the valuation scheduler, on the suite’s database', () => {
     `;
   };
 
-  /** A workspace with one item and three sales of its coin, 10, 20 and 30 days old: an estimate of $200.00. */
-  async function valuedWorkspace(): Promise<{ ws: TestWorkspace; api: Api; itemId: string }> {
+  /** An organization with one item and three sales of its coin, 10, 20 and 30 days old: an estimate of $200.00. */
+  async function valuedOrganization(): Promise<{ ws: TestWorkspace; api: Api; itemId: string }> {
     const ws = await createWorkspace(sql());
     const api = await freshApi(ctx.server, ws);
     const item = await createItem(api, { sku: 'STD-63', title: COIN, gradingService: 'NGC', grade: 'MS63' });
@@ -70,9 +70,9 @@ describe('the valuation scheduler, on the suite’s database', () => {
     }
   }
 
-  it('values every item of a workspace when its schedule is due, once per period', async () => {
-    const { ws, api, itemId } = await valuedWorkspace();
-    const unscheduled = await valuedWorkspace();
+  it('values every item of an organization when its schedule is due, once per period', async () => {
+    const { ws, api, itemId } = await valuedOrganization();
+    const unscheduled = await valuedOrganization();
     const set = await run('valuation', 'policy', '--org', ws.slug, '--every-hours', '6');
     expect(set.exitCode, set.stderr).toBe(EXIT.ok);
     expect(set.stdout).toBe(
@@ -87,7 +87,7 @@ describe('the valuation scheduler, on the suite’s database', () => {
 
     const scheduler = startScheduler();
     await until(async () => (await valuationCount(api, itemId)) === 1, 'the scheduled valuation');
-    // Not again within the period, however often the worker looks; the workspace without a schedule never.
+    // Not again within the period, however often the worker looks; the organization without a schedule never.
     await sleep(300);
     expect(await valuationCount(api, itemId)).toBe(1);
     expect(await valuationCount(unscheduled.api, unscheduled.itemId)).toBe(0);
@@ -109,7 +109,7 @@ describe('the valuation scheduler, on the suite’s database', () => {
   });
 
   it('applies the estimates when the policy says so, as a PATCH would', async () => {
-    const { ws, api, itemId } = await valuedWorkspace();
+    const { ws, api, itemId } = await valuedOrganization();
     const cursor = ((await api.get('/changes/cursor')).body as { cursor: string }).cursor;
     expect((await run('valuation', 'policy', '--org', ws.slug, '--apply', 'on', '--every-hours', '1')).exitCode).toBe(
       EXIT.ok,
@@ -130,8 +130,8 @@ describe('the valuation scheduler, on the suite’s database', () => {
     expect((await getItem(api, itemId)).valueInCents).toBe(25_000);
   });
 
-  it('leaves a workspace another worker holds until its lease lapses', async () => {
-    const { ws, api, itemId } = await valuedWorkspace();
+  it('leaves an organization another worker holds until its lease lapses', async () => {
+    const { ws, api, itemId } = await valuedOrganization();
     await run('valuation', 'policy', '--org', ws.slug, '--every-hours', '1');
     await sql()`
       UPDATE valuation_policies SET lease_owner = 'another process', lease_until = now() + interval '2 seconds'

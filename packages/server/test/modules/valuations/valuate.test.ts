@@ -6,7 +6,7 @@ import { EXIT, executeAdminCommand } from '../../../src/operator/index.js';
 import { expectStatus } from '../../support/http.js';
 import { type Api, createItem, freshApi, getItem } from '../../support/items.js';
 import { uniqueSku } from '../../support/routes.js';
-import { serverWithWorkspace } from '../../support/server.js';
+import { serverWithOrganization } from '../../support/server.js';
 import { createWorkspace, type TestWorkspace } from '../../support/workspace.js';
 
 /**
@@ -18,7 +18,7 @@ const DAY_MS = 86_400_000;
 const TITLE = '1881-S Morgan Dollar';
 
 describe('valuate, run in-process on the suite’s database', () => {
-  const ctx = serverWithWorkspace({ policy: { maxRequests: 100_000, windowSeconds: 60 } });
+  const ctx = serverWithOrganization({ policy: { maxRequests: 100_000, windowSeconds: 60 } });
   const sql = (): Sql => ctx.server.database.sql;
   const run = (...argv: string[]) => executeAdminCommand(argv, sql());
   const ok = (output: { exitCode: number; stdout: string; stderr: string }) => {

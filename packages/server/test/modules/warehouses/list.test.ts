@@ -4,10 +4,10 @@ import { ERROR_BODY } from '../../support/errors.js';
 import { expectStatus } from '../../support/http.js';
 import { type Api, freshApi } from '../../support/items.js';
 import { uniqueSku } from '../../support/routes.js';
-import { serverWithWorkspace } from '../../support/server.js';
+import { serverWithOrganization } from '../../support/server.js';
 import { createWorkspace } from '../../support/workspace.js';
 
-const ctx = serverWithWorkspace();
+const ctx = serverWithOrganization();
 let api: Api;
 let annex: { id: string; zones: string[] };
 let otherId: string;
@@ -31,15 +31,15 @@ async function insertWarehouse(organizationId: string, name: string, zones: Arra
 
 beforeAll(async () => {
   // Inserted out of order: the list orders zones by position, not by insertion.
-  annex = await insertWarehouse(ctx.workspace.organizationId, 'Annex', [
+  annex = await insertWarehouse(ctx.organization.organizationId, 'Annex', [
     ['Back room', 2],
     ['Front safe', 1],
   ]);
-  await insertWarehouse(ctx.workspace.organizationId, 'Aardvark storage', []);
+  await insertWarehouse(ctx.organization.organizationId, 'Aardvark storage', []);
   otherId = (
     await insertWarehouse((await createWorkspace(ctx.server.database.sql)).organizationId, 'Theirs', [['Z', 1]])
   ).id;
-  api = await freshApi(ctx.server, ctx.workspace);
+  api = await freshApi(ctx.server, ctx.organization);
 });
 
 describe('GET /warehouses', () => {
@@ -49,8 +49,8 @@ describe('GET /warehouses', () => {
     const page = WarehouseListSchema.parse(response.body);
     expect(page).toMatchObject({ page: 1, limit: 20, hasMore: false });
     const [main, aardvark, second] = page.items;
-    expect(main).toMatchObject({ id: ctx.workspace.defaultWarehouseId, isDefault: true });
-    expect(main?.zones.map((zone) => zone.id)).toEqual([ctx.workspace.defaultZoneId]);
+    expect(main).toMatchObject({ id: ctx.organization.defaultWarehouseId, isDefault: true });
+    expect(main?.zones.map((zone) => zone.id)).toEqual([ctx.organization.defaultZoneId]);
     expect(aardvark).toMatchObject({ name: 'Aardvark storage', isDefault: false, zones: [] });
     expect(second).toEqual({
       id: annex.id,
@@ -66,7 +66,7 @@ describe('GET /warehouses', () => {
     expect(paged.items.map((warehouse) => warehouse.id)).toEqual([annex.id]);
   });
 
-  it('gets one by id with its zones; another workspace’s is 404', async () => {
+  it('gets one by id with its zones; another organization’s is 404', async () => {
     const response = await api.get(`/warehouses/${annex.id}`);
     expectStatus(response, 200);
     expect(WarehouseSchema.parse(response.body).zones.map((zone) => zone.name)).toEqual(['Front safe', 'Back room']);

@@ -25,7 +25,7 @@ afterEach(async () => {
   removeTempDirs();
 });
 
-/** The server's environment and a read/write key: the embedded demo workspace's, or a workspace made on a fresh database. */
+/** The server's environment and a read/write key: the embedded demo organization's, or an organization made on a fresh database. */
 async function firstStart(): Promise<{ env: Record<string, string>; server: Running; key: string }> {
   const base = { COINVENTORY_DATA_DIR: tempDir(), WEBHOOK_ALLOWED_HOSTS: '127.0.0.1' };
   const clusterUrl = inject('postgresUrl');
@@ -44,7 +44,7 @@ async function firstStart(): Promise<{ env: Record<string, string>; server: Runn
   const env = { ...base, DATABASE_URL: url.toString() };
   const server = await start(env);
   running.push(server);
-  // The server migrated the database when it started; the workspace is made as the settings area would.
+  // The server migrated the database when it started; the organization is made as the settings area would.
   const sql = createSql(url.toString(), { max: 1, statementTimeoutMs: 0 });
   cleanups.push(async () => {
     await sql.end();

@@ -42,7 +42,7 @@ const logs: Array<{ level: number; msg: string; [key: string]: unknown }> = [];
 const logger = pino({ level: 'info' }, { write: (line: string) => logs.push(JSON.parse(line)) });
 
 let server: TestServer;
-let workspace: TestWorkspace;
+let organization: TestWorkspace;
 let worker: WebhookWorker | undefined;
 let timeoutMs = 2_000;
 const receivers: WebhookReceiver[] = [];
@@ -75,7 +75,7 @@ beforeAll(async () => {
     policy: { maxRequests: 100_000, windowSeconds: 60 },
     webhooks: { policy, timeoutMs: 2_000, queued: () => worker?.kick(), resolver },
   });
-  workspace = await createWorkspace(server.database.sql);
+  organization = await createWorkspace(server.database.sql);
 });
 afterAll(() => server.close());
 beforeEach(() => {
@@ -88,7 +88,7 @@ afterEach(async () => {
   await worker?.stop();
   worker = undefined;
   // Each test starts with no endpoint: nothing it left behind is delivered in the next one.
-  await server.database.sql`DELETE FROM webhook_endpoints WHERE organization_id = ${workspace.organizationId}`;
+  await server.database.sql`DELETE FROM webhook_endpoints WHERE organization_id = ${organization.organizationId}`;
 });
 
 async function createEndpoint(
@@ -144,7 +144,7 @@ describe('webhook deliveries', () => {
   it.runIf(Boolean(inject('postgresUrl')))(
     'delivers 1,000 changes, each verified, each exactly the Change the feed shows, with its feed cursor',
     async () => {
-      const api = await freshApi(server, workspace);
+      const api = await freshApi(server, organization);
       const hook = await receiver();
       const endpoint = await createEndpoint(api, { url: hook.url() });
       hook.verifyWith(endpoint.secret);
@@ -195,7 +195,7 @@ describe('webhook deliveries', () => {
   );
 
   it('retries while the receiver is down, and everything arrives once it is back; the endpoint recovers', async () => {
-    const api = await freshApi(server, workspace);
+    const api = await freshApi(server, organization);
     const hook = await receiver();
     const endpoint = await createEndpoint(api, { url: hook.url() });
     hook.verifyWith(endpoint.secret);
@@ -233,7 +233,7 @@ describe('webhook deliveries', () => {
   }, 120_000);
 
   it('after an outage, the first success makes every pending delivery due at once', async () => {
-    const api = await freshApi(server, workspace);
+    const api = await freshApi(server, organization);
     const hook = await receiver();
     const endpoint = await createEndpoint(api, { url: hook.url() });
     hook.verifyWith(endpoint.secret);
@@ -242,13 +242,13 @@ describe('webhook deliveries', () => {
     // except one that is due now.
     await server.database.sql`
       UPDATE webhook_endpoints SET failing_since = now() - interval '1 hour', consecutive_failures = 9
-      WHERE organization_id = ${workspace.organizationId} AND id = ${endpoint.id}
+      WHERE organization_id = ${organization.organizationId} AND id = ${endpoint.id}
     `;
     await server.database.sql`
       UPDATE webhook_deliveries SET next_attempt_at = now() + interval '1 hour', attempts = 9
-      WHERE organization_id = ${workspace.organizationId} AND endpoint_id = ${endpoint.id}
+      WHERE organization_id = ${organization.organizationId} AND endpoint_id = ${endpoint.id}
         AND change_position <> (SELECT min(change_position) FROM webhook_deliveries
-                                WHERE organization_id = ${workspace.organizationId} AND endpoint_id = ${endpoint.id})
+                                WHERE organization_id = ${organization.organizationId} AND endpoint_id = ${endpoint.id})
     `;
     startWorker();
     await eventually('all six, not an hour later', () => hook.verifiedIds().size === 6, 5_000);
@@ -256,7 +256,7 @@ describe('webhook deliveries', () => {
   });
 
   it('keeps change order across an outage: with 30 changes queued, the oldest goes first when it ends', async () => {
-    const api = await freshApi(server, workspace);
+    const api = await freshApi(server, organization);
     const hook = await receiver();
     hook.behaviour = { kind: 'status', status: 503 };
     const endpoint = await createEndpoint(api, { url: hook.url(), events: ['item.created', 'item.updated'] });
@@ -284,7 +284,7 @@ describe('webhook deliveries', () => {
   }, 90_000);
 
   it('after an outage, sends from the oldest pending delivery in change order, not from the one that came due', async () => {
-    const api = await freshApi(server, workspace);
+    const api = await freshApi(server, organization);
     const hook = await receiver();
     const endpoint = await createEndpoint(api, { url: hook.url(), events: ['item.created'] });
     hook.verifyWith(endpoint.secret);
@@ -295,13 +295,13 @@ describe('webhook deliveries', () => {
     // (and every later one, never tried) due now. The receiver is back.
     await server.database.sql`
       UPDATE webhook_endpoints SET failing_since = now() - interval '1 hour', consecutive_failures = 9
-      WHERE organization_id = ${workspace.organizationId} AND id = ${endpoint.id}
+      WHERE organization_id = ${organization.organizationId} AND id = ${endpoint.id}
     `;
     await server.database.sql`
       UPDATE webhook_deliveries SET next_attempt_at = now() + interval '1 hour', attempts = 3
-      WHERE organization_id = ${workspace.organizationId} AND endpoint_id = ${endpoint.id}
+      WHERE organization_id = ${organization.organizationId} AND endpoint_id = ${endpoint.id}
         AND change_position IN (SELECT change_position FROM webhook_deliveries
-                                WHERE organization_id = ${workspace.organizationId} AND endpoint_id = ${endpoint.id}
+                                WHERE organization_id = ${organization.organizationId} AND endpoint_id = ${endpoint.id}
                                 ORDER BY change_position LIMIT 5)
     `;
     startWorker();
@@ -310,7 +310,7 @@ describe('webhook deliveries', () => {
   });
 
   it('keeps its own backoff for a delivery refused once while the others go on', async () => {
-    const api = await freshApi(server, workspace);
+    const api = await freshApi(server, organization);
     const hook = await receiver();
     const endpoint = await createEndpoint(api, { url: hook.url() });
     hook.verifyWith(endpoint.secret);
@@ -318,13 +318,13 @@ describe('webhook deliveries', () => {
     // One failure, then successes: not an outage, so the refused delivery is not hurried.
     await server.database.sql`
       UPDATE webhook_endpoints SET failing_since = now(), consecutive_failures = 1
-      WHERE organization_id = ${workspace.organizationId} AND id = ${endpoint.id}
+      WHERE organization_id = ${organization.organizationId} AND id = ${endpoint.id}
     `;
     await server.database.sql`
       UPDATE webhook_deliveries SET next_attempt_at = now() + interval '1 hour', attempts = 1
-      WHERE organization_id = ${workspace.organizationId} AND endpoint_id = ${endpoint.id}
+      WHERE organization_id = ${organization.organizationId} AND endpoint_id = ${endpoint.id}
         AND change_position = (SELECT min(change_position) FROM webhook_deliveries
-                               WHERE organization_id = ${workspace.organizationId} AND endpoint_id = ${endpoint.id})
+                               WHERE organization_id = ${organization.organizationId} AND endpoint_id = ${endpoint.id})
     `;
     startWorker();
     await eventually('the other two', () => hook.verifiedIds().size === 2);
@@ -334,7 +334,7 @@ describe('webhook deliveries', () => {
   });
 
   it('retries a receiver that answers 5xx, and gives a delivery up after its retry period, saying so', async () => {
-    const api = await freshApi(server, workspace);
+    const api = await freshApi(server, organization);
     const hook = await receiver();
     hook.behaviour = { kind: 'status', status: 503 };
     const endpoint = await createEndpoint(api, { url: hook.url() });
@@ -354,7 +354,7 @@ describe('webhook deliveries', () => {
     // Retried since more than the retry period: the next failure gives it up.
     await server.database.sql`
       UPDATE webhook_deliveries SET first_attempt_at = now() - make_interval(hours => ${WEBHOOKS.retryHours + 1})
-      WHERE organization_id = ${workspace.organizationId} AND endpoint_id = ${endpoint.id}
+      WHERE organization_id = ${organization.organizationId} AND endpoint_id = ${endpoint.id}
     `;
     await eventually('the delivery to be given up', async () => {
       const [latest] = (await deliveriesOf(api, endpoint.id)).items;
@@ -366,7 +366,7 @@ describe('webhook deliveries', () => {
   });
 
   it('disables an endpoint whose receiver answers 410 Gone at once, and queues nothing more for it', async () => {
-    const api = await freshApi(server, workspace);
+    const api = await freshApi(server, organization);
     const hook = await receiver();
     hook.behaviour = { kind: 'status', status: 410 };
     const endpoint = await createEndpoint(api, { url: hook.url() });
@@ -392,7 +392,7 @@ describe('webhook deliveries', () => {
   });
 
   it(`disables an endpoint failing for ${WEBHOOKS.disableAfterFailingHours} hours without one success`, async () => {
-    const api = await freshApi(server, workspace);
+    const api = await freshApi(server, organization);
     const hook = await receiver();
     hook.behaviour = { kind: 'status', status: 500 };
     const endpoint = await createEndpoint(api, { url: hook.url() });
@@ -400,7 +400,7 @@ describe('webhook deliveries', () => {
       UPDATE webhook_endpoints
       SET failing_since = now() - make_interval(hours => ${WEBHOOKS.disableAfterFailingHours + 1}),
           consecutive_failures = 40
-      WHERE organization_id = ${workspace.organizationId} AND id = ${endpoint.id}
+      WHERE organization_id = ${organization.organizationId} AND id = ${endpoint.id}
     `;
     startWorker();
     await createItem(api, { sku: uniqueSku('FAILING'), title: 'Failing' });
@@ -411,7 +411,7 @@ describe('webhook deliveries', () => {
   });
 
   it('signs with both secrets for the day after a rotation, then with the new one only', async () => {
-    const api = await freshApi(server, workspace);
+    const api = await freshApi(server, organization);
     const hook = await receiver();
     const endpoint = await createEndpoint(api, { url: hook.url() });
     const rotated = await api.post<WebhookEndpointWithSecret>(`/webhook-endpoints/${endpoint.id}/rotate-secret`);
@@ -427,7 +427,7 @@ describe('webhook deliveries', () => {
 
     await server.database.sql`
       UPDATE webhook_endpoints SET previous_secret_expires_at = now() - interval '1 second'
-      WHERE organization_id = ${workspace.organizationId} AND id = ${endpoint.id}
+      WHERE organization_id = ${organization.organizationId} AND id = ${endpoint.id}
     `;
     expect((await endpointOf(api, endpoint.id)).previousSecretExpiresAt).toBeNull();
     await createItem(api, { sku: uniqueSku('ROTATE'), title: 'After the day' });
@@ -437,7 +437,7 @@ describe('webhook deliveries', () => {
   });
 
   it('replays every subscribed change after a cursor, with the same webhook ids', async () => {
-    const api = await freshApi(server, workspace);
+    const api = await freshApi(server, organization);
     const hook = await receiver();
     const endpoint = await createEndpoint(api, { url: hook.url(), events: ['item.created'] });
     hook.verifyWith(endpoint.secret);
@@ -464,7 +464,7 @@ describe('webhook deliveries', () => {
   });
 
   it('sends a signed ping on test, and answers with the outcome', async () => {
-    const api = await freshApi(server, workspace);
+    const api = await freshApi(server, organization);
     const hook = await receiver();
     const endpoint = await createEndpoint(api, { url: hook.url() });
     hook.verifyWith(endpoint.secret);
@@ -491,7 +491,7 @@ describe('webhook deliveries', () => {
   });
 
   it("never shows a refused answer's words or size, only its status: not in the ping, not in lastError", async () => {
-    const api = await freshApi(server, workspace);
+    const api = await freshApi(server, organization);
     const hook = await receiver();
     const secret = 'SECRET-7f3a token=hunter2 from an internal service';
     hook.behaviour = { kind: 'status', status: 500, body: `<h1>${secret}</h1>`, reason: `Oops ${secret}` };
@@ -536,7 +536,7 @@ describe('webhook deliveries', () => {
   });
 
   it('serves each endpoint apart: one whose receiver hangs does not hold up another', async () => {
-    const api = await freshApi(server, workspace);
+    const api = await freshApi(server, organization);
     const stuck = await receiver();
     stuck.behaviour = { kind: 'hang' };
     const fine = await receiver();
@@ -555,7 +555,7 @@ describe('webhook deliveries', () => {
 
 describe('what a delivery refuses to do', () => {
   it('never connects to a name that resolves to a forbidden address (checked when connecting)', async () => {
-    const api = await freshApi(server, workspace);
+    const api = await freshApi(server, organization);
     const tcp: Server = createServer((socket) => socket.destroy());
     let connections = 0;
     tcp.on('connection', () => {
@@ -597,7 +597,7 @@ describe('what a delivery refuses to do', () => {
   });
 
   it('refuses a name resolving into the special ranges added for issue 35, on a ping and on a delivery', async () => {
-    const api = await freshApi(server, workspace);
+    const api = await freshApi(server, organization);
     const endpoint = await createEndpoint(api, { url: 'https://special.example/hooks', events: ['item.created'] });
     const azure = "a cloud's metadata and wire server (Azure)";
     const cases: ReadonlyArray<readonly [string, 4 | 6, string]> = [
@@ -642,7 +642,7 @@ describe('what a delivery refuses to do', () => {
   });
 
   it('connects to the checked address when every address of the name may be used', async () => {
-    const api = await freshApi(server, workspace);
+    const api = await freshApi(server, organization);
     const hook = await receiver();
     const endpoint = await createEndpoint(api, { url: `https://lan.example:${hook.port}/hooks` });
     // Resolves into the operator's allowed range: the connection is made (and the TLS handshake with this plain
@@ -659,7 +659,7 @@ describe('what a delivery refuses to do', () => {
   });
 
   it('does not follow a redirect', async () => {
-    const api = await freshApi(server, workspace);
+    const api = await freshApi(server, organization);
     const hook = await receiver();
     hook.behaviour = { kind: 'redirect', location: hook.url('/elsewhere') };
     const endpoint = await createEndpoint(api, { url: hook.url() });
@@ -673,7 +673,7 @@ describe('what a delivery refuses to do', () => {
   });
 
   it('reads no more than the cap of an answer that never ends, and gives up on one that never comes', async () => {
-    const api = await freshApi(server, workspace);
+    const api = await freshApi(server, organization);
     const endless = await receiver();
     endless.behaviour = { kind: 'endless' };
     const endpoint = await createEndpoint(api, { url: endless.url() });

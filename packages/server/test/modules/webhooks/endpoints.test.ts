@@ -26,13 +26,13 @@ import { badRequestBody, ERROR_BODY, expectBadRequest } from '../../support/erro
 import { type ApiResponse, client, expectStatus } from '../../support/http.js';
 import { type Api, createItem, freshApi } from '../../support/items.js';
 import { uniqueSku } from '../../support/routes.js';
-import { serverWithWorkspace } from '../../support/server.js';
+import { serverWithOrganization } from '../../support/server.js';
 import { WebhookReceiver } from '../../support/webhook-receiver.js';
 import { createWorkspace, type TestWorkspace } from '../../support/workspace.js';
 
 /**
  * The webhook endpoints API on a real server: managing endpoints, their URLs under the operator's address policy,
- * the workspace's limit, the deliveries each item write queues in its own transaction, listing deliveries, replays
+ * the organization's limit, the deliveries each item write queues in its own transaction, listing deliveries, replays
  * and test pings. Nothing here runs a webhook worker: queued deliveries stay pending (the delivery tests send them).
  */
 
@@ -44,7 +44,7 @@ const WITH_SECRET_KEYS = Object.keys(WebhookEndpointWithSecretSchema.shape);
 const DELIVERY_KEYS = Object.keys(WebhookDeliverySchema.shape);
 const REFUSED_TAIL = 'webhooks are not delivered there (an operator can allow it in WEBHOOK_ALLOWED_HOSTS)';
 const HTTPS_ONLY = 'must be an https URL (plain http only for hosts the operator allows)';
-const LIMIT_MESSAGE = `body: this workspace already has ${WEBHOOKS.maxEndpoints} webhook endpoints, the most it may have; delete one it no longer needs, or subscribe one endpoint to more change types`;
+const LIMIT_MESSAGE = `body: this organization already has ${WEBHOOKS.maxEndpoints} webhook endpoints, the most it may have; delete one it no longer needs, or subscribe one endpoint to more change types`;
 
 const hookUrl = (path = 'coinventory') => `https://hooks.example.com/${path}`;
 
@@ -124,7 +124,7 @@ interface DeliveryRow {
   due: boolean;
 }
 
-/** Every delivery row of a workspace with its change, in change order then endpoint. */
+/** Every delivery row of an organization with its change, in change order then endpoint. */
 function deliveryRows(sql: Sql, organizationId: string): Promise<DeliveryRow[]> {
   return sql<DeliveryRow[]>`
     SELECT d.endpoint_id, c.id AS change_id, c.type, d.status, d.attempts, d.generation,
@@ -149,20 +149,20 @@ const expectNotFound = (response: ApiResponse) => {
 };
 
 describe('webhook endpoints under the default address policy', () => {
-  const ctx = serverWithWorkspace({
+  const ctx = serverWithOrganization({
     policy: RATE,
     webhooks: { policy: addressPolicy(''), timeoutMs: 2_000, queued: () => {}, resolver },
   });
   const sql = () => ctx.server.database.sql;
-  /** A new workspace with a client on its read/write key. */
-  const freshWorkspace = async (): Promise<{ ws: TestWorkspace; api: Api }> => {
+  /** A new organization with a client on its read/write key. */
+  const freshOrganization = async (): Promise<{ ws: TestWorkspace; api: Api }> => {
     const ws = await createWorkspace(sql());
     return { ws, api: await freshApi(ctx.server, ws) };
   };
 
   describe('create, get and list', () => {
     it('answers the new endpoint with its secret, once; GET never shows the secret', async () => {
-      const { ws, api } = await freshWorkspace();
+      const { ws, api } = await freshOrganization();
       const before = Date.now();
       const created = await createEndpoint(api, {
         url: hookUrl('store'),
@@ -204,7 +204,7 @@ describe('webhook endpoints under the default address policy', () => {
     });
 
     it('lists oldest first, a page at a time, never with a secret', async () => {
-      const { api } = await freshWorkspace();
+      const { api } = await freshOrganization();
       const empty = await api.get('/webhook-endpoints');
       expectStatus(empty, 200);
       expect(empty.body).toEqual({ items: [], page: 1, limit: 20, hasMore: false });
@@ -236,9 +236,9 @@ describe('webhook endpoints under the default address policy', () => {
       expectBadRequest(await api.get('/webhook-endpoints?status=pending'), ['query'], ["'status'"]);
     });
 
-    it("shows a workspace only its own endpoints; another workspace's is 404 everywhere", async () => {
-      const mine = await freshWorkspace();
-      const theirs = await freshWorkspace();
+    it("shows an organization only its own endpoints; another organization's is 404 everywhere", async () => {
+      const mine = await freshOrganization();
+      const theirs = await freshOrganization();
       const endpoint = await createEndpoint(theirs.api, { url: hookUrl('theirs'), events: ['*'] });
       const cursor = await feedCursor(mine.api);
       const list = await mine.api.get('/webhook-endpoints');
@@ -259,7 +259,7 @@ describe('webhook endpoints under the default address policy', () => {
 
   describe('PATCH', () => {
     it('changes the URL, the events and the description; null clears the description; the rest stay', async () => {
-      const { ws, api } = await freshWorkspace();
+      const { ws, api } = await freshOrganization();
       const created = await createEndpoint(api, { url: hookUrl('a'), events: ['*'], description: 'First' });
 
       const moved = await patchEndpoint(api, created.id, { url: hookUrl('b') });
@@ -289,7 +289,7 @@ describe('webhook endpoints under the default address policy', () => {
     });
 
     it('disables with the reason and the time; enabling clears them and the failing state', async () => {
-      const { ws, api } = await freshWorkspace();
+      const { ws, api } = await freshOrganization();
       const org = ws.organizationId;
       const created = await createEndpoint(api, { url: hookUrl('toggle'), events: ['*'] });
 
@@ -342,7 +342,7 @@ describe('webhook endpoints under the default address policy', () => {
     });
 
     it('enabling resumes the pending deliveries at once, with a fresh retry period', async () => {
-      const { ws, api } = await freshWorkspace();
+      const { ws, api } = await freshOrganization();
       const org = ws.organizationId;
       const endpoint = await createEndpoint(api, { url: hookUrl('resume'), events: ['*'] });
       await createItem(api, { sku: uniqueSku('RESUME'), title: 'Queued' });
@@ -362,7 +362,7 @@ describe('webhook endpoints under the default address policy', () => {
     });
 
     it('a new URL starts the failing state over; the same URL does not', async () => {
-      const { ws, api } = await freshWorkspace();
+      const { ws, api } = await freshOrganization();
       const org = ws.organizationId;
       const created = await createEndpoint(api, { url: hookUrl('old-receiver'), events: ['*'] });
       const failingSince = new Date(Date.now() - 3 * HOUR_MS);
@@ -389,7 +389,7 @@ describe('webhook endpoints under the default address policy', () => {
 
   describe('DELETE', () => {
     it('answers {id, deleted: true}, removes the endpoint and its deliveries; then it is 404', async () => {
-      const { ws, api } = await freshWorkspace();
+      const { ws, api } = await freshOrganization();
       const doomed = await createEndpoint(api, { url: hookUrl('doomed'), events: ['*'] });
       const kept = await createEndpoint(api, { url: hookUrl('kept'), events: ['*'] });
       await createItem(api, { sku: uniqueSku('DEL'), title: 'Queued twice' });
@@ -411,7 +411,7 @@ describe('webhook endpoints under the default address policy', () => {
 
   describe('rotate-secret', () => {
     it('answers a new secret; the old one keeps signing for 24 hours, shown as previousSecretExpiresAt', async () => {
-      const { ws, api } = await freshWorkspace();
+      const { ws, api } = await freshOrganization();
       const org = ws.organizationId;
       const created = await createEndpoint(api, { url: hookUrl('rotate'), events: ['*'] });
 
@@ -457,9 +457,9 @@ describe('webhook endpoints under the default address policy', () => {
     });
   });
 
-  describe(`the limit of ${WEBHOOKS.maxEndpoints} endpoints per workspace`, () => {
+  describe(`the limit of ${WEBHOOKS.maxEndpoints} endpoints per organization`, () => {
     it(`refuses endpoint ${WEBHOOKS.maxEndpoints + 1} with 400 naming the limit; deleting one makes room`, async () => {
-      const { ws, api } = await freshWorkspace();
+      const { ws, api } = await freshOrganization();
       const made: string[] = [];
       for (let i = 0; i < WEBHOOKS.maxEndpoints; i += 1) {
         made.push((await createEndpoint(api, { url: hookUrl(`limit-${i}`), events: ['*'] })).id);
@@ -471,8 +471,8 @@ describe('webhook endpoints under the default address policy', () => {
       expect(refused.body).toEqual(badRequestBody(LIMIT_MESSAGE));
       expect(await endpointCount(sql(), ws.organizationId)).toBe(WEBHOOKS.maxEndpoints);
 
-      // Another workspace is not held back by this one's.
-      const other = await freshApi(ctx.server, ctx.workspace);
+      // Another organization is not held back by this one's.
+      const other = await freshApi(ctx.server, ctx.organization);
       await createEndpoint(other, { url: hookUrl('elsewhere'), events: ['*'] });
 
       expectStatus(await api.delete(`/webhook-endpoints/${made[3]}`), 200);
@@ -484,7 +484,7 @@ describe('webhook endpoints under the default address policy', () => {
     });
 
     it('never exceeds the limit when creations race', async () => {
-      const { ws, api } = await freshWorkspace();
+      const { ws, api } = await freshOrganization();
       const attempts = WEBHOOKS.maxEndpoints + 8;
       const responses = await Promise.all(
         Array.from({ length: attempts }, (_, i) =>
@@ -542,7 +542,7 @@ describe('webhook endpoints under the default address policy', () => {
     ];
 
     it.each(refusals)('refuses %s at create and PATCH, saying why, and writes nothing', async (url, why) => {
-      const { ws, api } = await freshWorkspace();
+      const { ws, api } = await freshOrganization();
       const org = ws.organizationId;
       const before = await endpointCount(sql(), org);
       const created = await api.post('/webhook-endpoints', { body: { url, events: ['*'] } });
@@ -558,7 +558,7 @@ describe('webhook endpoints under the default address policy', () => {
     });
 
     it('accepts https to a host name or a public address', async () => {
-      const { api } = await freshWorkspace();
+      const { api } = await freshOrganization();
       for (const url of ['https://hooks.example.com', 'https://hooks.example.com:8443/a?b=c', 'https://8.8.8.8/x']) {
         expect((await createEndpoint(api, { url, events: ['*'] })).url).toBe(url);
       }
@@ -576,7 +576,7 @@ describe('webhook endpoints under the default address policy', () => {
       ['', 'body.url'],
       [`https://hooks.example.com/${'x'.repeat(WEBHOOKS.url.max)}`, 'body.url'],
     ])('refuses the URL %j by its form, naming body.url', async (url, mention) => {
-      const { api } = await freshWorkspace();
+      const { api } = await freshOrganization();
       expectBadRequest(await api.post('/webhook-endpoints', { body: { url, events: ['*'] } }), ['body.url'], [mention]);
       const endpoint = await createEndpoint(api, { url: hookUrl('form'), events: ['*'] });
       expectBadRequest(
@@ -589,7 +589,7 @@ describe('webhook endpoints under the default address policy', () => {
 
   describe('body validation', () => {
     it('refuses bad events, unknown fields and missing ones, naming each', async () => {
-      const { ws, api } = await freshWorkspace();
+      const { ws, api } = await freshOrganization();
       const org = ws.organizationId;
       const before = await endpointCount(sql(), org);
       const post = (body: unknown) => api.post('/webhook-endpoints', { body });
@@ -638,15 +638,15 @@ describe('webhook endpoints under the default address policy', () => {
 
   describe('deliveries queued by item writes', () => {
     it('queues one delivery per enabled endpoint whose events match, in the write’s transaction', async () => {
-      const { ws, api } = await freshWorkspace();
+      const { ws, api } = await freshOrganization();
       const org = ws.organizationId;
       const all = await createEndpoint(api, { url: hookUrl('all'), events: ['*'] });
       const created = await createEndpoint(api, { url: hookUrl('created'), events: ['item.created'] });
       const deleted = await createEndpoint(api, { url: hookUrl('deleted'), events: ['item.deleted'] });
       const off = await createEndpoint(api, { url: hookUrl('off'), events: ['*'] });
       await patchEndpoint(api, off.id, { enabled: false });
-      // Another workspace's endpoint hears nothing of this one.
-      const other = await freshWorkspace();
+      // Another organization's endpoint hears nothing of this one.
+      const other = await freshOrganization();
       await createEndpoint(other.api, { url: hookUrl('other'), events: ['*'] });
       const name = new Map([
         [all.id, 'all'],
@@ -702,7 +702,7 @@ describe('webhook endpoints under the default address policy', () => {
 
   describe('GET /webhook-endpoints/{id}/deliveries', () => {
     it('lists an endpoint’s deliveries newest first, filtered by status', async () => {
-      const { ws, api } = await freshWorkspace();
+      const { ws, api } = await freshOrganization();
       const org = ws.organizationId;
       const endpoint = await createEndpoint(api, { url: hookUrl('deliveries'), events: ['*'] });
       const otherEndpoint = await createEndpoint(api, { url: hookUrl('not-these'), events: ['item.created'] });
@@ -809,7 +809,7 @@ describe('webhook endpoints under the default address policy', () => {
     });
 
     it('is 404 for an unknown endpoint and refuses an unknown status', async () => {
-      const { api } = await freshWorkspace();
+      const { api } = await freshOrganization();
       expectNotFound(await api.get(`/webhook-endpoints/${randomUUID()}/deliveries`));
       const endpoint = await createEndpoint(api, { url: hookUrl('statuses'), events: ['*'] });
       const path = `/webhook-endpoints/${endpoint.id}/deliveries`;
@@ -824,7 +824,7 @@ describe('webhook endpoints under the default address policy', () => {
 
   describe('replay', () => {
     it('queues every change after the cursor that the endpoint subscribes to, and only those', async () => {
-      const { ws, api } = await freshWorkspace();
+      const { ws, api } = await freshOrganization();
       const org = ws.organizationId;
       const all = await createEndpoint(api, { url: hookUrl('replay-all'), events: ['*'] });
       const deletions = await createEndpoint(api, { url: hookUrl('replay-del'), events: ['item.deleted'] });
@@ -867,7 +867,7 @@ describe('webhook endpoints under the default address policy', () => {
     });
 
     it('sends again what was delivered or given up: pending, from a fresh start, under a new generation', async () => {
-      const { ws, api } = await freshWorkspace();
+      const { ws, api } = await freshOrganization();
       const org = ws.organizationId;
       const endpoint = await createEndpoint(api, { url: hookUrl('again'), events: ['*'] });
       const cursor = await feedCursor(api);
@@ -908,7 +908,7 @@ describe('webhook endpoints under the default address policy', () => {
     });
 
     it('refuses a cursor from before changes that retention removed', async () => {
-      const { ws, api } = await freshWorkspace();
+      const { ws, api } = await freshOrganization();
       const org = ws.organizationId;
       const endpoint = await createEndpoint(api, { url: hookUrl('expired'), events: ['*'] });
       const start = await feedCursor(api);
@@ -931,7 +931,7 @@ describe('webhook endpoints under the default address policy', () => {
     });
 
     it('reaches changes made while the endpoint was disabled', async () => {
-      const { ws, api } = await freshWorkspace();
+      const { ws, api } = await freshOrganization();
       const endpoint = await createEndpoint(api, { url: hookUrl('missed'), events: ['*'] });
       await patchEndpoint(api, endpoint.id, { enabled: false });
       const cursor = await feedCursor(api);
@@ -944,8 +944,8 @@ describe('webhook endpoints under the default address policy', () => {
       ]);
     });
 
-    it('refuses what is not a cursor of this workspace’s feed, naming body.after', async () => {
-      const { ws, api } = await freshWorkspace();
+    it('refuses what is not a cursor of this organization’s feed, naming body.after', async () => {
+      const { ws, api } = await freshOrganization();
       const endpoint = await createEndpoint(api, { url: hookUrl('cursors'), events: ['*'] });
       const cursor = await feedCursor(api);
       const replay = (after: unknown) =>
@@ -953,8 +953,8 @@ describe('webhook endpoints under the default address policy', () => {
       for (const bad of ['nonsense', `${cursor}x`, cursor.slice(0, -2)]) {
         expectBadRequest(await replay(bad), ['body.after'], ['not a cursor of this changes feed', 'full read']);
       }
-      const other = await freshWorkspace();
-      expectBadRequest(await replay(await feedCursor(other.api)), ['body.after'], ['another workspace']);
+      const other = await freshOrganization();
+      expectBadRequest(await replay(await feedCursor(other.api)), ['body.after'], ['another organization']);
       expectBadRequest(
         await replay(encodeCursor({ organizationId: ws.organizationId, position: 1_000 })),
         ['body.after'],
@@ -994,7 +994,7 @@ describe('webhook endpoints under the default address policy', () => {
       ['https://localhost:9/', `localhost is loopback; ${REFUSED_TAIL}`],
       ['http://hooks.example.com/x', HTTPS_ONLY],
     ])('%s: answers 200 with succeeded false and the refusal, before connecting', async (url, why) => {
-      const { ws, api } = await freshWorkspace();
+      const { ws, api } = await freshOrganization();
       const id = await seeded(ws, url);
       expect(await testPing(api, id)).toEqual({
         webhookId: expect.stringMatching(/^[0-9a-f-]{36}$/),
@@ -1013,7 +1013,7 @@ describe('webhook endpoints under the default address policy', () => {
       ],
       ['https://mixed.example/x', `mixed.example resolves to 10.0.0.7, which is a private network; ${REFUSED_TAIL}`],
     ])('%s: a name that resolves to a forbidden address is refused when connecting', async (url, why) => {
-      const { api } = await freshWorkspace();
+      const { api } = await freshOrganization();
       // Saved without complaint: the name is only judged by where it leads when a delivery connects.
       const endpoint = await createEndpoint(api, { url, events: ['*'] });
       const result = await testPing(api, endpoint.id);
@@ -1028,7 +1028,7 @@ describe('webhook endpoints under the default address policy', () => {
     });
 
     it('says when a name does not resolve; is 404 for an unknown endpoint', async () => {
-      const { api } = await freshWorkspace();
+      const { api } = await freshOrganization();
       const endpoint = await createEndpoint(api, { url: 'https://nowhere.example/x', events: ['*'] });
       expect(await testPing(api, endpoint.id)).toMatchObject({
         succeeded: false,
@@ -1049,8 +1049,8 @@ describe('webhook endpoints with 127.0.0.1 allowed (WEBHOOK_ALLOWED_HOSTS=127.0.
       kicks += 1;
     },
   };
-  const ctx = serverWithWorkspace({ policy: RATE, webhooks: settings });
-  const freshWorkspace = async (): Promise<{ ws: TestWorkspace; api: Api }> => {
+  const ctx = serverWithOrganization({ policy: RATE, webhooks: settings });
+  const freshOrganization = async (): Promise<{ ws: TestWorkspace; api: Api }> => {
     const ws = await createWorkspace(ctx.server.database.sql);
     return { ws, api: await freshApi(ctx.server, ws) };
   };
@@ -1059,7 +1059,7 @@ describe('webhook endpoints with 127.0.0.1 allowed (WEBHOOK_ALLOWED_HOSTS=127.0.
   afterAll(() => receiver.close());
 
   it('accepts plain http to the allowed address, and still refuses others', async () => {
-    const { api } = await freshWorkspace();
+    const { api } = await freshOrganization();
     expect((await createEndpoint(api, { url: 'http://127.0.0.1:9/x', events: ['*'] })).url).toBe(
       'http://127.0.0.1:9/x',
     );
@@ -1075,7 +1075,7 @@ describe('webhook endpoints with 127.0.0.1 allowed (WEBHOOK_ALLOWED_HOSTS=127.0.
   });
 
   it('sends a signed ping and answers with the outcome, whether or not the endpoint is enabled', async () => {
-    const { api } = await freshWorkspace();
+    const { api } = await freshOrganization();
     const endpoint = await createEndpoint(api, { url: receiver.url('/ping'), events: ['item.deleted'] });
     receiver.verifyWith(endpoint.secret);
     receiver.behaviour = { kind: 'accept' };
@@ -1113,7 +1113,7 @@ describe('webhook endpoints with 127.0.0.1 allowed (WEBHOOK_ALLOWED_HOSTS=127.0.
   });
 
   it('signs the ping with both secrets after a rotation', async () => {
-    const { api } = await freshWorkspace();
+    const { api } = await freshOrganization();
     const endpoint = await createEndpoint(api, { url: receiver.url('/rotated'), events: ['*'] });
     const rotated = WebhookEndpointWithSecretSchema.parse(
       (await api.post(`/webhook-endpoints/${endpoint.id}/rotate-secret`)).body,
@@ -1136,7 +1136,7 @@ describe('webhook endpoints with 127.0.0.1 allowed (WEBHOOK_ALLOWED_HOSTS=127.0.
       'answered 302 Found (redirects are not followed)',
     ],
   ])('reports a receiver answering %o as not succeeded, and changes nothing', async (behaviour, status, error) => {
-    const { api } = await freshWorkspace();
+    const { api } = await freshOrganization();
     const endpoint = await createEndpoint(api, { url: receiver.url('/failing'), events: ['*'] });
     receiver.verifyWith(endpoint.secret);
     receiver.behaviour = behaviour;
@@ -1157,7 +1157,7 @@ describe('webhook endpoints with 127.0.0.1 allowed (WEBHOOK_ALLOWED_HOSTS=127.0.
   });
 
   it('gives up on a receiver that does not answer within the timeout', async () => {
-    const { api } = await freshWorkspace();
+    const { api } = await freshOrganization();
     const endpoint = await createEndpoint(api, { url: receiver.url('/slow'), events: ['*'] });
     receiver.behaviour = { kind: 'hang' };
     const result = await testPing(api, endpoint.id);
@@ -1174,7 +1174,7 @@ describe('webhook endpoints with 127.0.0.1 allowed (WEBHOOK_ALLOWED_HOSTS=127.0.
   });
 
   it('says when nothing listens at the URL', async () => {
-    const { api } = await freshWorkspace();
+    const { api } = await freshOrganization();
     const closed = new WebhookReceiver();
     await closed.listen();
     const url = closed.url('/gone');
@@ -1188,7 +1188,7 @@ describe('webhook endpoints with 127.0.0.1 allowed (WEBHOOK_ALLOWED_HOSTS=127.0.
   });
 
   it('wakes the worker after a commit that queued deliveries, and only then', async () => {
-    const { api } = await freshWorkspace();
+    const { api } = await freshOrganization();
     const kicked = async (action: () => Promise<unknown>) => {
       const before = kicks;
       await action();
