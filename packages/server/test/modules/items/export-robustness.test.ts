@@ -24,20 +24,20 @@ async function expectAlive(label: string) {
 }
 
 /**
- * A workspace of `count` items of about 3 KB each: 2,500 make an export (8 MB) larger than what the loopback socket
+ * An organization of `count` items of about 3 KB each: 2,500 make an export (8 MB) larger than what the loopback socket
  * buffers of a reader that stopped hold (the server's send buffer grows to 4 MB at most), so the server cannot finish.
  */
-async function workspaceOf(count: number): Promise<TestWorkspace> {
+async function organizationOf(count: number): Promise<TestWorkspace> {
   const { sql } = ctx.server.database;
-  const workspace = await createWorkspace(sql);
+  const organization = await createWorkspace(sql);
   await sql`
     INSERT INTO items (organization_id, sku, title, description, warehouse_id, zone_id, created_at)
-    SELECT ${workspace.organizationId}, 'ROBUST-' || lpad(n::text, 5, '0'), 'Coin ' || n,
-      repeat('Lustrous, lightly toned. ', 100), ${workspace.defaultWarehouseId}, ${workspace.defaultZoneId},
+    SELECT ${organization.organizationId}, 'ROBUST-' || lpad(n::text, 5, '0'), 'Coin ' || n,
+      repeat('Lustrous, lightly toned. ', 100), ${organization.defaultWarehouseId}, ${organization.defaultZoneId},
       timestamptz '2024-01-01' + n * interval '1 second'
     FROM generate_series(1, ${count}::int) n
   `;
-  return workspace;
+  return organization;
 }
 
 describe('HTTP/1.0, Connection: close and HEAD on every GET route', () => {
@@ -58,7 +58,7 @@ describe('HTTP/1.0, Connection: close and HEAD on every GET route', () => {
   it.each(cases)('%s answers, and the server lives on', async (label, entry, accept) => {
     const path = pathFor(entry.route, ctx.data);
     const auth: Array<[string, string]> = [
-      ['Authorization', `Bearer ${ctx.workspace.readKey}`],
+      ['Authorization', `Bearer ${ctx.organization.readKey}`],
       ['Accept', accept],
     ];
     const modes = [
@@ -132,12 +132,12 @@ function stalledExport(key: string, mode: 'first chunk' | 'never read', accept =
 describe('exports whose readers stop', () => {
   it('answers an export cut off mid-stream in either format without harm, and frees its slot', async () => {
     // An export of about 1.6 MB: many chunks.
-    const workspace = await workspaceOf(500);
+    const organization = await organizationOf(500);
     // More aborted exports of one key than its cap: each must give its slot back.
     for (const accept of ['*/*', CSV, '*/*', CSV]) {
       const controller = new AbortController();
       let bytes = 0;
-      const cut = await requestExport(ctx.server.baseUrl, workspace.readKey, '', {
+      const cut = await requestExport(ctx.server.baseUrl, organization.readKey, '', {
         accept,
         keep: false,
         signal: controller.signal,
@@ -160,7 +160,7 @@ describe('exports whose readers stop', () => {
       const first = await new Promise<string>((resolve, reject) => {
         const socket = connect(port(), '127.0.0.1', () => {
           socket.write(
-            `GET /v1/exports/items HTTP/1.0\r\nAuthorization: Bearer ${workspace.readKey}\r\nAccept: ${accept}\r\n\r\n`,
+            `GET /v1/exports/items HTTP/1.0\r\nAuthorization: Bearer ${organization.readKey}\r\nAccept: ${accept}\r\n\r\n`,
           );
         });
         socket.once('data', (chunk: Buffer) => {
@@ -172,20 +172,20 @@ describe('exports whose readers stop', () => {
       expect(first).toMatch(/^HTTP\/1\.[01] 200 /);
       await expectAlive(`an HTTP/1.0 export (${accept}) cut off`);
     }
-    const whole = await requestExport(ctx.server.baseUrl, workspace.readKey);
+    const whole = await requestExport(ctx.server.baseUrl, organization.readKey);
     expect(whole.status).toBe(200);
     expect(parseNdjson(whole.body).end?.count).toBe(500);
   });
 
   it('an export whose caller hangs up before it begins takes no slot for good', async () => {
-    const workspace = await workspaceOf(50);
+    const organization = await organizationOf(50);
     // Each caller sends its request and leaves at once, while the key is still being checked: more of them than the
-    // key's and the workspace's caps together.
-    for (let i = 0; i < EXPORTS.maxPerWorkspace + EXPORTS.maxPerKey + 1; i += 1) {
+    // key's and the organization's caps together.
+    for (let i = 0; i < EXPORTS.maxPerOrganization + EXPORTS.maxPerKey + 1; i += 1) {
       await new Promise<void>((resolve, reject) => {
         const socket = connect(port(), '127.0.0.1', () => {
           socket.end(
-            `GET /v1/exports/items HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer ${workspace.readKey}\r\n\r\n`,
+            `GET /v1/exports/items HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer ${organization.readKey}\r\n\r\n`,
           );
           socket.destroy();
           resolve();
@@ -194,28 +194,28 @@ describe('exports whose readers stop', () => {
       });
     }
     // Once the server has seen them go, the key exports as usual (it was refused 429 for good when their slots leaked).
-    let whole = await requestExport(ctx.server.baseUrl, workspace.readKey);
+    let whole = await requestExport(ctx.server.baseUrl, organization.readKey);
     for (let tries = 0; tries < 40 && whole.status !== 200; tries += 1) {
       await sleep(100);
-      whole = await requestExport(ctx.server.baseUrl, workspace.readKey);
+      whole = await requestExport(ctx.server.baseUrl, organization.readKey);
     }
     expect(whole.status).toBe(200);
     expect(parseNdjson(whole.body).end?.count).toBe(50);
     await expectAlive('exports whose callers left before they began');
   });
 
-  it('20 stalled exports of one workspace leave the database and the export slots to the others; beyond the caps, 429 and 503', async () => {
+  it('20 stalled exports of one organization leave the database and the export slots to the others; beyond the caps, 429 and 503', async () => {
     const { sql } = ctx.server.database;
-    const busy = await workspaceOf(2_500);
+    const busy = await organizationOf(2_500);
     const other = await createWorkspace(sql);
     const otherApi = client(ctx.server.baseUrl, other.readKey);
-    /** `count` more read keys of a workspace. */
-    const keysOf = async (workspace: TestWorkspace, count: number) => {
+    /** `count` more read keys of an organization. */
+    const keysOf = async (organization: TestWorkspace, count: number) => {
       const keys: string[] = [];
       for (let i = 0; i < count; i += 1) {
         const issued = await issueApiKey(sql, {
-          organizationId: workspace.organizationId,
-          createdBy: workspace.ownerId,
+          organizationId: organization.organizationId,
+          createdBy: organization.ownerId,
           name: `stalled ${i}`,
           scopes: ['read'],
         });
@@ -223,7 +223,7 @@ describe('exports whose readers stop', () => {
       }
       return keys;
     };
-    // One key sends four (two over its cap); eight more keys of the workspace send two each.
+    // One key sends four (two over its cap); eight more keys of the organization send two each.
     const keys = [busy.readKey, ...(await keysOf(busy, 8))];
     const senders = [busy.readKey, busy.readKey, ...keys.flatMap((key) => [key, key])];
     expect(senders).toHaveLength(20);
@@ -232,8 +232,8 @@ describe('exports whose readers stop', () => {
     );
     const responses = await Promise.all(exports.map((entry) => entry.response));
     const statuses = responses.map((res) => res.statusCode);
-    // Exactly the workspace's cap is under way, at most the key's cap per key; the rest are told 429 with Retry-After.
-    expect(statuses.filter((status) => status === 200)).toHaveLength(EXPORTS.maxPerWorkspace);
+    // Exactly the organization's cap is under way, at most the key's cap per key; the rest are told 429 with Retry-After.
+    expect(statuses.filter((status) => status === 200)).toHaveLength(EXPORTS.maxPerOrganization);
     const firstKey = statuses.slice(0, 4).filter((status) => status === 200).length;
     expect(firstKey).toBeLessThanOrEqual(EXPORTS.maxPerKey);
     for (const res of responses) {
@@ -242,24 +242,24 @@ describe('exports whose readers stop', () => {
       expect(res.statusCode).toBe(ERRORS.TOO_MANY_REQUESTS.status);
       expect(res.headers['retry-after']).toBe(String(EXPORTS.busyRetryAfterSeconds));
     }
-    const overWorkspace = await client(ctx.server.baseUrl, busy.readKey).get('/exports/items');
-    expect(overWorkspace.status).toBe(ERRORS.TOO_MANY_REQUESTS.status);
-    expect(overWorkspace.body).toEqual({ code: 'TOO_MANY_REQUESTS', message: ERRORS.TOO_MANY_REQUESTS.message });
-    expect(overWorkspace.headers.get('retry-after')).toBe(String(EXPORTS.busyRetryAfterSeconds));
+    const overOrganization = await client(ctx.server.baseUrl, busy.readKey).get('/exports/items');
+    expect(overOrganization.status).toBe(ERRORS.TOO_MANY_REQUESTS.status);
+    expect(overOrganization.body).toEqual({ code: 'TOO_MANY_REQUESTS', message: ERRORS.TOO_MANY_REQUESTS.message });
+    expect(overOrganization.headers.get('retry-after')).toBe(String(EXPORTS.busyRetryAfterSeconds));
     // Counted by the rate limit as every request is: its RateLimit header says where the key stands after it.
-    expect(overWorkspace.headers.get('ratelimit')).toMatch(/r=\d+/);
-    // Another workspace still exports meanwhile.
+    expect(overOrganization.headers.get('ratelimit')).toMatch(/r=\d+/);
+    // Another organization still exports meanwhile.
     const whole = await requestExport(ctx.server.baseUrl, other.readKey);
     expect(whole.status).toBe(200);
 
-    // A second busy workspace fills what the process has left; a third workspace is then told 503.
-    const second = await workspaceOf(2_500);
+    // A second busy organization fills what the process has left; a third organization is then told 503.
+    const second = await organizationOf(2_500);
     const secondKeys = [second.readKey, ...(await keysOf(second, 1))];
     const more = secondKeys.flatMap((key) => [stalledExport(key, 'never read'), stalledExport(key, 'first chunk')]);
     exports.push(...more);
     const moreStatuses = (await Promise.all(more.map((entry) => entry.response))).map((res) => res.statusCode);
     expect(moreStatuses).toEqual(moreStatuses.map(() => 200));
-    expect(EXPORTS.maxPerWorkspace * 2).toBe(EXPORTS.maxPerProcess);
+    expect(EXPORTS.maxPerOrganization * 2).toBe(EXPORTS.maxPerProcess);
     const full = await otherApi.get('/exports/items');
     expect(full.status).toBe(ERRORS.SERVICE_UNAVAILABLE.status);
     expect(full.body).toEqual({ code: 'SERVICE_UNAVAILABLE', message: ERRORS.SERVICE_UNAVAILABLE.message });
@@ -272,7 +272,7 @@ describe('exports whose readers stop', () => {
       expect(entry.received()).toBeLessThan(Number(res.headers['content-length']));
     }
 
-    // While they stall, another workspace's reads answer at once, for a few seconds.
+    // While they stall, another organization's reads answer at once, for a few seconds.
     const until = Date.now() + 2_000;
     let reads = 0;
     while (Date.now() < until) {
