@@ -193,7 +193,7 @@ export function runOperatorCommand(server: ServerInfo, args: string[]): Promise<
   return outputOf(child);
 }
 
-/** Creates a key of the demo organization through the running server's admin socket. */
+/** Creates a key of the demo organization through the running server's operator socket. */
 export async function createKey(server: ServerInfo, name: string, scopes: 'read' | 'read,write'): Promise<string> {
   const args = ['key', 'create', '--org', DEMO_ORGANIZATION, '--creator', DEMO_OWNER, '--name', name];
   const { code, stdout, stderr } = await runOperatorCommand(server, [...args, '--scopes', scopes, '--json']);

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 
 /**
  * The embedded database's files may be opened by one process at a time. Whoever opens them (the server, or an
- * admin command when no server runs) first takes this lock: a file holding its pid, created exclusively.
+ * operator command when no server runs) first takes this lock: a file holding its pid, created exclusively.
  */
 export class DataDirBusyError extends Error {
   override name = 'DataDirBusyError';

@@ -2,7 +2,7 @@
 import { DataDirBusyError } from '../db/data-dir-lock.js';
 import { ConfigError, loadEnv } from '../env.js';
 import { createLogger } from '../logger.js';
-import { EXIT, isAdminCommand, runAdmin } from '../operator/index.js';
+import { EXIT, isOperatorCommand, runOperatorCommand } from '../operator/index.js';
 import { ListenError } from './server.js';
 import { start } from './start.js';
 import { syncWorker } from './sync-worker.js';
@@ -36,7 +36,7 @@ async function main(argv: string[]): Promise<number | undefined> {
     await syncWorker(env, createLogger(env.LOG_LEVEL, env.LOG_FORMAT));
     return undefined;
   }
-  if (!isAdminCommand(argv)) {
+  if (!isOperatorCommand(argv)) {
     // A noun alone, with --help, or with a command it does not have: its own commands rather than all of them.
     const noun = nounUsage(first);
     const [second] = rest;
@@ -47,7 +47,7 @@ async function main(argv: string[]): Promise<number | undefined> {
     if (noun !== undefined && second === undefined) throw new UsageError(`"${first}" needs a command.`, noun);
     throw new UsageError(`Unknown command "${argv.join(' ')}".`, noun);
   }
-  const output = await runAdmin(argv, loadEnv());
+  const output = await runOperatorCommand(argv, loadEnv());
   process.stdout.write(output.stdout);
   process.stderr.write(output.stderr);
   return output.exitCode;

@@ -10,7 +10,7 @@ import {
 } from '../demo/index.js';
 import type { Env } from '../env.js';
 import type { Logger } from '../logger.js';
-import { type AdminSocket, adminSocketPath, serveAdminSocket } from '../operator/index.js';
+import { type OperatorSocket, operatorSocketPath, serveOperatorSocket } from '../operator/index.js';
 import { clusterWorker, startPrimary } from './cluster.js';
 import { type RunningServer, StartAborted, startServer } from './server.js';
 
@@ -27,7 +27,7 @@ interface DemoKey {
 }
 
 /**
- * `coinventory-server start`: the HTTP server (or a cluster's primary), the admin socket on an embedded database,
+ * `coinventory-server start`: the HTTP server (or a cluster's primary), the operator socket on an embedded database,
  * and the demo organization on a brand-new one; stops cleanly on SIGTERM or SIGINT.
  */
 export async function start(env: Env, rootLogger: Logger) {
@@ -45,7 +45,7 @@ export async function start(env: Env, rootLogger: Logger) {
   const dataDir = env.COINVENTORY_DATA_DIR;
   const lock = lockEmbeddedDataDir(env.DATABASE_URL, dataDir);
   let demo: DemoKey | undefined;
-  let adminSocket: AdminSocket | undefined;
+  let operatorSocket: OperatorSocket | undefined;
   try {
     const server = await startServer({
       env,
@@ -56,7 +56,7 @@ export async function start(env: Env, rootLogger: Logger) {
       },
     });
     if (lock) {
-      adminSocket = await serveAdminSocket(adminSocketPath(dataDir), server.database.sql, logger);
+      operatorSocket = await serveOperatorSocket(operatorSocketPath(dataDir), server.database.sql, logger);
     }
     // Printed once the server listens and serves: a start that fails after creating the demo prints nothing, and
     // the next one prints the kept key.
@@ -66,13 +66,13 @@ export async function start(env: Env, rootLogger: Logger) {
     signals.serving(
       stopServing(logger, async () => {
         clearInterval(demoKeyCheck);
-        await adminSocket?.close();
+        await operatorSocket?.close();
         await server.close();
         lock?.release();
       }),
     );
   } catch (error) {
-    await adminSocket?.close();
+    await operatorSocket?.close();
     lock?.release();
     if (error instanceof StartAborted) {
       // Exits now: on PostgreSQL a connect or query left waiting would otherwise hold the process until it times out.

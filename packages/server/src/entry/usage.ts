@@ -27,7 +27,7 @@ function wrap(text: string, indent: number, width: number): string {
   return lines.map((l) => `${' '.repeat(indent)}${l}`).join('\n');
 }
 
-/** The first words of the two-word admin commands (`org`, `key`, `listing`…), in the order the commands come. */
+/** The first words of the two-word operator commands (`org`, `key`, `listing`…), in the order the commands come. */
 const NOUNS: readonly string[] = [
   ...new Set(COMMANDS.filter((c) => c.name.includes(' ')).map((c) => c.name.split(' ')[0] ?? c.name)),
 ];
@@ -41,10 +41,10 @@ Commands:
 ${COMMANDS.map((c) => `  ${c.name.padEnd(17)}  ${c.summary}`).join('\n')}
 
 Run "coinventory-server <command> --help" for a command's options, "coinventory-server <group> --help" for a
-group's commands (${NOUNS.join(', ')}). The admin commands take --json.
+group's commands (${NOUNS.join(', ')}). The operator commands take --json.
 
-Admin commands work against DATABASE_URL, or the embedded database in COINVENTORY_DATA_DIR, also while a
-server is running on it (they go through the server's admin socket).
+Operator commands work against DATABASE_URL, or the embedded database in COINVENTORY_DATA_DIR, also while a
+server is running on it (they go through the server's operator socket).
 
 Exit codes: 0 ok, 1 failure, 2 usage or invalid input, 3 not found, 4 already exists, 5 refused by a rule.
 

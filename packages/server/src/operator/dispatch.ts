@@ -4,19 +4,19 @@ import { connectDatabase, databaseOptions } from '../db/connect.js';
 import { DataDirBusyError, type DataDirLock, lockDataDir } from '../db/data-dir-lock.js';
 import { migrate } from '../db/migrate.js';
 import type { Env } from '../env.js';
-import { prepareAdminCommand } from './run.js';
-import { adminSocketPath, sendAdminCommand } from './socket.js';
+import { prepareOperatorCommand } from './run.js';
+import { operatorSocketPath, sendOperatorCommand } from './socket.js';
 import type { CommandOutput } from './spec.js';
 
-/** How long an admin command waits for an embedded database that another process holds to become reachable. */
+/** How long an operator command waits for an embedded database that another process holds to become reachable. */
 const BUSY_WAIT_MS = 10_000;
 
 /**
- * Runs an admin command where the data is: on DATABASE_URL directly; on the embedded database through a running
- * server's admin socket, or, when no server runs, by opening the database itself.
+ * Runs an operator command where the data is: on DATABASE_URL directly; on the embedded database through a running
+ * server's operator socket, or, when no server runs, by opening the database itself.
  */
-export async function runAdmin(argv: string[], env: Env): Promise<CommandOutput> {
-  const prepared = prepareAdminCommand(argv);
+export async function runOperatorCommand(argv: string[], env: Env): Promise<CommandOutput> {
+  const prepared = prepareOperatorCommand(argv);
   if (prepared.kind === 'done') return prepared.output;
   if (env.DATABASE_URL) {
     const database = await connectDatabase(databaseOptions(env, { poolSize: 1, statementTimeoutMs: 0 }));
@@ -29,16 +29,16 @@ export async function runAdmin(argv: string[], env: Env): Promise<CommandOutput>
   }
   const dataDir = env.COINVENTORY_DATA_DIR;
   mkdirSync(dataDir, { recursive: true });
-  const socketPath = adminSocketPath(dataDir);
+  const socketPath = operatorSocketPath(dataDir);
   const deadline = Date.now() + BUSY_WAIT_MS;
   for (;;) {
-    const viaServer = await sendAdminCommand(socketPath, prepared.argv);
+    const viaServer = await sendOperatorCommand(socketPath, prepared.argv);
     if (viaServer) return viaServer;
     let lock: DataDirLock;
     try {
       lock = lockDataDir(dataDir);
     } catch (error) {
-      // Held, but nothing answers yet: a server still starting, or another admin command. Wait a little.
+      // Held, but nothing answers yet: a server still starting, or another operator command. Wait a little.
       if (!(error instanceof DataDirBusyError) || Date.now() > deadline) throw error;
       await sleep(250);
       continue;

@@ -1,5 +1,5 @@
 export { COMMANDS } from './commands/index.js';
-export { runAdmin } from './dispatch.js';
-export { commandHelp, executeAdminCommand, isAdminCommand, prepareAdminCommand } from './run.js';
-export { type AdminSocket, adminSocketPath, sendAdminCommand, serveAdminSocket } from './socket.js';
+export { runOperatorCommand } from './dispatch.js';
+export { commandHelp, executeOperatorCommand, isOperatorCommand, prepareOperatorCommand } from './run.js';
+export { type OperatorSocket, operatorSocketPath, sendOperatorCommand, serveOperatorSocket } from './socket.js';
 export { type CommandOutput, EXIT } from './spec.js';

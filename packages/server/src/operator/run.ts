@@ -6,10 +6,10 @@ import { ProvisioningError } from '../errors.js';
 import { COMMANDS } from './commands/index.js';
 import { type CommandOutput, EXIT } from './spec.js';
 
-export type AdminCommand = (typeof COMMANDS)[number];
+export type OperatorCommand = (typeof COMMANDS)[number];
 
 /** The command an argv names (one or two words), and the arguments after them. */
-export function findCommand(argv: readonly string[]): { command: AdminCommand; args: string[] } | null {
+export function findCommand(argv: readonly string[]): { command: OperatorCommand; args: string[] } | null {
   for (const words of [2, 1]) {
     const name = argv.slice(0, words).join(' ');
     const command = COMMANDS.find((c) => c.name === name);
@@ -18,9 +18,9 @@ export function findCommand(argv: readonly string[]): { command: AdminCommand; a
   return null;
 }
 
-export const isAdminCommand = (argv: readonly string[]) => findCommand(argv) !== null;
+export const isOperatorCommand = (argv: readonly string[]) => findCommand(argv) !== null;
 
-export function commandHelp(command: AdminCommand): string {
+export function commandHelp(command: OperatorCommand): string {
   return [
     `Usage: coinventory-server ${command.name} ${command.synopsis} [--json]`.replace(/ +/g, ' '),
     '',
@@ -45,8 +45,8 @@ export type PreparedCommand =
   /** `argv` is the command as another process must receive it: a file argument made an absolute path. */
   | { kind: 'run'; name: string; argv: string[]; run(sql: Sql): Promise<CommandOutput> };
 
-/** Parses and validates an admin command's arguments, before any database is opened. */
-export function prepareAdminCommand(argv: readonly string[]): PreparedCommand {
+/** Parses and validates an operator command's arguments, before any database is opened. */
+export function prepareOperatorCommand(argv: readonly string[]): PreparedCommand {
   const done = (output: CommandOutput): PreparedCommand => ({ kind: 'done', output });
   const found = findCommand(argv);
   if (!found) return done(fail(EXIT.usage, `Unknown command "${argv.join(' ')}".\n`));
@@ -107,8 +107,8 @@ export function prepareAdminCommand(argv: readonly string[]): PreparedCommand {
   };
 }
 
-/** Parses, validates and runs one admin command. The operator's mistakes become output, never exceptions. */
-export async function executeAdminCommand(argv: readonly string[], sql: Sql): Promise<CommandOutput> {
-  const prepared = prepareAdminCommand(argv);
+/** Parses, validates and runs one operator command. The operator's mistakes become output, never exceptions. */
+export async function executeOperatorCommand(argv: readonly string[], sql: Sql): Promise<CommandOutput> {
+  const prepared = prepareOperatorCommand(argv);
   return prepared.kind === 'done' ? prepared.output : prepared.run(sql);
 }

@@ -4,25 +4,27 @@ import { join, resolve } from 'node:path';
 import type { Logger } from 'pino';
 import { z } from 'zod';
 import type { Sql } from '../db/types.js';
-import { executeAdminCommand } from './run.js';
+import { executeOperatorCommand } from './run.js';
 import { type CommandOutput, EXIT } from './spec.js';
 
 /**
- * While the server owns the embedded database, admin commands reach it through this Unix socket in the data
+ * While the server owns the embedded database, operator commands reach it through this Unix socket in the data
  * directory (mode 0600: only the server's own OS user). The server runs them on its own connection, so they
  * never interleave with a request's transaction. One JSON line in ({ argv }), one JSON line out (the output).
+ * The file keeps its old name, `admin.sock`: during an upgrade, a server and a command of the previous release
+ * must still find each other.
  */
-export const adminSocketPath = (dataDir: string) => join(resolve(dataDir), 'admin.sock');
+export const operatorSocketPath = (dataDir: string) => join(resolve(dataDir), 'admin.sock');
 
 const RequestSchema = z.object({ argv: z.array(z.string()).max(64) }).strict();
 const OutputSchema = z.object({ exitCode: z.number().int(), stdout: z.string(), stderr: z.string() });
 const MAX_REQUEST_BYTES = 64 * 1024;
 
-export interface AdminSocket {
+export interface OperatorSocket {
   close(): Promise<void>;
 }
 
-export async function serveAdminSocket(path: string, sql: Sql, logger: Logger): Promise<AdminSocket> {
+export async function serveOperatorSocket(path: string, sql: Sql, logger: Logger): Promise<OperatorSocket> {
   // The caller holds the data directory's lock, so a socket file left here belongs to a dead process.
   rmSync(path, { force: true });
   const server = createServer((socket) => {
@@ -37,12 +39,12 @@ export async function serveAdminSocket(path: string, sql: Sql, logger: Logger): 
       socket.removeAllListeners('data');
       const request = RequestSchema.safeParse(safeJson(received.slice(0, end)));
       const reply = (output: CommandOutput) => socket.end(`${JSON.stringify(output)}\n`);
-      if (!request.success) return reply({ exitCode: EXIT.usage, stdout: '', stderr: 'Malformed admin request.\n' });
-      logger.info({ command: request.data.argv.slice(0, 2).join(' ') }, 'admin command');
-      executeAdminCommand(request.data.argv, sql)
+      if (!request.success) return reply({ exitCode: EXIT.usage, stdout: '', stderr: 'Malformed operator request.\n' });
+      logger.info({ command: request.data.argv.slice(0, 2).join(' ') }, 'operator command');
+      executeOperatorCommand(request.data.argv, sql)
         .then(reply)
         .catch((error: unknown) => {
-          logger.error({ err: error }, 'admin command failed');
+          logger.error({ err: error }, 'operator command failed');
           reply({ exitCode: EXIT.failure, stdout: '', stderr: 'The command failed inside the server; see its log.\n' });
         });
     });
@@ -70,7 +72,7 @@ function safeJson(text: string): unknown {
 }
 
 /** Sends a command to a running server; null when no server listens on the socket. */
-export async function sendAdminCommand(path: string, argv: readonly string[]): Promise<CommandOutput | null> {
+export async function sendOperatorCommand(path: string, argv: readonly string[]): Promise<CommandOutput | null> {
   return new Promise((resolveOutput, reject) => {
     const socket = createConnection(path);
     let received = '';
@@ -82,7 +84,7 @@ export async function sendAdminCommand(path: string, argv: readonly string[]): P
     socket.on('end', () => {
       const output = OutputSchema.safeParse(safeJson(received.trim()));
       if (output.success) resolveOutput(output.data);
-      else reject(new Error('The server sent an unreadable reply to the admin command.'));
+      else reject(new Error('The server sent an unreadable reply to the operator command.'));
     });
     socket.on('error', (error: NodeJS.ErrnoException) => {
       if (error.code === 'ENOENT' || error.code === 'ECONNREFUSED') resolveOutput(null);

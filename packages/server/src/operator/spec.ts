@@ -5,7 +5,7 @@ import type { Sql } from '../db/types.js';
 /**
  * The operator's commands for what an organization's settings area does: organizations, people and keys. They run
  * the same way against DATABASE_URL, an idle embedded database, or a running server's embedded database
- * (through its admin socket); see entry/main.ts.
+ * (through its operator socket); see entry/main.ts.
  */
 
 /** Exit codes of every command, documented in the README and the help. */
@@ -29,7 +29,7 @@ export interface CommandSpec<Input, Result> {
   options: Options;
   /**
    * The command reads a file named by one positional argument (`import sales FILE`). It reaches the input as `file`,
-   * an absolute path: through the admin socket the server reads it, from another working directory.
+   * an absolute path: through the operator socket the server reads it, from another working directory.
    */
   file?: true;
   input: z.ZodType<Input, z.ZodTypeDef, unknown>;

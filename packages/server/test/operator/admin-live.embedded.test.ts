@@ -23,7 +23,7 @@ import { deadPid, type Running, removeTempDirs, runToEnd, start, stop, tempDir }
 
 afterAll(removeTempDirs);
 
-describe('admin commands while a server runs on the same embedded database', () => {
+describe('operator commands while a server runs on the same embedded database', () => {
   const env = { COINVENTORY_DATA_DIR: join(tempDir(), 'data') };
   const admin: Admin = adminCli(env);
   const lockFile = join(env.COINVENTORY_DATA_DIR, 'coinventory.lock');
@@ -169,7 +169,7 @@ describe('admin commands while a server runs on the same embedded database', () 
     expect((await me(baseUrl(), secondKey)).status).toBe(200);
   });
 
-  it('after SIGTERM the lock and socket are gone and admin commands open the database directly', async () => {
+  it('after SIGTERM the lock and socket are gone and operator commands open the database directly', async () => {
     if (!server) throw new Error('no server');
     expect(await stop(server)).toBe(0);
     server = undefined;
@@ -191,7 +191,7 @@ describe('admin commands while a server runs on the same embedded database', () 
     expect(existsSync(lockFile)).toBe(false);
   });
 
-  it('a stale lock (its process is gone) is taken over by an admin command and by start', async () => {
+  it('a stale lock (its process is gone) is taken over by an operator command and by start', async () => {
     writeFileSync(lockFile, String(deadPid()));
     expect(expectJson(await admin('org list', '--json'), OrganizationJson.array()).map((o) => o.slug)).toContain(
       'live-coins',

@@ -27,10 +27,10 @@ const ISO = '\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}\\.\\d{3}Z';
 /**
  * What every command prints, as text and with --json, and how it exits. Opening the embedded database costs a
  * process a few seconds of CPU, so only the first command opens it itself (no server running); the rest run through
- * the admin socket of a server on the same data directory, which runs the same command code and prints the same
+ * the operator socket of a server on the same data directory, which runs the same command code and prints the same
  * output. admin-live.embedded.test.ts covers the lock, the socket and taking over after a server stops.
  */
-describe('admin commands on an embedded database', () => {
+describe('operator commands on an embedded database', () => {
   const env = { COINVENTORY_DATA_DIR: join(tempDir(), 'data') };
   const admin: Admin = adminCli(env);
   const lockFile = join(env.COINVENTORY_DATA_DIR, 'coinventory.lock');
@@ -307,7 +307,7 @@ describe('admin commands on an embedded database', () => {
   });
 });
 
-describe('admin command usage, which never opens the database', () => {
+describe('operator command usage, which never opens the database', () => {
   const dataDir = tempDir();
   const admin: Admin = adminCli({ COINVENTORY_DATA_DIR: dataDir });
   const lockFile = join(dataDir, 'coinventory.lock');

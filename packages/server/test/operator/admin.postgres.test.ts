@@ -29,7 +29,7 @@ import {
 import { type Running, removeTempDirs, start, stop, tempDir } from '../support/binary.js';
 import { ERROR_BODY } from '../support/errors.js';
 
-describe('admin commands on DATABASE_URL', () => {
+describe('operator commands on DATABASE_URL', () => {
   let database: { url: string; drop(): Promise<void> } | undefined;
   let env: Record<string, string> = {};
   const admin: Admin = (command, ...args) => adminCli(env)(command, ...args);
@@ -256,7 +256,7 @@ describe('admin commands on DATABASE_URL', () => {
       });
       expect((await me(baseUrl(), state.adminKey)).status).toBe(200);
       expect((await me(baseUrl(), state.spareKey)).status).toBe(200);
-      // On PostgreSQL the server takes no data directory lock and opens no admin socket.
+      // On PostgreSQL the server takes no data directory lock and opens no operator socket.
       expect(readdirSync(env.COINVENTORY_DATA_DIR ?? '')).toEqual([]);
     });
 

@@ -10,7 +10,7 @@ import {
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import type { Sql } from '../../src/db/types.js';
-import { EXIT, executeAdminCommand } from '../../src/operator/index.js';
+import { EXIT, executeOperatorCommand } from '../../src/operator/index.js';
 import { ERROR_BODY } from '../support/errors.js';
 import { expectStatus } from '../support/http.js';
 import { type Api, createItem, freshApi } from '../support/items.js';
@@ -20,7 +20,7 @@ import { createWorkspace, type TestWorkspace } from '../support/workspace.js';
 
 /**
  * The operator's webhook commands: `webhook list` (state, why disabled, failing since, deliveries pending and
- * failed), `webhook enable|disable|delete`. Run in-process against the suite's database, as the admin socket runs
+ * failed), `webhook enable|disable|delete`. Run in-process against the suite's database, as the operator socket runs
  * them, and through the built binary as an operator runs them.
  */
 
@@ -71,7 +71,7 @@ async function getEndpoint(api: Api, id: string): Promise<WebhookEndpoint> {
 describe('webhook commands, run in-process on the suite’s database', () => {
   const ctx = serverWithOrganization({ policy: { maxRequests: 100_000, windowSeconds: 60 } });
   const sql = (): Sql => ctx.server.database.sql;
-  const run = (...argv: string[]) => executeAdminCommand(argv, sql());
+  const run = (...argv: string[]) => executeOperatorCommand(argv, sql());
   const fresh = async (): Promise<{ ws: TestWorkspace; api: Api }> => {
     const ws = await createWorkspace(sql());
     return { ws, api: await freshApi(ctx.server, ws) };

@@ -9,11 +9,11 @@ import { ERROR_BODY } from './errors.js';
 import { call } from './http.js';
 
 /**
- * Helpers for the admin command tests: run the built binary's admin commands, check their exact outcome, and
+ * Helpers for the operator command tests: run the built binary's operator commands, check their exact outcome, and
  * parse their `--json` output with strict schemas (exactly the documented fields).
  */
 
-/** The exit codes the admin commands document. */
+/** The exit codes the operator commands document. */
 export const EXIT = { ok: 0, failure: 1, usage: 2, notFound: 3, conflict: 4, refused: 5 } as const;
 
 export interface CommandResult {
@@ -146,7 +146,7 @@ export interface ProvisionedOrganization {
   key: string;
 }
 
-/** An organization with an owner and one read/write key, made only with admin commands. */
+/** An organization with an owner and one read/write key, made only with operator commands. */
 export async function provisionOrganization(
   admin: Admin,
   options: { slug: string; plan?: 'business' | 'enterprise' },
@@ -221,7 +221,7 @@ export async function me(baseUrl: string, key: string, since = Date.now()) {
 export const PROPAGATION_BOUND_MS = 5_000;
 
 /**
- * Runs an admin command that must change what a key may do, then sends the very next request with that key,
+ * Runs an operator command that must change what a key may do, then sends the very next request with that key,
  * and checks both its status and that it came within the documented bound of the command's return.
  */
 export async function expectNextRequest(

@@ -5,7 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { CsvParser } from '@coinventory/contract/csv';
 import { afterAll, expect } from 'vitest';
 import type { Sql } from '../../src/db/types.js';
-import { EXIT, executeAdminCommand } from '../../src/operator/index.js';
+import { EXIT, executeOperatorCommand } from '../../src/operator/index.js';
 
 /** What the tests of `coinventory-server import` share: the samples, a CSV reader and the command run in-process. */
 
@@ -27,7 +27,7 @@ export function csvObjects(path: string): Array<Record<string, string>> {
 
 /** Operator commands run in-process on `sql()`: `run` as typed, `json` with `--json`, expected to succeed. */
 export function operatorCommands(sql: () => Sql) {
-  const run = (...argv: string[]) => executeAdminCommand(argv, sql());
+  const run = (...argv: string[]) => executeOperatorCommand(argv, sql());
   const json = async (...argv: string[]) => {
     const output = await run(...argv, '--json');
     expect(output.exitCode, output.stderr).toBe(EXIT.ok);

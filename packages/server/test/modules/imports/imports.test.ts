@@ -6,7 +6,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import type { Sql } from '../../../src/db/types.js';
 import { IMAGES_IMPORT } from '../../../src/modules/items/index.js';
 import { identityOf, valuate } from '../../../src/modules/valuations/index.js';
-import { EXIT, prepareAdminCommand } from '../../../src/operator/index.js';
+import { EXIT, prepareOperatorCommand } from '../../../src/operator/index.js';
 import { csvObjects, operatorCommands, SAMPLES } from '../../support/imports.js';
 import { createItem, freshApi, getItem } from '../../support/items.js';
 import { serverWithOrganization } from '../../support/server.js';
@@ -181,7 +181,7 @@ describe('operator imports, run in-process on the suite’s database', () => {
     expect(missing.exitCode).toBe(EXIT.refused);
     expect(missing.stderr).toContain('Cannot read absent.csv');
     // Sent to a running server, the file is named by its absolute path: the server reads it from another directory.
-    const prepared = prepareAdminCommand(['import', 'sales', 'samples/imports/sales.csv', '--org', ws.slug]);
+    const prepared = prepareOperatorCommand(['import', 'sales', 'samples/imports/sales.csv', '--org', ws.slug]);
     expect(prepared.kind === 'run' && prepared.argv).toEqual([
       'import',
       'sales',

@@ -1,7 +1,7 @@
 import { HttpResponse } from 'msw';
 import { describe, expect, it } from 'vitest';
 import { readGate } from '../../../src/modules/marketplace/gate.js';
-import { EXIT, executeAdminCommand } from '../../../src/operator/index.js';
+import { EXIT, executeOperatorCommand } from '../../../src/operator/index.js';
 import {
   capturingLogger,
   eventually,
@@ -172,7 +172,7 @@ describe('failures in a row', () => {
     for (const gap of gaps) expect(gap).toBeGreaterThanOrEqual(290);
     expect(lines.some((line) => line.msg === 'marketplace circuit opened' && line.level === 40)).toBe(true);
     // The operator sees it.
-    const status = await executeAdminCommand(['sync', 'status', '--org', fx.ws.slug], fx.sql());
+    const status = await executeOperatorCommand(['sync', 'status', '--org', fx.ws.slug], fx.sql());
     expect(status.stdout).toMatch(
       /^Marketplace http https:\/\/marketplace\.test\/api: circuit open since \S+ \([3-9] failures in a row\); (next probe after \S+|probing)\. Last: circuit open after .*HTTP 502 bad gateway\.$/m,
     );
@@ -180,7 +180,7 @@ describe('failures in a row', () => {
     up = true;
     await expectInStep(items, finalQuantity);
     expect(await readGate(fx.sql(), MARKETPLACE)).toMatchObject({ circuit: 'closed', consecutiveFailures: 0 });
-    const after = await executeAdminCommand(['sync', 'status', '--org', fx.ws.slug], fx.sql());
+    const after = await executeOperatorCommand(['sync', 'status', '--org', fx.ws.slug], fx.sql());
     expect(after.stdout).toContain('Marketplace http https://marketplace.test/api: delivering.');
     expect(lines.some((line) => line.msg === 'marketplace circuit closed: the probe succeeded')).toBe(true);
   });
@@ -269,7 +269,7 @@ describe('the give-up period', () => {
         reason: 'still failing after the give-up period',
       }),
     ]);
-    const status = await executeAdminCommand(['sync', 'status', '--org', fx.ws.slug, '--json'], fx.sql());
+    const status = await executeOperatorCommand(['sync', 'status', '--org', fx.ws.slug, '--json'], fx.sql());
     expect(status.exitCode).toBe(EXIT.ok);
     const parsed = JSON.parse(status.stdout) as { counts: { dead: number }; stale: { marketplaceListingId: string }[] };
     expect(parsed.counts.dead).toBeGreaterThanOrEqual(1);

@@ -4,7 +4,7 @@ import { issueApiKey } from '../../../src/modules/access/index.js';
 import { httpMarketplaceAdapter } from '../../../src/modules/marketplace/adapters/http.js';
 import { linkListing, listJobs, retryJob } from '../../../src/modules/marketplace/operator.js';
 import { takeNewestJob } from '../../../src/modules/marketplace/store.js';
-import { EXIT, executeAdminCommand } from '../../../src/operator/index.js';
+import { EXIT, executeOperatorCommand } from '../../../src/operator/index.js';
 import { client } from '../../support/http.js';
 import { insertItems } from '../../support/items.js';
 import {
@@ -299,7 +299,7 @@ describe('a permanently failing listing', () => {
     expect(listed.filter((job) => job.id === dead.id)).toMatchObject([
       { state: 'dead', attempts: dead.attempts, lastError: error, marketplaceListingId: listingId },
     ]);
-    const json = await executeAdminCommand(
+    const json = await executeOperatorCommand(
       ['sync', 'list', '--org', fx.ws.slug, '--state', 'dead', '--json'],
       fx.sql(),
     );
@@ -310,13 +310,13 @@ describe('a permanently failing listing', () => {
       attempts: dead.attempts,
       lastError: error,
     });
-    const text = await executeAdminCommand(['sync', 'list', '--org', fx.ws.slug, '--state', 'dead'], fx.sql());
+    const text = await executeOperatorCommand(['sync', 'list', '--org', fx.ws.slug, '--state', 'dead'], fx.sql());
     expect(text.stdout).toContain(dead.id);
     expect(text.stdout).toContain(error);
 
     // `sync status` counts it and names the listing it left stale, with the reason.
     const statusOf = async () => {
-      const answer = await executeAdminCommand(['sync', 'status', '--org', fx.ws.slug, '--json'], fx.sql());
+      const answer = await executeOperatorCommand(['sync', 'status', '--org', fx.ws.slug, '--json'], fx.sql());
       expect(answer.exitCode).toBe(EXIT.ok);
       return JSON.parse(answer.stdout) as {
         counts: Record<string, number>;
@@ -334,7 +334,7 @@ describe('a permanently failing listing', () => {
       state: 'dead',
       lastError: error,
     });
-    const summary = await executeAdminCommand(['sync', 'status', '--org', fx.ws.slug], fx.sql());
+    const summary = await executeOperatorCommand(['sync', 'status', '--org', fx.ws.slug], fx.sql());
     expect(summary.stdout).toMatch(/^Sync jobs in \S+: \d+ pending, \d+ done, [1-9]\d* dead, \d+ superseded\.\n/);
     expect(summary.stdout).toContain("Fix the cause, then run 'sync retry' for each job.");
     expect(summary.stdout).toMatch(
@@ -346,7 +346,7 @@ describe('a permanently failing listing', () => {
     expect(await w.drain()).toBe(0);
     expect(fx.marketplace.calls).toHaveLength(dead.attempts);
 
-    const retried = await executeAdminCommand(['sync', 'retry', '--org', fx.ws.slug, '--job', dead.id], fx.sql());
+    const retried = await executeOperatorCommand(['sync', 'retry', '--org', fx.ws.slug, '--job', dead.id], fx.sql());
     expect(retried).toEqual({
       exitCode: EXIT.ok,
       stdout: `Sync job ${dead.id} is pending again; the worker will deliver it shortly.\n`,
@@ -362,7 +362,7 @@ describe('a permanently failing listing', () => {
     expect((await statusOf()).stale.map((job) => job.marketplaceListingId)).not.toContain(listingId);
 
     // Only dead jobs are retried.
-    const again = await executeAdminCommand(['sync', 'retry', '--org', fx.ws.slug, '--job', dead.id], fx.sql());
+    const again = await executeOperatorCommand(['sync', 'retry', '--org', fx.ws.slug, '--job', dead.id], fx.sql());
     expect(again).toEqual({
       exitCode: EXIT.refused,
       stdout: '',

@@ -3,7 +3,7 @@ import { ChangeListSchema, ValuationListSchema } from '@coinventory/contract';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Sql } from '../../../src/db/types.js';
 import { identityOf, startValuationScheduler } from '../../../src/modules/valuations/index.js';
-import { EXIT, executeAdminCommand } from '../../../src/operator/index.js';
+import { EXIT, executeOperatorCommand } from '../../../src/operator/index.js';
 import type { PollingLoop } from '../../../src/polling-loop.js';
 import { type Api, createItem, freshApi, getItem } from '../../support/items.js';
 import { serverWithOrganization } from '../../support/server.js';
@@ -20,7 +20,7 @@ const COIN = 'Scheduled Test Dollar';
 describe('the valuation scheduler, on the suite’s database', () => {
   const ctx = serverWithOrganization({ policy: { maxRequests: 100_000, windowSeconds: 60 } });
   const sql = (): Sql => ctx.server.database.sql;
-  const run = (...argv: string[]) => executeAdminCommand(argv, sql());
+  const run = (...argv: string[]) => executeOperatorCommand(argv, sql());
   let schedulers: PollingLoop[] = [];
   afterEach(async () => {
     await Promise.all(schedulers.map((scheduler) => scheduler.stop()));

@@ -2,7 +2,7 @@ import { ChangeListSchema, type Valuation, ValuationListSchema } from '@coinvent
 import { describe, expect, it } from 'vitest';
 import type { Sql } from '../../../src/db/types.js';
 import { identityOf } from '../../../src/modules/valuations/index.js';
-import { EXIT, executeAdminCommand } from '../../../src/operator/index.js';
+import { EXIT, executeOperatorCommand } from '../../../src/operator/index.js';
 import { expectStatus } from '../../support/http.js';
 import { type Api, createItem, freshApi, getItem } from '../../support/items.js';
 import { uniqueSku } from '../../support/routes.js';
@@ -10,7 +10,7 @@ import { serverWithOrganization } from '../../support/server.js';
 import { createWorkspace, type TestWorkspace } from '../../support/workspace.js';
 
 /**
- * `coinventory-server valuate` end to end: sales in the database, the command run as the admin socket runs it, the
+ * `coinventory-server valuate` end to end: sales in the database, the command run as the operator socket runs it, the
  * valuation read back through the API. The figures are the engine fixture's (engine.test.ts), worked out by hand.
  */
 
@@ -20,7 +20,7 @@ const TITLE = '1881-S Morgan Dollar';
 describe('valuate, run in-process on the suite’s database', () => {
   const ctx = serverWithOrganization({ policy: { maxRequests: 100_000, windowSeconds: 60 } });
   const sql = (): Sql => ctx.server.database.sql;
-  const run = (...argv: string[]) => executeAdminCommand(argv, sql());
+  const run = (...argv: string[]) => executeOperatorCommand(argv, sql());
   const ok = (output: { exitCode: number; stdout: string; stderr: string }) => {
     expect(output.exitCode, output.stderr).toBe(EXIT.ok);
     expect(output.stderr).toBe('');
