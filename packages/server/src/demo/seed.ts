@@ -1,8 +1,14 @@
 import type { Sql, TransactionSql } from '../db/types.js';
 import { type IssuedKey, issueApiKey } from '../modules/access/index.js';
+import { insertCategoryRows } from '../modules/categories/index.js';
+import { insertConsignmentRows } from '../modules/consignments/index.js';
+import { insertInvoiceRows } from '../modules/invoices/index.js';
+import { insertItemRows } from '../modules/items/index.js';
+import { insertListingRows } from '../modules/marketplace/index.js';
+import { insertValuationRows, insertValuationSourceRows } from '../modules/valuations/index.js';
+import { createDefaultWarehouse, insertWarehouseRows } from '../modules/warehouses/index.js';
 // The store's own inserts, not the operator's provisioning: a second seed must end in the slug's unique violation
 // (and roll back), which provisioning would turn into its own conflict.
-import { insertValuationRows } from '../modules/valuations/index.js';
 import { workspaceRows } from '../modules/workspaces/index.js';
 import { addDays } from './build/context.js';
 import { buildDemoRows } from './build/index.js';
@@ -38,37 +44,10 @@ export interface SeedOptions {
 
 /** The organization with its default warehouse and first zone, dated back to when the demo business "opened". */
 async function insertOrganization(tx: TransactionSql, now: Date) {
-  const created = await workspaceRows.createOrganization(tx, ORGANIZATION);
   const createdAt = addDays(now, -548);
-  await tx`UPDATE organizations SET created_at = ${createdAt} WHERE id = ${created.id}`;
-  await tx`UPDATE warehouses SET created_at = ${createdAt} WHERE organization_id = ${created.id}`;
-  return {
-    organizationId: created.id,
-    warehouseId: created.defaultWarehouseId,
-    receivingZoneId: created.defaultZoneId,
-  };
-}
-
-type Table =
-  | 'warehouses'
-  | 'zones'
-  | 'categories'
-  | 'consignors'
-  | 'consignments'
-  | 'items'
-  | 'item_images'
-  | 'comparable_sales'
-  | 'price_guide_entries'
-  | 'customers'
-  | 'invoices'
-  | 'invoice_lines'
-  | 'invoice_payments'
-  | 'marketplace_listings';
-
-/** One multi-row INSERT; the demo tables stay far below PostgreSQL's 65,535 parameters per statement. */
-async function insertRows(tx: TransactionSql, table: Table, rows: readonly object[]): Promise<void> {
-  if (rows.length === 0) return;
-  await tx`INSERT INTO ${tx(table)} ${tx(rows)}`;
+  const { id } = await workspaceRows.createOrganization(tx, { ...ORGANIZATION, createdAt });
+  const { defaultWarehouseId, defaultZoneId } = await createDefaultWarehouse(tx, id, createdAt);
+  return { organizationId: id, warehouseId: defaultWarehouseId, receivingZoneId: defaultZoneId };
 }
 
 /**
@@ -91,28 +70,25 @@ export async function seedDemoWorkspace(sql: Sql, options: SeedOptions = {}): Pr
     if (owner === null) throw new Error('demo seed: no owner among PEOPLE');
 
     const rows = buildDemoRows({ organizationId, warehouseId, receivingZoneId }, now);
-    // Parents before children, in foreign key order.
-    await insertRows(tx, 'warehouses', rows.warehouses);
-    await insertRows(tx, 'zones', rows.zones);
-    await insertRows(tx, 'categories', rows.categories);
-    await insertRows(tx, 'consignors', rows.consignors);
-    await insertRows(tx, 'consignments', rows.consignments);
-    await insertRows(
-      tx,
-      'items',
-      rows.items.map((item) => ({ ...item, attributes: tx.json(item.attributes) })),
-    );
-    await insertRows(tx, 'item_images', rows.itemImages);
-    await insertRows(tx, 'comparable_sales', rows.comparableSales);
-    await insertRows(tx, 'price_guide_entries', rows.priceGuideEntries);
-    // Spot prices are the deployment's: an operator's own (`spot set`) stay as they are.
-    await tx`INSERT INTO spot_prices ${tx(rows.spotPrices)} ON CONFLICT (metal) DO NOTHING`;
+    // Each owner's rows in one multi-row INSERT per table (the demo stays far below PostgreSQL's 65,535 parameters
+    // per statement); parents before children, in foreign key order.
+    await insertWarehouseRows(tx, rows);
+    await insertCategoryRows(tx, rows.categories);
+    await insertConsignmentRows(tx, rows);
+    await insertItemRows(tx, { items: rows.items, images: rows.itemImages });
+    await insertValuationSourceRows(tx, {
+      sales: rows.comparableSales,
+      guide: rows.priceGuideEntries,
+      spotPrices: rows.spotPrices,
+    });
     await insertValuationRows(tx, rows.valuations, rows.valuationComps);
-    await insertRows(tx, 'customers', rows.customers);
-    await insertRows(tx, 'invoices', rows.invoices);
-    await insertRows(tx, 'invoice_lines', rows.invoiceLines);
-    await insertRows(tx, 'invoice_payments', rows.invoicePayments);
-    await insertRows(tx, 'marketplace_listings', rows.marketplaceListings);
+    await insertInvoiceRows(tx, {
+      customers: rows.customers,
+      invoices: rows.invoices,
+      lines: rows.invoiceLines,
+      payments: rows.invoicePayments,
+    });
+    await insertListingRows(tx, rows.marketplaceListings);
 
     const key = await issueApiKey(tx, {
       organizationId,

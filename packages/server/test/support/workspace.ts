@@ -1,6 +1,7 @@
 import type { Scope } from '@coinventory/contract';
 import type { Sql } from '../../src/db/types.js';
 import { issueApiKey } from '../../src/modules/access/index.js';
+import { createDefaultWarehouse } from '../../src/modules/warehouses/index.js';
 import { addMember, createOrganization, createUser, type Plan, type Role } from '../../src/modules/workspaces/store.js';
 
 let sequence = 0;
@@ -28,6 +29,7 @@ export async function createWorkspace(sql: Sql, options: { plan?: Plan } = {}): 
     slug: `test-${suffix}`,
     plan: options.plan ?? 'business',
   });
+  const { defaultWarehouseId, defaultZoneId } = await createDefaultWarehouse(sql, organization.id);
   const owner = await createUser(sql, { email: `owner-${suffix}@example.test`, name: 'Owner' });
   await addMember(sql, organization.id, owner.id, 'owner');
   const issue = (scopes: Scope[], name: string) =>
@@ -39,8 +41,8 @@ export async function createWorkspace(sql: Sql, options: { plan?: Plan } = {}): 
     name: organization.name,
     slug: organization.slug,
     ownerId: owner.id,
-    defaultWarehouseId: organization.defaultWarehouseId,
-    defaultZoneId: organization.defaultZoneId,
+    defaultWarehouseId,
+    defaultZoneId,
     key: full.key,
     keyId: full.id,
     readKey: readOnly.key,

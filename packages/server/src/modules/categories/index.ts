@@ -2,4 +2,4 @@
 
 export { CATEGORIES_IMPORT, categoriesByExternalId } from './import.js';
 export { categoriesRoutes, categoryRead } from './routes.js';
-export { CATEGORIES } from './store.js';
+export { CATEGORIES, type CategoryRow, insertCategoryRows } from './store.js';

@@ -29,3 +29,15 @@ export const categoryById: ById = (sql, organizationId, id) => organizationRowBy
 export async function findCategory(sql: Queryable, organizationId: string, id: string): Promise<Category | null> {
   return CATEGORIES.first(categoryById(sql, organizationId, id));
 }
+
+/** A category as stored. */
+export interface CategoryRow {
+  organization_id: string;
+  id: string;
+  name: string;
+}
+
+/** Stored rows in one multi-row INSERT, for a caller that loads an organization's data at once (the demo). */
+export async function insertCategoryRows(sql: Queryable, categories: readonly CategoryRow[]): Promise<void> {
+  if (categories.length > 0) await sql`INSERT INTO categories ${sql(categories)}`;
+}

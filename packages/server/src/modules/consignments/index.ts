@@ -7,4 +7,11 @@ readConsignmentsWith(findConsignments);
 
 export { CONSIGNMENT_ITEMS_IMPORT, CONSIGNMENTS_IMPORT, CONSIGNORS_IMPORT } from './import.js';
 export { consignmentRead, consignmentsRoutes } from './routes.js';
-export { CONSIGNMENTS, findConsignment, listConsignments } from './store.js';
+export {
+  CONSIGNMENTS,
+  type ConsignmentRow,
+  type ConsignorRow,
+  findConsignment,
+  insertConsignmentRows,
+  listConsignments,
+} from './store.js';

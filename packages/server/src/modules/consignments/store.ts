@@ -6,7 +6,7 @@ import {
 } from '@coinventory/contract';
 import { organizationPage, organizationRowById } from '../../db/organization-rows.js';
 import { containsPattern } from '../../db/sql-helpers.js';
-import { defineTable, integer, json, nullable, tenantKey, text, timestamp } from '../../db/table.js';
+import { defineTable, integer, json, nullable, type StoredRowOf, tenantKey, text, timestamp } from '../../db/table.js';
 import type { Queryable } from '../../db/types.js';
 import type { ById } from '../../request/gated-read.js';
 
@@ -131,4 +131,25 @@ export async function findConsignments(
     sql`${selectConsignments(sql)} WHERE c.organization_id = ${organizationId} AND c.id = ANY(${ids as string[]}::uuid[])
       ORDER BY c.created_at, c.id`,
   );
+}
+
+/** A consignor as stored. */
+export interface ConsignorRow {
+  organization_id: string;
+  id: string;
+  name: string;
+  email: string | null;
+}
+
+export type ConsignmentRow = StoredRowOf<typeof CONSIGNMENTS.columns>;
+
+/**
+ * Stored rows in one multi-row INSERT per table, for a caller that loads an organization's data at once (the demo).
+ */
+export async function insertConsignmentRows(
+  sql: Queryable,
+  rows: { consignors: readonly ConsignorRow[]; consignments: readonly ConsignmentRow[] },
+): Promise<void> {
+  if (rows.consignors.length > 0) await sql`INSERT INTO consignors ${sql(rows.consignors)}`;
+  if (rows.consignments.length > 0) await sql`INSERT INTO consignments ${sql(rows.consignments)}`;
 }

@@ -8,7 +8,7 @@ import {
 import type postgres from 'postgres';
 import { organizationPage, organizationRowById } from '../../db/organization-rows.js';
 import { containsPattern } from '../../db/sql-helpers.js';
-import { defineTable, integer, json, nullable, tenantKey, text, timestamp } from '../../db/table.js';
+import { defineTable, integer, json, nullable, type StoredRowOf, tenantKey, text, timestamp } from '../../db/table.js';
 import type { Queryable } from '../../db/types.js';
 import type { ById } from '../../request/gated-read.js';
 
@@ -110,4 +110,57 @@ export const invoiceById: ById = (sql, organizationId, id) =>
 
 export async function findInvoice(sql: Queryable, organizationId: string, id: string): Promise<Invoice | null> {
   return INVOICES.first(invoiceById(sql, organizationId, id));
+}
+
+/** A customer as stored. */
+export interface CustomerRow {
+  organization_id: string;
+  id: string;
+  name: string;
+  email: string | null;
+}
+
+export type InvoiceRow = StoredRowOf<typeof INVOICES.columns>;
+
+/** An invoice's line as stored. */
+export interface InvoiceLineRow {
+  organization_id: string;
+  id: string;
+  invoice_id: string;
+  position: number;
+  item_id: string | null;
+  description: string | null;
+  quantity: number;
+  unit_price_in_cents: number;
+}
+
+/** An invoice's payment as stored. */
+export interface InvoicePaymentRow {
+  organization_id: string;
+  id: string;
+  invoice_id: string;
+  amount_in_cents: number;
+  method: string;
+  status: string;
+  paid_at: Date | null;
+  created_at: Date;
+}
+
+/**
+ * Stored rows in one multi-row INSERT per table, parents first, for a caller that loads an organization's data at once
+ * (the demo).
+ */
+export async function insertInvoiceRows(
+  sql: Queryable,
+  rows: {
+    customers: readonly CustomerRow[];
+    invoices: readonly InvoiceRow[];
+    lines: readonly InvoiceLineRow[];
+    payments: readonly InvoicePaymentRow[];
+  },
+): Promise<void> {
+  if (rows.customers.length > 0) await sql`INSERT INTO customers ${sql(rows.customers)}`;
+  if (rows.invoices.length > 0) await sql`INSERT INTO invoices ${sql(rows.invoices)}`;
+  if (rows.lines.length > 0) await sql`INSERT INTO invoice_lines ${sql(rows.lines)}`;
+  if (rows.payments.length > 0) await sql`INSERT INTO invoice_payments ${sql(rows.payments)}`;
 }

@@ -25,7 +25,9 @@ export {
 } from './service.js';
 export {
   findItem,
+  type ItemImageRow,
   idsBySku,
+  insertItemRows,
   listItems,
   lockItem,
   setConsignment,

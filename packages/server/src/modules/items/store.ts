@@ -4,7 +4,7 @@ import { containsPattern, inserted, offsetOf } from '../../db/sql-helpers.js';
 import type { WriteOf } from '../../db/table.js';
 import type { Queryable } from '../../db/types.js';
 import type { ById } from '../../request/gated-read.js';
-import { ITEMS } from './columns.js';
+import { ITEMS, type StoredItemRow } from './columns.js';
 
 const selectItems = (sql: Queryable) => sql`
   SELECT ${ITEMS.select(sql)}
@@ -277,4 +277,28 @@ export async function setImages(
       })),
     )}
   `;
+}
+
+/** An item's image as stored. */
+export interface ItemImageRow {
+  organization_id: string;
+  id: string;
+  item_id: string;
+  position: number;
+  url: string;
+  width: number | null;
+  height: number | null;
+}
+
+/**
+ * Stored rows in one multi-row INSERT per table, for a caller that loads an organization's data at once (the demo):
+ * no change is recorded, no sync job queued, as for an organization nobody has seen yet.
+ */
+export async function insertItemRows(
+  sql: Queryable,
+  rows: { items: readonly StoredItemRow[]; images: readonly ItemImageRow[] },
+): Promise<void> {
+  const items = rows.items.map((item) => ({ ...item, attributes: sql.json(item.attributes) }));
+  if (items.length > 0) await sql`INSERT INTO items ${sql(items)}`;
+  if (rows.images.length > 0) await sql`INSERT INTO item_images ${sql(rows.images)}`;
 }

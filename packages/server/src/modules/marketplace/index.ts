@@ -6,5 +6,13 @@ export { oldestPendingSyncSeconds, syncJobCounts } from './figures.js';
 export { marketplaceAdapterFromEnv, syncWorkerFromEnv } from './from-env.js';
 export { type GateState, listGates } from './gate.js';
 export { linkListing, listJobs, listListings, retryJob, syncStatus, unlinkListing } from './operator.js';
-export { enqueueForItem, SYNC_STATES, type SyncJob, type SyncKind, type SyncState } from './store.js';
+export {
+  enqueueForItem,
+  insertListingRows,
+  type MarketplaceListingRow,
+  SYNC_STATES,
+  type SyncJob,
+  type SyncKind,
+  type SyncState,
+} from './store.js';
 export { type SyncObserver, type SyncWorker, type SyncWorkerOptions, startSyncWorker } from './worker.js';

@@ -352,3 +352,20 @@ export async function findLinkableItem(
   `;
   return row ?? null;
 }
+
+/** A listing as stored. */
+export interface MarketplaceListingRow {
+  organization_id: string;
+  id: string;
+  item_id: string;
+  marketplace_listing_id: string;
+  external_url: string;
+  status: 'active';
+  last_synced_quantity: number;
+  created_at: Date;
+}
+
+/** Stored rows in one multi-row INSERT, for a caller that loads an organization's data at once (the demo). */
+export async function insertListingRows(sql: Queryable, listings: readonly MarketplaceListingRow[]): Promise<void> {
+  if (listings.length > 0) await sql`INSERT INTO marketplace_listings ${sql(listings)}`;
+}

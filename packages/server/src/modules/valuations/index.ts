@@ -10,4 +10,14 @@ export {
   valuate,
 } from './operator.js';
 export { startValuationScheduler } from './scheduler.js';
-export { compRow, gradeKeyOf, guideKey, insertValuationRows, valuationColumns } from './store.js';
+export {
+  type ComparableSaleRow,
+  compRow,
+  gradeKeyOf,
+  guideKey,
+  insertValuationRows,
+  insertValuationSourceRows,
+  type PriceGuideEntryRow,
+  type SpotPriceRow,
+  valuationColumns,
+} from './store.js';

@@ -204,6 +204,63 @@ export async function insertValuationRows(
   if (comps.length > 0) await sql`INSERT INTO valuation_comps ${sql(comps)}`;
 }
 
+/** A comparable sale, as `import sales` writes it (imports.ts). */
+export interface ComparableSaleRow {
+  organization_id: string;
+  id: string;
+  source: string;
+  external_id: string;
+  coin: string;
+  coin_identity: string;
+  title: string | null;
+  grading_service: string | null;
+  grade: string | null;
+  price_in_cents: number;
+  sold_at: Date;
+  sold_at_text: string;
+  venue: string | null;
+  url: string | null;
+  created_at: Date;
+}
+
+/** A price guide value, as `import price-guide` writes it. */
+export interface PriceGuideEntryRow {
+  organization_id: string;
+  coin_identity: string;
+  grade_key: string;
+  coin: string;
+  grade: string;
+  value_in_cents: number;
+  updated_at: Date;
+}
+
+/** A spot price: the deployment's, not an organization's. */
+export interface SpotPriceRow {
+  metal: string;
+  cents_per_oz: number;
+  updated_at: Date;
+}
+
+/**
+ * The engine's sources as stored rows, one multi-row INSERT per table, for a caller that loads an organization's data
+ * at once (the demo). Spot prices are the deployment's: only the metals it has no price for are added, so an
+ * operator's own (`spot set`) stay as they are.
+ */
+export async function insertValuationSourceRows(
+  sql: Queryable,
+  rows: {
+    sales: readonly ComparableSaleRow[];
+    guide: readonly PriceGuideEntryRow[];
+    spotPrices: readonly SpotPriceRow[];
+  },
+): Promise<void> {
+  if (rows.sales.length > 0) await sql`INSERT INTO comparable_sales ${sql(rows.sales)}`;
+  if (rows.guide.length > 0) await sql`INSERT INTO price_guide_entries ${sql(rows.guide)}`;
+  if (rows.spotPrices.length > 0) {
+    await sql`INSERT INTO spot_prices ${sql(rows.spotPrices)} ON CONFLICT (metal) DO NOTHING`;
+  }
+}
+
 /** Records that the valuation's estimate became the item's value, at the time of the transaction that did it. */
 export async function markApplied(sql: Queryable, organizationId: string, valuationId: string): Promise<void> {
   await sql`

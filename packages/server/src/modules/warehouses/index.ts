@@ -3,4 +3,10 @@
 export { WAREHOUSES_IMPORT, ZONES_IMPORT } from './import.js';
 export { ITEM_PLACES_IMPORT } from './item-places-import.js';
 export { warehouseRead, warehousesRoutes } from './routes.js';
-export { WAREHOUSES } from './store.js';
+export {
+  createDefaultWarehouse,
+  insertWarehouseRows,
+  WAREHOUSES,
+  type WarehouseRow,
+  type ZoneRow,
+} from './store.js';

@@ -29,8 +29,7 @@ export async function createOrganization(sql: Queryable, input: { name: string; 
   const created = await data
     .createOrganization(sql, input)
     .catch(conflictOn('organizations_slug_key', `An organization with the slug "${input.slug}" already exists.`));
-  const row = await requireOrganization(sql, created.id);
-  return { ...row, defaultWarehouseId: created.defaultWarehouseId, defaultZoneId: created.defaultZoneId };
+  return requireOrganization(sql, created.id);
 }
 
 export const listOrganizations = (sql: Queryable) => data.listOrganizations(sql);

@@ -17,30 +17,23 @@ export interface CreatedOrganization {
   name: string;
   slug: string;
   plan: Plan;
-  defaultWarehouseId: string;
-  defaultZoneId: string;
 }
 
 /**
- * Creates an organization with its default warehouse and that warehouse's first zone, in one statement, so it is
- * atomic on its own and also fits inside a caller's transaction.
+ * Creates an organization. Its default warehouse and receiving zone are the warehouses module's
+ * (`createDefaultWarehouse`): whoever opens an organization makes both in one transaction. `createdAt` dates it back
+ * (the demo's); absent, it is the column's default, now.
  */
 export async function createOrganization(
   sql: Queryable,
-  input: { name: string; slug: string; plan: Plan },
+  input: { name: string; slug: string; plan: Plan; createdAt?: Date },
 ): Promise<CreatedOrganization> {
-  const row = await inserted(sql<{ id: string; warehouse_id: string; zone_id: string }[]>`
-    WITH org AS (
-      INSERT INTO organizations (name, slug, plan) VALUES (${input.name}, ${input.slug}, ${input.plan}) RETURNING id
-    ), warehouse AS (
-      INSERT INTO warehouses (organization_id, name, is_default) SELECT id, 'Main', true FROM org RETURNING organization_id, id
-    ), zone AS (
-      INSERT INTO zones (organization_id, warehouse_id, name, position)
-      SELECT organization_id, id, 'Receiving', 1 FROM warehouse RETURNING id
-    )
-    SELECT org.id, warehouse.id AS warehouse_id, zone.id AS zone_id FROM org, warehouse, zone
+  const row = await inserted(sql<{ id: string }[]>`
+    INSERT INTO organizations (name, slug, plan, created_at)
+    VALUES (${input.name}, ${input.slug}, ${input.plan}, ${input.createdAt ?? sql`DEFAULT`})
+    RETURNING id
   `);
-  return { id: row.id, ...input, defaultWarehouseId: row.warehouse_id, defaultZoneId: row.zone_id };
+  return { id: row.id, name: input.name, slug: input.slug, plan: input.plan };
 }
 
 export async function createUser(

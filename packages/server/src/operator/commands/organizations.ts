@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { createDefaultWarehouse } from '../../modules/warehouses/index.js';
 import * as workspaces from '../../modules/workspaces/index.js';
 import { table } from '../format.js';
 import { NO_OPTIONS, name, org, PLAN_CHOICES, plan, slug, string } from '../options.js';
@@ -13,7 +14,12 @@ export const ORGANIZATIONS_COMMANDS = [
     example: 'coinventory-server org create --name "Liberty Coins" --slug liberty-coins --plan business',
     options: { name: string, slug: string, plan: string },
     input: z.object({ name: name(200), slug, plan }),
-    run: (sql, input) => workspaces.createOrganization(sql, input),
+    // The organization and its default warehouse and zone, two modules' rows, in one transaction.
+    run: (sql, input) =>
+      sql.begin(async (tx) => {
+        const organization = await workspaces.createOrganization(tx, input);
+        return { ...organization, ...(await createDefaultWarehouse(tx, organization.id)) };
+      }),
     text: (org) => `Created organization ${org.slug} (${org.id}) on the ${org.plan} plan.`,
   }),
   spec({
