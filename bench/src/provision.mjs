@@ -22,7 +22,7 @@ const run = promisify(execFile);
  */
 
 /**
- * Where operator commands run: a PostgreSQL URL, or the embedded database's directory (through the admin socket of
+ * Where operator commands run: a PostgreSQL URL, or the embedded database's directory (through the operator socket of
  * the server running on it).
  * @typedef {string | { dataDir: string }} Database
  */

@@ -17,7 +17,7 @@ export const SAMPLE_WIDTH = 80;
 const SAMPLE_QUERY = new Set(['q', 'status', 'sort', 'limit']);
 
 /**
- * Values a sample sends instead of the document's example, where the example names what a fresh demo workspace
+ * Values a sample sends instead of the document's example, where the example names what a fresh demo organization
  * already has: the example's SKU is one of its items, so creating it again would be refused with 409.
  */
 const BODY_OVERRIDES = { createItem: { sku: 'MOR-1921-D-63-2' } };

@@ -227,7 +227,7 @@ describe('the webhooks guide', () => {
       `fail for **${WEBHOOKS.disableAfterFailingHours} hours** without one success`,
       `Retried for ${WEBHOOKS.retryHours} hours`,
       `For ${WEBHOOKS.previousSecretHours} hours (until \`previousSecretExpiresAt\`)`,
-      `A workspace has at most ${WEBHOOKS.maxEndpoints} endpoints`,
+      `An organization has at most ${WEBHOOKS.maxEndpoints} endpoints`,
       `at most ${WEBHOOKS.url.max.toLocaleString('en-US')} characters`,
       `at most ${WEBHOOKS.description.max} characters`,
       `the base64 of ${WEBHOOKS.secretBytes} random bytes`,

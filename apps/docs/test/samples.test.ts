@@ -439,7 +439,7 @@ for (const { file } of pages) {
 /**
  * The API reference's request samples: on each operation's page, curl, the SDK and the CLI send the same request, and
  * each must succeed against the live server (exit 0, every answer below 400). What they name must exist:
- * - an id in the path (`ITEM_ID`, `WEBHOOK_ENDPOINT_ID`…) is an object of the workspace: for a read, a demo one (the
+ * - an id in the path (`ITEM_ID`, `WEBHOOK_ENDPOINT_ID`…) is an object of the organization: for a read, a demo one (the
  *   item with valuations the guides use, the first of its list) or one made once; for a write, a fresh one made for
  *   that sample alone, so that three deletes delete three objects;
  * - `CHANGES_CURSOR` is the changes feed's end, taken just before the sample.
@@ -506,7 +506,7 @@ describe('the API reference', () => {
     const { items } = await api<{ items: Array<{ id: string }> }>('GET', `${collection}?limit=1`);
     let id = items[0]?.id;
     if (!id && body) id = await make(collection, body);
-    if (!id) throw new Error(`${operation.operationId}: ${collection} is empty in the demo workspace`);
+    if (!id) throw new Error(`${operation.operationId}: ${collection} is empty in the demo organization`);
     shared.set(name, id);
     return id;
   }

@@ -20,7 +20,7 @@ export const RECEIVER_PATH = '/webhooks';
 
 type Api = <T>(method: string, path: string, body?: unknown) => Promise<T>;
 
-/** Runs an operator command (`coinventory-server …`) against the live server on the demo workspace; throws if it fails. */
+/** Runs an operator command (`coinventory-server …`) against the live server on the demo organization; throws if it fails. */
 export type Operator = (args: string[]) => Promise<void>;
 
 /** The API as the test itself calls it (straight to the server, not through the samples' recording proxy). */
@@ -75,7 +75,7 @@ interface Endpoint {
 }
 
 /**
- * Makes the valuation engine value a new item of the demo workspace, by importing three recent comparable sales of its
+ * Makes the valuation engine value a new item of the demo organization, by importing three recent comparable sales of its
  * coin with `operator` (an import of sales values the items of the coins it changed), and resolves to that item's id.
  */
 async function valuedItem(api: Api, operator: Operator, organization: string): Promise<string> {
@@ -106,7 +106,7 @@ async function valuedItem(api: Api, operator: Operator, organization: string): P
  * Runs the checks against a receiver listening on `port` with the secret of `endpoint` (whose URL is that port's
  * RECEIVER_PATH): a test ping, then item changes, a replay of them, a valuation's change (which the receiver must
  * accept though it has nothing to do with it), forged deliveries and a secret rotation. `output` is what the receiver
- * has printed so far; `operator` runs the server's operator commands on `organization`, the endpoint's workspace.
+ * has printed so far; `operator` runs the server's operator commands on `organization`, the endpoint's own.
  * Tidies up the items it made.
  */
 export async function exerciseReceiver(
