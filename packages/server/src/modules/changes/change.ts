@@ -1,4 +1,5 @@
 import type { Change, ChangeType } from '@coinventory/contract';
+import type { Fragment } from '../../db/table.js';
 import type { Queryable } from '../../db/types.js';
 
 /** A change as stored: the columns of `changes` that make the API's Change. */
@@ -35,19 +36,21 @@ export const changeJson = (row: StoredChange): string => JSON.stringify(changeOf
 export const changeLog = (sql: Queryable) =>
   sql`(SELECT organization_id, position, id, type, object_id, occurred_at, data FROM changes)`;
 
-/** A change just recorded, as its transaction's subscribers are told of it. */
+/** A change being recorded, as its subscribers see it: its position is the SQL expression of the row being inserted. */
 export interface RecordedChange {
   organizationId: string;
-  position: number;
   type: ChangeType;
   objectId: string;
+  /** The change's position in its organization's feed, as an expression of the statement that records it. */
+  position: Fragment;
 }
 
 /**
- * Told of each change inside the transaction that records it, so what it writes commits or rolls back with the change
- * (the webhooks module queues the change's deliveries). Answers how many jobs it queued for a background worker.
+ * Writes what goes with each change, in the statement that records it, so it commits or rolls back with the change
+ * and costs no round trip of its own (the webhooks module queues the change's deliveries). Answers a data-modifying
+ * statement that returns one row per job it queued for a background worker.
  */
-export type ChangeSubscriber = (tx: Queryable, change: RecordedChange) => Promise<number>;
+export type ChangeSubscriber = (sql: Queryable, change: RecordedChange) => Fragment;
 
 const subscribers = new Map<string, ChangeSubscriber>();
 
@@ -59,11 +62,9 @@ export function subscribeToChanges(name: string, subscriber: ChangeSubscriber): 
   subscribers.set(name, subscriber);
 }
 
-/** Tells every subscriber of a recorded change, in its transaction; the jobs they queued, summed. */
-export async function tellSubscribers(tx: Queryable, change: RecordedChange): Promise<number> {
+/** Every subscriber's statement for a change being recorded. */
+export function subscriberStatements(sql: Queryable, change: RecordedChange): Fragment[] {
   // Without one, a change would commit without its webhook deliveries: refused rather than lost.
   if (subscribers.size === 0) throw new Error('a change was recorded before any module subscribed to changes');
-  let queued = 0;
-  for (const subscriber of subscribers.values()) queued += await subscriber(tx, change);
-  return queued;
+  return [...subscribers.values()].map((subscriber) => subscriber(sql, change));
 }

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Change, ChangeType } from '@coinventory/contract';
 import type { Queryable } from '../../db/types.js';
-import { changeOf, type StoredChange, tellSubscribers } from './change.js';
+import { changeOf, type StoredChange, subscriberStatements } from './change.js';
 
 /** A change as its transaction records it: what happened to which object, and the object as the API now shows it. */
 export type ChangeRecord =
@@ -21,20 +21,37 @@ export async function recordChange(tx: Queryable, organizationId: string, change
   // JSON text, not jsonb: the feed hands back the object with its fields in the order the API gives them. Sent as
   // text (a json parameter would be encoded again by the driver).
   const data = change.data === null ? null : JSON.stringify(change.data);
-  const [row] = await tx<{ position: number }[]>`
+  const recorded = {
+    organizationId,
+    type: change.type,
+    objectId: change.objectId,
+    position: tx`(SELECT position FROM recorded)`,
+  };
+  // Each subscriber's writes are a data-modifying CTE of the same statement: they see the change's row, and one round
+  // trip records the change with everything that goes with it.
+  const subscribed = subscriberStatements(tx, recorded).map((statement, index) => ({
+    name: tx(`subscriber_${index}`),
+    statement,
+  }));
+  const [row] = await tx<{ queued: number }[]>`
     WITH next AS (
       INSERT INTO change_feeds AS f (organization_id, last_position) VALUES (${organizationId}, 1)
       ON CONFLICT (organization_id) DO UPDATE SET last_position = f.last_position + 1
       RETURNING last_position
+    ),
+    recorded AS (
+      INSERT INTO changes (organization_id, position, id, type, object_id, occurred_at, data)
+      SELECT ${organizationId}, next.last_position, ${randomUUID()}, ${change.type}, ${change.objectId}, now(),
+        ${data}::text::json
+      FROM next
+      RETURNING position
     )
-    INSERT INTO changes (organization_id, position, id, type, object_id, occurred_at, data)
-    SELECT ${organizationId}, next.last_position, ${randomUUID()}, ${change.type}, ${change.objectId}, now(),
-      ${data}::text::json
-    FROM next
-    RETURNING position
+    ${subscribed.map(({ name, statement }) => tx`, ${name} AS (${statement})`)}
+    SELECT (SELECT count(*) FROM recorded)::int AS recorded,
+      0 ${subscribed.map(({ name }) => tx`+ (SELECT count(*) FROM ${name})::int`)} AS queued
   `;
   if (!row) throw new Error('the change insert returned no row');
-  return tellSubscribers(tx, { organizationId, position: row.position, type: change.type, objectId: change.objectId });
+  return row.queued;
 }
 
 /** Where a workspace's feed stands: its last position, and the highest position retention has removed. */

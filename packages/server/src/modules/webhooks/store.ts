@@ -22,7 +22,7 @@ import {
 } from '../../db/table.js';
 import type { Queryable } from '../../db/types.js';
 import type { ById } from '../../request/gated-read.js';
-import { changeLog, type RecordedChange } from '../changes/index.js';
+import { type ChangeSubscriber, changeLog } from '../changes/index.js';
 
 const events: ColumnType<WebhookEndpoint['events']> = { kind: 'value' };
 const changeType: ColumnType<WebhookDelivery['changeType']> = { kind: 'value' };
@@ -264,23 +264,17 @@ export async function listDeliveries(
 }
 
 /**
- * Queues a change's deliveries in the transaction that records it: one for each enabled endpoint of the organization
- * that subscribes to its type. Subscribed to every recorded change (index.ts). Returns how many it queued.
+ * Queues a change's deliveries in the statement that records it: one for each enabled endpoint of the organization
+ * that subscribes to its type, a row returned for each. Subscribed to every recorded change (index.ts).
  */
-export async function enqueueDeliveries(tx: Queryable, change: RecordedChange): Promise<number> {
-  const [row] = await tx<{ queued: number }[]>`
-    WITH queued AS (
-      INSERT INTO webhook_deliveries (organization_id, endpoint_id, change_position)
-      SELECT e.organization_id, e.id, ${change.position}::bigint
-      FROM webhook_endpoints e
-      WHERE e.organization_id = ${change.organizationId} AND e.enabled
-        AND (e.events && ARRAY[${change.type}, ${WEBHOOKS.allEvents}]::text[])
-      RETURNING 1
-    )
-    SELECT count(*)::int AS queued FROM queued
-  `;
-  return row?.queued ?? 0;
-}
+export const enqueueDeliveries: ChangeSubscriber = (sql, change) => sql`
+  INSERT INTO webhook_deliveries (organization_id, endpoint_id, change_position)
+  SELECT e.organization_id, e.id, ${change.position}
+  FROM webhook_endpoints e
+  WHERE e.organization_id = ${change.organizationId} AND e.enabled
+    AND (e.events && ARRAY[${change.type}, ${WEBHOOKS.allEvents}]::text[])
+  RETURNING 1
+`;
 
 /**
  * Queues every change in (after, through] that the endpoint subscribes to, again: a delivery already there goes back
