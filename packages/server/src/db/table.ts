@@ -27,7 +27,7 @@ export const json = <T>(): ColumnType<T> => ({ kind: 'json' });
 export const nullable = <T>(type: ColumnType<T>): ColumnType<T | null> => type;
 
 /** Every organization-owned table's key: the organization, and the row's own id (shown as `id`). */
-export const tenantKey = {
+export const organizationRowKey = {
   organization_id: { type: text },
   id: { type: text, field: 'id' },
 } as const;

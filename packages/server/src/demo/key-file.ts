@@ -2,7 +2,7 @@ import { readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Queryable } from '../db/types.js';
 import { unusedKeyOrganization } from '../modules/access/index.js';
-import { findOrganization } from '../modules/workspaces/index.js';
+import { findOrganization } from '../modules/organizations/index.js';
 
 /**
  * The demo key, kept until someone uses it. The database holds only its hash, and a start's output can be lost (a

@@ -5,11 +5,11 @@ import { insertConsignmentRows } from '../modules/consignments/index.js';
 import { insertInvoiceRows } from '../modules/invoices/index.js';
 import { insertItemRows } from '../modules/items/index.js';
 import { insertListingRows } from '../modules/marketplace/index.js';
-import { insertValuationRows, insertValuationSourceRows } from '../modules/valuations/index.js';
-import { createDefaultWarehouse, insertWarehouseRows } from '../modules/warehouses/index.js';
 // The store's own inserts, not the operator's provisioning: a second seed must end in the slug's unique violation
 // (and roll back), which provisioning would turn into its own conflict.
-import { workspaceRows } from '../modules/workspaces/index.js';
+import { organizationStore } from '../modules/organizations/index.js';
+import { insertValuationRows, insertValuationSourceRows } from '../modules/valuations/index.js';
+import { createDefaultWarehouse, insertWarehouseRows } from '../modules/warehouses/index.js';
 import { addDays } from './build/context.js';
 import { buildDemoRows } from './build/index.js';
 import { DEMO_ANCHOR, KEY_SCOPES, ORGANIZATION, PEOPLE } from './catalog/shop.js';
@@ -17,18 +17,18 @@ import { DEMO_ANCHOR, KEY_SCOPES, ORGANIZATION, PEOPLE } from './catalog/shop.js
 export { DEMO_ANCHOR, DEMO_SLUG } from './catalog/shop.js';
 
 /**
- * The demo workspace: one coin shop with enough varied data that every list, filter, sort and status of the API
+ * The demo organization: one coin shop with enough varied data that every list, filter, sort and status of the API
  * returns something worth looking at.
  *
- * - Run it on a database that holds no demo workspace yet: the organization's slug and the users' emails are
+ * - Run it on a database that holds no demo organization yet: the organization's slug and the users' emails are
  *   unique, so a second run fails on the first insert and its transaction leaves nothing behind.
  * - Everything but the API key and the organization and user ids is the same on every run: values come from the
- *   catalog (./catalog) and a seeded PRNG, tenant row ids from a second seeded PRNG, and dates are offsets from a
+ *   catalog (./catalog) and a seeded PRNG, ids of the organization's rows from a second seeded PRNG, and dates are offsets from a
  *   fixed anchor (`options.now` moves them all, e.g. to today). The builder (./build) turns the catalog into rows;
  *   this file writes them.
  */
 
-export interface DemoWorkspace {
+export interface DemoOrganization {
   organizationId: string;
   name: string;
   slug: string;
@@ -45,26 +45,26 @@ export interface SeedOptions {
 /** The organization with its default warehouse and first zone, dated back to when the demo business "opened". */
 async function insertOrganization(tx: TransactionSql, now: Date) {
   const createdAt = addDays(now, -548);
-  const { id } = await workspaceRows.createOrganization(tx, { ...ORGANIZATION, createdAt });
+  const { id } = await organizationStore.createOrganization(tx, { ...ORGANIZATION, createdAt });
   const { defaultWarehouseId, defaultZoneId } = await createDefaultWarehouse(tx, id, createdAt);
   return { organizationId: id, warehouseId: defaultWarehouseId, receivingZoneId: defaultZoneId };
 }
 
 /**
- * Creates the demo workspace (organization, people, stock, the comparable sales and price guide its valuations come
+ * Creates the demo organization (organization, people, stock, the comparable sales and price guide its valuations come
  * from, valuations, consignments, invoices) in one transaction, with spot prices for the metals the deployment has
  * none for, and returns a read/write API key for it. Meant for an empty database: a second run fails on the unique
  * slug and rolls back completely.
  */
-export async function seedDemoWorkspace(sql: Sql, options: SeedOptions = {}): Promise<DemoWorkspace> {
+export async function seedDemoOrganization(sql: Sql, options: SeedOptions = {}): Promise<DemoOrganization> {
   const now = options.now ?? DEMO_ANCHOR;
   return sql.begin(async (tx) => {
     const { organizationId, warehouseId, receivingZoneId } = await insertOrganization(tx, now);
 
     let owner: { id: string; email: string } | null = null;
     for (const person of PEOPLE) {
-      const user = await workspaceRows.createUser(tx, { email: person.email, name: person.name });
-      await workspaceRows.addMember(tx, organizationId, user.id, person.role);
+      const user = await organizationStore.createUser(tx, { email: person.email, name: person.name });
+      await organizationStore.addMember(tx, organizationId, user.id, person.role);
       if (person.role === 'owner') owner = { id: user.id, email: person.email };
     }
     if (owner === null) throw new Error('demo seed: no owner among PEOPLE');

@@ -5,7 +5,7 @@ import {
   forgetDemoKey,
   keepDemoKey,
   keptDemoKey,
-  seedDemoWorkspace,
+  seedDemoOrganization,
   unusedDemoKeySlug,
 } from '../demo/index.js';
 import type { Env } from '../env.js';
@@ -139,7 +139,7 @@ async function demoKeyAtStart(database: Database, dataDir: string, logger: Logge
   if (database.kind !== 'embedded') return undefined;
   const [existing] = await database.sql`SELECT 1 FROM organizations LIMIT 1`;
   if (!existing) {
-    const created = await seedDemoWorkspace(database.sql);
+    const created = await seedDemoOrganization(database.sql);
     let kept = true;
     try {
       keepDemoKey(dataDir, created.key.key);

@@ -1,7 +1,7 @@
 import { SCOPES, type Scope } from '@coinventory/contract';
 import { z } from 'zod';
 import { looksLikeUuid } from '../ids.js';
-import { PLANS, ROLES } from '../modules/workspaces/index.js';
+import { PLANS, ROLES } from '../modules/organizations/index.js';
 
 /** The option values operator commands share, each with the message an operator sees when it is wrong. */
 

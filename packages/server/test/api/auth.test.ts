@@ -2,9 +2,10 @@ import { randomInt } from 'node:crypto';
 import { type ContractRoute, contractRoutes } from '@coinventory/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generateKey, issueApiKey } from '../../src/modules/access/index.js';
-import { addMember } from '../../src/modules/workspaces/store.js';
+import { addMember } from '../../src/modules/organizations/store.js';
 import { ERROR_BODY } from '../support/errors.js';
 import { type ApiResponse, call, client } from '../support/http.js';
+import { addMemberWithKey, createTestOrganization, type TestOrganization } from '../support/organization.js';
 import {
   type ConcreteRequest,
   readRoutes,
@@ -16,7 +17,6 @@ import {
   writeRoutes,
 } from '../support/routes.js';
 import { startTestServer, type TestServer } from '../support/server.js';
-import { addMemberWithKey, createWorkspace, type TestWorkspace } from '../support/workspace.js';
 
 const BASE62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
 const randomBase62 = (length: number) => Array.from({ length }, () => BASE62[randomInt(62)]).join('');
@@ -35,7 +35,7 @@ const everyReadRoute = readRoutes.map((entry) => [entry.key, entry] as const);
 const everyWriteRoute = writeRoutes.map((entry) => [entry.key, entry] as const);
 
 let server: TestServer;
-let organization: TestWorkspace;
+let organization: TestOrganization;
 let data: SeededResources;
 
 const sql = () => server.database.sql;
@@ -54,14 +54,14 @@ function expectForbidden(response: ApiResponse, label?: string) {
 }
 
 /** Everything a request could have changed: the organization's rows and what GET shows of its item. */
-async function stateOf(target: TestWorkspace, ids: SeededResources) {
+async function stateOf(target: TestOrganization, ids: SeededResources) {
   const item = await client(server.baseUrl, target.key).get(`/items/${ids.itemId}`);
   return { item: { status: item.status, body: item.body }, counts: await rowCounts(sql(), target.organizationId) };
 }
 
 beforeAll(async () => {
   server = await startTestServer();
-  organization = await createWorkspace(sql());
+  organization = await createTestOrganization(sql());
   data = await seedResources(sql(), server.baseUrl, organization, 'AUTH');
 });
 afterAll(() => server.close());
@@ -267,10 +267,10 @@ describe('keys that stopped working', () => {
 });
 
 describe("the organization's plan", () => {
-  let planned: TestWorkspace;
+  let planned: TestOrganization;
   let plannedData: SeededResources;
   beforeAll(async () => {
-    planned = await createWorkspace(sql());
+    planned = await createTestOrganization(sql());
     plannedData = await seedResources(sql(), server.baseUrl, planned, 'PLAN');
   });
 
@@ -301,14 +301,14 @@ describe("the organization's plan", () => {
   });
 
   it('an organization created on the free plan cannot use its keys', async () => {
-    const free = await createWorkspace(sql(), { plan: 'free' });
+    const free = await createTestOrganization(sql(), { plan: 'free' });
     expectForbidden(await client(server.baseUrl, free.key).get('/me'));
     expectForbidden(await client(server.baseUrl, free.key).post('/items', { body: { sku: 'FREE-1', title: 'Free' } }));
     expect(await rowCounts(sql(), free.organizationId)).toMatchObject({ items: 0 });
   });
 
   it('a revoked key on a free plan is 401, not 403 (the key is checked first)', async () => {
-    const free = await createWorkspace(sql(), { plan: 'free' });
+    const free = await createTestOrganization(sql(), { plan: 'free' });
     await sql()`UPDATE api_keys SET revoked_at = now() WHERE organization_id = ${free.organizationId}`;
     expectUnauthorized(await client(server.baseUrl, free.key).get('/me'));
   });
@@ -375,7 +375,7 @@ describe("the key creator's membership", () => {
   });
 
   it('a member of another organization with the same user id does not revive the key', async () => {
-    const other = await createWorkspace(sql());
+    const other = await createTestOrganization(sql());
     await setRole('member');
     await addMember(sql(), other.organizationId, adminId, 'owner');
     expectForbidden(await client(server.baseUrl, adminKey).get('/me'));

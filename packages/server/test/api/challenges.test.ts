@@ -1,12 +1,12 @@
 import { type ContractRoute, contractRoutes, SCOPES } from '@coinventory/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generateKey, issueApiKey } from '../../src/modules/access/index.js';
-import { addMember, removeMember, setPlan, setRole } from '../../src/modules/workspaces/store.js';
+import { addMember, removeMember, setPlan, setRole } from '../../src/modules/organizations/store.js';
 import { ERROR_BODY } from '../support/errors.js';
 import { type ApiResponse, call } from '../support/http.js';
+import { addMemberWithKey, createTestOrganization, type TestOrganization } from '../support/organization.js';
 import { requestFor, type SeededResources, seedResources, send, writeRoutes } from '../support/routes.js';
 import { startTestServer, type TestServer } from '../support/server.js';
-import { addMemberWithKey, createWorkspace, type TestWorkspace } from '../support/workspace.js';
 
 /**
  * The WWW-Authenticate challenges of 401 and 403 (RFC 6750 §3) and the protected-resource metadata they point at
@@ -52,7 +52,7 @@ const everyRoute = contractRoutes.map((entry) => [entry.key, entry] as const);
 const everyWriteRoute = writeRoutes.map((entry) => [entry.key, entry] as const);
 
 let server: TestServer;
-let organization: TestWorkspace;
+let organization: TestOrganization;
 let data: SeededResources;
 let metadataUrl: string;
 
@@ -89,7 +89,7 @@ const accessRevokedChallenge = () => ({
 beforeAll(async () => {
   server = await startTestServer();
   metadataUrl = `${server.origin}${METADATA_SUFFIX}`;
-  organization = await createWorkspace(sql());
+  organization = await createTestOrganization(sql());
   data = await seedResources(sql(), server.baseUrl, organization, 'CHAL');
 });
 afterAll(() => server.close());
@@ -229,13 +229,13 @@ describe('credentials of another scheme, or a Bearer without one well-formed tok
 });
 
 describe('a valid key that lost access → 403 with a Bearer challenge', () => {
-  let planned: TestWorkspace;
+  let planned: TestOrganization;
   let plannedData: SeededResources;
   let adminId: string;
   let adminKey: string;
 
   beforeAll(async () => {
-    planned = await createWorkspace(sql());
+    planned = await createTestOrganization(sql());
     plannedData = await seedResources(sql(), server.baseUrl, planned, 'CHALPLAN');
     ({ userId: adminId, key: adminKey } = await addMemberWithKey(sql(), organization.organizationId, {
       email: `chal-admin-${organization.organizationId}@example.test`,
@@ -372,12 +372,12 @@ describe('protected-resource metadata (RFC 9728)', () => {
 
 describe('behind a proxy: publicBaseUrl https://api.example.com/v1', () => {
   let proxied: TestServer;
-  let proxiedOrganization: TestWorkspace;
+  let proxiedOrganization: TestOrganization;
   const publicMetadata = 'https://api.example.com/.well-known/oauth-protected-resource/v1';
 
   beforeAll(async () => {
     proxied = await startTestServer({ publicBaseUrl: 'https://api.example.com/v1' });
-    proxiedOrganization = await createWorkspace(proxied.database.sql);
+    proxiedOrganization = await createTestOrganization(proxied.database.sql);
   });
   afterAll(() => proxied.close());
 

@@ -4,9 +4,9 @@ import { createSql } from '../../src/db/connect.js';
 import type { Sql } from '../../src/db/types.js';
 import { expectHealth, expectInternalError } from '../support/fail-closed.js';
 import { type ApiResponse, call } from '../support/http.js';
+import { createTestOrganization, type TestOrganization } from '../support/organization.js';
 import { requestFor, type SeededResources, seedResources } from '../support/routes.js';
 import { startTestServer, type TestServer } from '../support/server.js';
-import { createWorkspace, type TestWorkspace } from '../support/workspace.js';
 
 describe('the database refuses connections, then accepts them again', () => {
   /**
@@ -15,7 +15,7 @@ describe('the database refuses connections, then accepts them again', () => {
    */
   const ANSWER_DEADLINE_MS = 5_000;
   let server: TestServer;
-  let organization: TestWorkspace;
+  let organization: TestOrganization;
   let data: SeededResources;
   let admin: Sql;
   let name: string;
@@ -51,7 +51,7 @@ describe('the database refuses connections, then accepts them again', () => {
 
   beforeAll(async () => {
     server = await startTestServer();
-    organization = await createWorkspace(server.database.sql);
+    organization = await createTestOrganization(server.database.sql);
     data = await seedResources(server.database.sql, server.baseUrl, organization, 'DOWN');
     const [row] = await server.database.sql<{ name: string }[]>`SELECT current_database() AS name`;
     if (!row) throw new Error('no database name');

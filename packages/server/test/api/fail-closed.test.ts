@@ -3,22 +3,22 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ERROR_BODY } from '../support/errors.js';
 import { expectHealth, expectInternalError } from '../support/fail-closed.js';
 import { call } from '../support/http.js';
+import { createTestOrganization, type TestOrganization } from '../support/organization.js';
 import { requestFor, type SeededResources, seedResources, send } from '../support/routes.js';
 import { startTestServer, type TestServer } from '../support/server.js';
-import { createWorkspace, type TestWorkspace } from '../support/workspace.js';
 
 const everyRoute = contractRoutes.map((entry) => [entry.key, entry] as const);
 
 describe('the database pool is closed under a running server', () => {
   let server: TestServer;
-  let organization: TestWorkspace;
+  let organization: TestOrganization;
   let data: SeededResources;
 
   const sendWith = (entry: ContractRoute, key: string | null) => send(server.baseUrl, requestFor(entry, data), { key });
 
   beforeAll(async () => {
     server = await startTestServer();
-    organization = await createWorkspace(server.database.sql);
+    organization = await createTestOrganization(server.database.sql);
     data = await seedResources(server.database.sql, server.baseUrl, organization, 'FAIL');
     // Reachable first: the same request succeeds.
     expect((await call(server.baseUrl, 'GET', '/me', { key: organization.key })).status).toBe(200);

@@ -4,9 +4,9 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { attributeValue, metaString, queryKeysOf } from '../support/arbitraries.js';
 import { call } from '../support/http.js';
 import { ITEM_TEXT_FIELDS } from '../support/items.js';
+import { createTestOrganization, type TestOrganization } from '../support/organization.js';
 import { describeExchange, expectContractAnswer, propertiesServer, RUNS } from '../support/properties.js';
 import { takesBody, takesId, uniqueSku } from '../support/routes.js';
-import { createWorkspace, type TestWorkspace } from '../support/workspace.js';
 
 /**
  * Property-based tests (fast-check) of text: with SQL and JSON metacharacters it is stored and returned unchanged;
@@ -18,10 +18,10 @@ const { key, itemCount } = suite;
 
 describe('text with SQL and JSON metacharacters', () => {
   // An organization of its own, so no SKU made by the other property tests can collide with the ones made here.
-  let owner: TestWorkspace;
+  let owner: TestOrganization;
   const usedSkus = new Set<string>();
   beforeAll(async () => {
-    owner = await createWorkspace(suite.server.database.sql);
+    owner = await createTestOrganization(suite.server.database.sql);
   });
   const ownerKey = () => owner.key;
   // fast-check also offers `__proto__` as a key; that one has a test of its own below.

@@ -2,6 +2,7 @@ import { CALLER_REQUEST_ID_PATTERN, type ContractRoute, contractRoutes, RATE_LIM
 import openApiDocument, { type HeaderObject, type ResponseObject } from '@coinventory/contract/openapi';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ApiResponse } from '../support/http.js';
+import { createTestOrganization, type TestOrganization } from '../support/organization.js';
 import {
   requestFor,
   routesTakingId,
@@ -11,7 +12,6 @@ import {
   writeRoutes,
 } from '../support/routes.js';
 import { startTestServer, type TestServer } from '../support/server.js';
-import { createWorkspace, type TestWorkspace } from '../support/workspace.js';
 
 /**
  * The OpenAPI document tells integrators which headers each response carries. These tests hold the server to it:
@@ -53,12 +53,12 @@ function expectDocumentedHeaders(entry: ContractRoute, response: ApiResponse, ex
 
 describe('response headers, as the OpenAPI document describes them', () => {
   let server: TestServer;
-  let organization: TestWorkspace;
+  let organization: TestOrganization;
   let data: SeededResources;
 
   beforeAll(async () => {
     server = await startTestServer();
-    organization = await createWorkspace(server.database.sql);
+    organization = await createTestOrganization(server.database.sql);
     data = await seedResources(server.database.sql, server.baseUrl, organization, 'HEADERS');
   });
   afterAll(() => server.close());
@@ -130,10 +130,10 @@ describe('response headers, as the OpenAPI document describes them', () => {
 
   describe('over the rate limit', () => {
     let limited: TestServer;
-    let limitedOrganization: TestWorkspace;
+    let limitedOrganization: TestOrganization;
     beforeAll(async () => {
       limited = await startTestServer({ policy: { maxRequests: 2, windowSeconds: 60 } });
-      limitedOrganization = await createWorkspace(limited.database.sql);
+      limitedOrganization = await createTestOrganization(limited.database.sql);
     });
     afterAll(() => limited.close());
 

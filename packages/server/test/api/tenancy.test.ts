@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { issueApiKey } from '../../src/modules/access/index.js';
 import { ERROR_BODY } from '../support/errors.js';
 import { client } from '../support/http.js';
+import { createTestOrganization, type TestOrganization } from '../support/organization.js';
 import {
   readRoutes,
   requestFor,
@@ -14,15 +15,14 @@ import {
   send,
 } from '../support/routes.js';
 import { startTestServer, type TestServer } from '../support/server.js';
-import { createWorkspace, type TestWorkspace } from '../support/workspace.js';
 
 interface List<T> {
   items: T[];
 }
 
 let server: TestServer;
-let a: TestWorkspace;
-let b: TestWorkspace;
+let a: TestOrganization;
+let b: TestOrganization;
 let aData: SeededResources;
 let bData: SeededResources;
 
@@ -40,8 +40,8 @@ let bBefore: Awaited<ReturnType<typeof snapshotOfB>>;
 
 beforeAll(async () => {
   server = await startTestServer();
-  a = await createWorkspace(server.database.sql);
-  b = await createWorkspace(server.database.sql);
+  a = await createTestOrganization(server.database.sql);
+  b = await createTestOrganization(server.database.sql);
   aData = await seedResources(server.database.sql, server.baseUrl, a, 'ALPHA');
   bData = await seedResources(server.database.sql, server.baseUrl, b, 'BRAVO');
   bBefore = await snapshotOfB();

@@ -13,9 +13,9 @@ import { cycleIn, filesUnder, fromSrc, importsOf, MODULES, parse, type SourceImp
 
 /** The one module that writes each table; every other module calls its index, or subscribes to its changes. */
 const OWNERS: Readonly<Record<string, string>> = {
-  organizations: 'workspaces',
-  users: 'workspaces',
-  memberships: 'workspaces',
+  organizations: 'organizations',
+  users: 'organizations',
+  memberships: 'organizations',
   api_keys: 'access',
   rate_limit_slots: 'access',
   rate_limit_state: 'access',

@@ -5,7 +5,7 @@ import type { Sql } from '../../src/db/types.js';
 import { type Running, start, stop } from '../support/binary.js';
 import { type CrashableCluster, startCrashableCluster, stopOnInterrupt } from '../support/crash-cluster.js';
 import { type ApiResponse, call } from '../support/http.js';
-import { createWorkspace, type TestWorkspace } from '../support/workspace.js';
+import { createTestOrganization, type TestOrganization } from '../support/organization.js';
 
 /**
  * PostgreSQL crashing under the server (`pg_ctl stop -m immediate`: no checkpoint) in the middle of concurrent item
@@ -55,7 +55,7 @@ const exited = (running: Running) => running.child.exitCode !== null || running.
 describe('PostgreSQL crashes under concurrent writes and recovers', () => {
   let cluster: CrashableCluster | undefined;
   let sql: Sql;
-  let organization: TestWorkspace;
+  let organization: TestOrganization;
   const started: { running: Running; forget: () => void }[] = [];
   const writeEnv = { RATE_LIMIT_MAX_REQUESTS: '100000' };
   const limitEnv = { RATE_LIMIT_MAX_REQUESTS: String(LIMIT), RATE_LIMIT_WINDOW_SECONDS: String(WINDOW_SECONDS) };
@@ -74,7 +74,7 @@ describe('PostgreSQL crashes under concurrent writes and recovers', () => {
     cluster = await startCrashableCluster();
     [writeServer, limitServer] = await Promise.all([startServer(writeEnv), startServer(limitEnv)]);
     sql = createSql(cluster.url, { max: 1, statementTimeoutMs: 0 });
-    organization = await createWorkspace(sql);
+    organization = await createTestOrganization(sql);
   });
 
   afterAll(async () => {

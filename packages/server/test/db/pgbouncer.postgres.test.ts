@@ -12,8 +12,8 @@ import { issueApiKey } from '../../src/modules/access/index.js';
 import { type Running, run, runToEnd, start, stop } from '../support/binary.js';
 import { parseNdjson, requestExport } from '../support/exports.js';
 import { type ApiResponse, call, client, expectStatus } from '../support/http.js';
+import { createTestOrganization, type TestOrganization } from '../support/organization.js';
 import { findPgbouncer, type Pgbouncer, startPgbouncer } from '../support/pgbouncer.js';
-import { createWorkspace, type TestWorkspace } from '../support/workspace.js';
 
 /**
  * Coinventory through PgBouncer 1.18 in transaction pooling mode (DATABASE_POOLER=transaction), as operators run
@@ -130,7 +130,7 @@ describe.skipIf(!PGBOUNCER)('through PgBouncer in transaction pooling mode', () 
 
   describe('two server processes through the pooler, one of them with DATABASE_DIRECT_URL', () => {
     let servers: [Running, Running];
-    let organization: TestWorkspace;
+    let organization: TestOrganization;
     /** One of the two servers, taking turns. */
     const server = (n: number) => (n % 2 === 0 ? servers[0] : servers[1]);
 
@@ -138,7 +138,7 @@ describe.skipIf(!PGBOUNCER)('through PgBouncer in transaction pooling mode', () 
       const env = { ...pooled, SYNC_WORKER: 'off' };
       const [first, second] = await Promise.all([started(env), started({ ...env, DATABASE_DIRECT_URL: directUrl })]);
       servers = [first, second];
-      organization = await createWorkspace(sql);
+      organization = await createTestOrganization(sql);
     });
 
     it('apply STATEMENT_TIMEOUT_MS as the pooler sets it, so neither warns', () => {

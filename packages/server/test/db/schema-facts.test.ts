@@ -21,10 +21,11 @@ import { CONSIGNMENTS } from '../../src/modules/consignments/index.js';
 import { INVOICES } from '../../src/modules/invoices/index.js';
 import { ITEMS, VALUATIONS } from '../../src/modules/items/index.js';
 import { SYNC_STATES } from '../../src/modules/marketplace/index.js';
+import { PLANS, ROLES } from '../../src/modules/organizations/index.js';
 import { WAREHOUSES } from '../../src/modules/warehouses/index.js';
-import { PLANS, ROLES } from '../../src/modules/workspaces/index.js';
 import { createTestDatabase } from '../support/database.js';
 import { insertItems, type SeedItem } from '../support/items.js';
+import { createTestOrganization } from '../support/organization.js';
 import {
   type AnyTable,
   checkedValues,
@@ -37,7 +38,6 @@ import {
   searchColumns,
   statusByRules,
 } from '../support/schema-facts.js';
-import { createWorkspace } from '../support/workspace.js';
 
 /**
  * Facts the code and the migrated schema both state, because each needs them (a CHECK constraint, a generated
@@ -104,7 +104,7 @@ describe('the items table derives status by the contract’s ITEM_STATUS_RULES',
   });
 
   it('the generated column gives each mix the status its rule names', async () => {
-    const organization = await createWorkspace(database.sql);
+    const organization = await createTestOrganization(database.sql);
     const seeds: SeedItem[] = mixes.map((mix, index) => ({ sku: `STATUS-${index}`, title: 'Status', ...mix }));
     await insertItems(database.sql, organization, seeds);
     const rows = await database.sql<{ sku: string; status: ItemStatus }[]>`

@@ -2,8 +2,8 @@ import type { Item } from '@coinventory/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ERROR_BODY } from '../support/errors.js';
 import { client } from '../support/http.js';
+import { createTestOrganization, type TestOrganization } from '../support/organization.js';
 import { startTestServer, type TestServer } from '../support/server.js';
-import { createWorkspace, type TestWorkspace } from '../support/workspace.js';
 
 const JSON_TYPE = /^application\/json(;|$)/;
 const SAFE_REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
@@ -11,12 +11,12 @@ const SAFE_REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 // The embedded database is one session, so it cannot hold a lock against itself; this runs on PostgreSQL only.
 describe('a statement that outlives STATEMENT_TIMEOUT_MS', () => {
   let slow: TestServer;
-  let owner: TestWorkspace;
+  let owner: TestOrganization;
   let item: Item;
 
   beforeAll(async () => {
     slow = await startTestServer({ statementTimeoutMs: 300 });
-    owner = await createWorkspace(slow.database.sql);
+    owner = await createTestOrganization(slow.database.sql);
     const created = await client(slow.baseUrl, owner.key).post<Item>('/items', {
       body: { sku: 'LOCKED-1', title: 'Locked item', quantity: 2 },
     });

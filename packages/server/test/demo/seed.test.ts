@@ -14,7 +14,7 @@ import {
 } from '@coinventory/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '../../src/db/connect.js';
-import { DEMO_ANCHOR, type DemoWorkspace, seedDemo, seedDemoWorkspace } from '../../src/demo/index.js';
+import { DEMO_ANCHOR, type DemoOrganization, seedDemo, seedDemoOrganization } from '../../src/demo/index.js';
 import { ProvisioningError } from '../../src/errors.js';
 import { hashKey, isWellFormedKey } from '../../src/modules/access/index.js';
 import { listConsignments } from '../../src/modules/consignments/index.js';
@@ -28,12 +28,12 @@ import { createTestDatabase } from '../support/database.js';
 const TIMEOUT_MS = 60_000;
 
 let db: Database;
-let demo: DemoWorkspace;
+let demo: DemoOrganization;
 
 beforeAll(async () => {
   // A migrated, empty database: in-memory embedded (connectDatabase + migrate) or a fresh one on the test cluster.
   db = await createTestDatabase();
-  demo = await seedDemoWorkspace(db.sql);
+  demo = await seedDemoOrganization(db.sql);
 }, TIMEOUT_MS);
 
 afterAll(async () => {
@@ -51,7 +51,7 @@ async function countBy(table: 'items' | 'valuations' | 'consignments' | 'invoice
   return Object.fromEntries(rows.map((row) => [row.value ?? 'null', row.n]));
 }
 
-describe('seedDemoWorkspace', () => {
+describe('seedDemoOrganization', () => {
   it('creates the organization on the business plan with its people', async () => {
     const [org] = await db.sql<{ name: string; slug: string; plan: string }[]>`
       SELECT name, slug, plan FROM organizations WHERE id = ${demo.organizationId}
@@ -445,7 +445,7 @@ describe('seedDemoWorkspace', () => {
 
   it('is meant for an empty database: a second run fails on the slug and leaves nothing behind', async () => {
     const before = await db.sql<{ n: number }[]>`SELECT count(*)::int AS n FROM items`;
-    await expect(seedDemoWorkspace(db.sql)).rejects.toMatchObject({
+    await expect(seedDemoOrganization(db.sql)).rejects.toMatchObject({
       code: '23505',
       constraint_name: 'organizations_slug_key',
     });

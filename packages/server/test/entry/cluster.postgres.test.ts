@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { createSql } from '../../src/db/connect.js';
 import type { Sql } from '../../src/db/types.js';
 import { type Running, removeTempDirs, run, runToEnd, start, stop } from '../support/binary.js';
-import { createWorkspace, type TestWorkspace } from '../support/workspace.js';
+import { createTestOrganization, type TestOrganization } from '../support/organization.js';
 
 /**
  * WEB_CONCURRENCY=2 on DATABASE_URL: a primary and two workers on one port (cluster.ts). Connections are spread over
@@ -50,7 +50,7 @@ let sql: Sql;
 let databaseName: string;
 let databaseUrl: string;
 let server: Running;
-let organization: TestWorkspace;
+let organization: TestOrganization;
 
 beforeAll(async () => {
   const clusterUrl = inject('postgresUrl');
@@ -67,7 +67,7 @@ beforeAll(async () => {
     RATE_LIMIT_WINDOW_SECONDS: '60',
   });
   sql = createSql(databaseUrl, { max: 2, statementTimeoutMs: 0 });
-  organization = await createWorkspace(sql);
+  organization = await createTestOrganization(sql);
 });
 
 afterAll(async () => {
@@ -149,7 +149,7 @@ describe('WEB_CONCURRENCY=2 when its port is taken', () => {
 describe('WEB_CONCURRENCY=2 shutting down', () => {
   it('finishes a request in flight when SIGTERM comes, then exits 0', async () => {
     const running = await start({ DATABASE_URL: databaseUrl, WEB_CONCURRENCY: '2' });
-    const key = (await createWorkspace(sql)).key;
+    const key = (await createTestOrganization(sql)).key;
     const body = JSON.stringify({ sku: `DRAIN-${randomBytes(4).toString('hex')}`, title: 'In flight at SIGTERM' });
     // The request is sent in two parts, SIGTERM between them: a worker is holding it open when the signal comes.
     const answered = new Promise<number>((resolve, reject) => {

@@ -3,20 +3,20 @@ import { contractRoutes, type Item, MAX_BODY_BYTES } from '@coinventory/contract
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ERROR_BODY } from '../support/errors.js';
 import { type ApiResponse, call, client } from '../support/http.js';
+import { createTestOrganization, type TestOrganization } from '../support/organization.js';
 import { rowCounts, type SeededResources, seedResources } from '../support/routes.js';
 import { startTestServer, type TestServer } from '../support/server.js';
-import { createWorkspace, type TestWorkspace } from '../support/workspace.js';
 
 const JSON_TYPE = /^application\/json(;|$)/;
 
 let server: TestServer;
-let organization: TestWorkspace;
+let organization: TestOrganization;
 let data: SeededResources;
 
 beforeAll(async () => {
   // This suite sends far more than 120 requests with one key; the rate limit has its own suite.
   server = await startTestServer({ policy: { maxRequests: 100_000, windowSeconds: 60 } });
-  organization = await createWorkspace(server.database.sql);
+  organization = await createTestOrganization(server.database.sql);
   data = await seedResources(server.database.sql, server.baseUrl, organization, 'HTTP');
 });
 afterAll(() => server.close());

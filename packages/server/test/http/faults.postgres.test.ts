@@ -10,9 +10,9 @@ import { type Running, start, stop } from '../support/binary.js';
 import { ERROR_BODY } from '../support/errors.js';
 import { client } from '../support/http.js';
 import { type Api, createItem, freshApi } from '../support/items.js';
+import { createTestOrganization, type TestOrganization } from '../support/organization.js';
 import { startTestServer, type TestServer } from '../support/server.js';
 import { holdInOtherSession } from '../support/sessions.js';
-import { createWorkspace, type TestWorkspace } from '../support/workspace.js';
 
 /**
  * What only a real PostgreSQL shows: a statement held by another session's lock past the request's deadline or the
@@ -34,12 +34,12 @@ async function waitingOnLocks(server: TestServer): Promise<number> {
 
 describe('the request deadline, with a statement blocked by another session', () => {
   let server: TestServer;
-  let organization: TestWorkspace;
+  let organization: TestOrganization;
   let api: Api;
 
   beforeAll(async () => {
     server = await startTestServer({ policy: UNLIMITED, requestTimeoutMs: 600 });
-    organization = await createWorkspace(server.database.sql);
+    organization = await createTestOrganization(server.database.sql);
     api = await freshApi(server, organization);
   });
   afterAll(() => server.close());
@@ -149,7 +149,7 @@ describe('a graceful shutdown', () => {
   });
 
   it('says Connection: close on what it answers while draining, and rolls back and answers 503 what it cuts off', async () => {
-    const organization = await createWorkspace(running.database.sql);
+    const organization = await createTestOrganization(running.database.sql);
     const api = await freshApi(testServer, organization);
     const finishing = await createItem(api, { sku: 'DRAIN-FINISHES', title: 'Before' });
     const cut = await createItem(api, { sku: 'DRAIN-CUT', title: 'Before', quantity: 1 });
@@ -236,7 +236,7 @@ describe('four servers starting at once on an empty database, then a burst acros
 
     const sql = createSql(database.url, { max: 2, statementTimeoutMs: 0 });
     try {
-      const organization = await createWorkspace(sql);
+      const organization = await createTestOrganization(sql);
       const apis = servers.map((running) => client(running.baseUrl, organization.key));
       const skus = Array.from({ length: 400 }, (_, i) => `FOUR-${i}`);
       const responses = await Promise.all(

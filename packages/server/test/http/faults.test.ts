@@ -12,8 +12,8 @@ import { ERROR_BODY } from '../support/errors.js';
 import type { ApiResponse } from '../support/http.js';
 import { expectStatus } from '../support/http.js';
 import { type Api, createItem, freshApi } from '../support/items.js';
+import { createTestOrganization, type TestOrganization } from '../support/organization.js';
 import { startTestServer, type TestServer } from '../support/server.js';
-import { createWorkspace, type TestWorkspace } from '../support/workspace.js';
 
 /**
  * The fault suite: under overload, slow bodies and races, an answer of 5xx (or 408) must mean the write did not
@@ -22,7 +22,7 @@ import { createWorkspace, type TestWorkspace } from '../support/workspace.js';
 
 const UNLIMITED = { maxRequests: 1_000_000, windowSeconds: 60 };
 
-async function skusIn(server: TestServer, organization: TestWorkspace, prefix: string): Promise<Set<string>> {
+async function skusIn(server: TestServer, organization: TestOrganization, prefix: string): Promise<Set<string>> {
   const rows = await server.database.sql<{ sku: string }[]>`
     SELECT sku FROM items WHERE organization_id = ${organization.organizationId} AND sku LIKE ${`${prefix}%`}
   `;
@@ -44,12 +44,12 @@ async function settledValue<T>(read: () => Promise<T>, timeoutMs = 15_000): Prom
 
 describe('an overload burst', () => {
   let server: TestServer;
-  let organization: TestWorkspace;
+  let organization: TestOrganization;
 
   beforeAll(async () => {
     // A short deadline and a small queue, so one burst crosses both.
     server = await startTestServer({ policy: UNLIMITED, requestTimeoutMs: 400, queueLimit: 20 });
-    organization = await createWorkspace(server.database.sql);
+    organization = await createTestOrganization(server.database.sql);
   });
   afterAll(() => server.close());
 
@@ -108,11 +108,11 @@ async function slowBody(server: TestServer, key: string, method: string, path: s
 
 describe('a request body that arrives too slowly', () => {
   let server: TestServer;
-  let organization: TestWorkspace;
+  let organization: TestOrganization;
 
   beforeAll(async () => {
     server = await startTestServer({ policy: UNLIMITED, requestTimeoutMs: 3_000, requestBodyTimeoutMs: 300 });
-    organization = await createWorkspace(server.database.sql);
+    organization = await createTestOrganization(server.database.sql);
   });
   afterAll(() => server.close());
 
@@ -151,10 +151,10 @@ describe('a request body that arrives too slowly', () => {
   it('gets 408, not 500, when the request deadline comes before the body timeout', async () => {
     const quick = await startTestServer({ policy: UNLIMITED, requestTimeoutMs: 300, requestBodyTimeoutMs: 5_000 });
     try {
-      const ws = await createWorkspace(quick.database.sql);
-      const answer = await slowBody(quick, ws.key, 'POST', '/items', JSON.stringify({ sku: 'SLOW-2', title: 'x' }));
+      const org = await createTestOrganization(quick.database.sql);
+      const answer = await slowBody(quick, org.key, 'POST', '/items', JSON.stringify({ sku: 'SLOW-2', title: 'x' }));
       expect(answer.status).toBe(408);
-      expect(await settledValue(() => skusIn(quick, ws, 'SLOW-').then((s) => [...s]))).toEqual([]);
+      expect(await settledValue(() => skusIn(quick, org, 'SLOW-').then((s) => [...s]))).toEqual([]);
     } finally {
       await quick.close();
     }
@@ -194,11 +194,11 @@ describe('a request whose headers never complete', () => {
 
 describe('concurrent PATCHes', () => {
   let server: TestServer;
-  let organization: TestWorkspace;
+  let organization: TestOrganization;
 
   beforeAll(async () => {
     server = await startTestServer({ policy: UNLIMITED, queueLimit: 1_000 });
-    organization = await createWorkspace(server.database.sql);
+    organization = await createTestOrganization(server.database.sql);
   });
   afterAll(() => server.close());
 
@@ -221,12 +221,12 @@ interface JobCount {
 
 describe('PATCH and DELETE of a linked item, racing', () => {
   let server: TestServer;
-  let organization: TestWorkspace;
+  let organization: TestOrganization;
   let api: Api;
 
   beforeAll(async () => {
     server = await startTestServer({ policy: UNLIMITED, queueLimit: 1_000 });
-    organization = await createWorkspace(server.database.sql);
+    organization = await createTestOrganization(server.database.sql);
     api = await freshApi(server, organization, 'race');
   });
   afterAll(() => server.close());

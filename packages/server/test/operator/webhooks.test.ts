@@ -14,9 +14,9 @@ import { EXIT, executeOperatorCommand } from '../../src/operator/index.js';
 import { ERROR_BODY } from '../support/errors.js';
 import { expectStatus } from '../support/http.js';
 import { type Api, createItem, freshApi } from '../support/items.js';
+import { createTestOrganization, type TestOrganization } from '../support/organization.js';
 import { uniqueSku } from '../support/routes.js';
 import { serverWithOrganization } from '../support/server.js';
-import { createWorkspace, type TestWorkspace } from '../support/workspace.js';
 
 /**
  * The operator's webhook commands: `webhook list` (state, why disabled, failing since, deliveries pending and
@@ -72,8 +72,8 @@ describe('webhook commands, run in-process on the suite’s database', () => {
   const ctx = serverWithOrganization({ policy: { maxRequests: 100_000, windowSeconds: 60 } });
   const sql = (): Sql => ctx.server.database.sql;
   const run = (...argv: string[]) => executeOperatorCommand(argv, sql());
-  const fresh = async (): Promise<{ ws: TestWorkspace; api: Api }> => {
-    const ws = await createWorkspace(sql());
+  const fresh = async (): Promise<{ ws: TestOrganization; api: Api }> => {
+    const ws = await createTestOrganization(sql());
     return { ws, api: await freshApi(ctx.server, ws) };
   };
   const ok = (output: { exitCode: number; stdout: string; stderr: string }) => {

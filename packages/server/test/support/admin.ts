@@ -3,7 +3,7 @@ import { SCOPES } from '@coinventory/contract';
 import { expect } from 'vitest';
 import { z } from 'zod';
 import { createSql } from '../../src/db/connect.js';
-import { PLANS, ROLES } from '../../src/modules/workspaces/index.js';
+import { PLANS, ROLES } from '../../src/modules/organizations/index.js';
 import { runToEnd } from './binary.js';
 import { ERROR_BODY } from './errors.js';
 import { call } from './http.js';

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, beforeEach } from 'vitest';
 import { type Api, freshApi } from './items.js';
+import { addCategory, addZone, createTestOrganization, type TestOrganization } from './organization.js';
 import { startTestServer, type TestServer } from './server.js';
-import { addCategory, addZone, createWorkspace, type TestWorkspace } from './workspace.js';
 
 /** What the item write suites (create and get, update and delete) share: the organizations and text they write. */
 
@@ -14,8 +14,8 @@ export const NASTY_SHORT = `O'B "q" \\ %_;DROP TABLE items;--🪙ü\n\t`;
 
 interface ItemWrites {
   server: TestServer;
-  ws: TestWorkspace;
-  other: TestWorkspace;
+  org: TestOrganization;
+  other: TestOrganization;
   categoryId: string;
   category2Id: string;
   otherCategoryId: string;
@@ -38,31 +38,34 @@ export function itemWritesFixture() {
   beforeAll(async () => {
     const server = await startTestServer();
     const sql = server.database.sql;
-    const ws = await createWorkspace(sql);
-    const other = await createWorkspace(sql);
+    const org = await createTestOrganization(sql);
+    const other = await createTestOrganization(sql);
     const [warehouse] = await sql<{ id: string }[]>`
-      INSERT INTO warehouses (organization_id, name) VALUES (${ws.organizationId}, 'Vault') RETURNING id
+      INSERT INTO warehouses (organization_id, name) VALUES (${org.organizationId}, 'Vault') RETURNING id
     `;
     if (!warehouse) throw new Error('no warehouse');
     started = {
       server,
-      ws,
+      org,
       other,
-      categoryId: await addCategory(sql, ws.organizationId, 'Morgan Dollars'),
-      category2Id: await addCategory(sql, ws.organizationId, 'Peace Dollars'),
+      categoryId: await addCategory(sql, org.organizationId, 'Morgan Dollars'),
+      category2Id: await addCategory(sql, org.organizationId, 'Peace Dollars'),
       otherCategoryId: await addCategory(sql, other.organizationId, 'Not yours'),
       warehouse2: {
         id: warehouse.id,
-        zonePos7: await addZone(sql, ws.organizationId, warehouse.id, 7),
-        zonePos3: await addZone(sql, ws.organizationId, warehouse.id, 3),
+        zonePos7: await addZone(sql, org.organizationId, warehouse.id, 7),
+        zonePos3: await addZone(sql, org.organizationId, warehouse.id, 3),
       },
-      defaultZonePos5: await addZone(sql, ws.organizationId, ws.defaultWarehouseId, 5),
+      defaultZonePos5: await addZone(sql, org.organizationId, org.defaultWarehouseId, 5),
     };
   });
   afterAll(() => started?.server.close());
   beforeEach(async () => {
     if (!started) throw new Error('the item writes server did not start');
-    apis = { api: await freshApi(started.server, started.ws), otherApi: await freshApi(started.server, started.other) };
+    apis = {
+      api: await freshApi(started.server, started.org),
+      otherApi: await freshApi(started.server, started.other),
+    };
   });
   const current = (): ItemWrites => {
     if (!started || !apis) throw new Error('the item writes fixture is read inside tests');
@@ -72,7 +75,7 @@ export function itemWritesFixture() {
 }
 
 /** Rows of the organization with this SKU (0 or 1). */
-export async function countSku(server: TestServer, organization: TestWorkspace, sku: string): Promise<number> {
+export async function countSku(server: TestServer, organization: TestOrganization, sku: string): Promise<number> {
   const [row] = await server.database.sql<{ n: number }[]>`
     SELECT count(*)::int AS n FROM items WHERE organization_id = ${organization.organizationId} AND sku = ${sku}
   `;

@@ -10,8 +10,8 @@ import {
 import type { Sql } from '../../src/db/types.js';
 import { issueApiKey } from '../../src/modules/access/index.js';
 import { client, expectStatus } from './http.js';
+import type { TestOrganization } from './organization.js';
 import type { TestServer } from './server.js';
-import type { TestWorkspace } from './workspace.js';
 
 export type Api = ReturnType<typeof client>;
 
@@ -33,7 +33,11 @@ export const ITEM_TEXT_FIELDS = [
  * A client on a brand-new read/write key of the organization. Each key has its own rate-limit budget, so tests that
  * make many requests take a fresh key instead of sharing one.
  */
-export async function freshApi(server: TestServer, organization: TestWorkspace, name = 'test extra key'): Promise<Api> {
+export async function freshApi(
+  server: TestServer,
+  organization: TestOrganization,
+  name = 'test extra key',
+): Promise<Api> {
   const issued = await issueApiKey(server.database.sql, {
     organizationId: organization.organizationId,
     createdBy: organization.ownerId,
@@ -83,7 +87,7 @@ export interface SeedItem {
 }
 
 /** Inserts items with one parameterised multi-row INSERT; returns their ids in input order. */
-export async function insertItems(sql: Sql, organization: TestWorkspace, seeds: SeedItem[]): Promise<string[]> {
+export async function insertItems(sql: Sql, organization: TestOrganization, seeds: SeedItem[]): Promise<string[]> {
   if (seeds.length === 0) return [];
   const rows = seeds.map((seed) => ({
     organization_id: organization.organizationId,
@@ -152,7 +156,7 @@ export const expectedOrder = (keys: SortKey[], sort: ItemSort): string[] =>
 export const at = (second: number) => new Date(Date.UTC(2024, 4, 1, 10, 0, second)).toISOString();
 
 /** Inserts the seeds; returns what each sort looks at, for expectedOrder. */
-export async function seedSortKeys(sql: Sql, organization: TestWorkspace, seeds: SeedItem[]): Promise<SortKey[]> {
+export async function seedSortKeys(sql: Sql, organization: TestOrganization, seeds: SeedItem[]): Promise<SortKey[]> {
   const ids = await insertItems(sql, organization, seeds);
   return seeds.map((s, index) => ({
     id: ids[index] ?? '',

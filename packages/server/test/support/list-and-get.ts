@@ -3,9 +3,9 @@ import { beforeAll, expect, it } from 'vitest';
 import type { Sql } from '../../src/db/types.js';
 import { badRequestBody, ERROR_BODY } from './errors.js';
 import { type ApiResponse, client, expectStatus } from './http.js';
+import { createTestOrganization, type TestOrganization } from './organization.js';
 import { compareIds } from './sales.js';
 import type { TestServer } from './server.js';
-import { createWorkspace, type TestWorkspace } from './workspace.js';
 
 /**
  * The checks every read-only resource's list and get routes share (the contract builds both routes with one
@@ -43,13 +43,13 @@ export interface ReadOnlyResource {
   /** The values of the list's `sort` parameter, when it has one; without it the list is newest first. */
   sorts?: readonly Sort[];
   /**
-   * Inserts the rows into `ws`, labelled by status, and into `other` one row that looks like ours and is newer
+   * Inserts the rows into `org`, labelled by status, and into `other` one row that looks like ours and is newer
    * than all of them; returns ours by label, and the other's id.
    */
   seed(
     sql: Sql,
-    ws: TestWorkspace,
-    other: TestWorkspace,
+    org: TestOrganization,
+    other: TestOrganization,
   ): Promise<{ rows: Record<string, SeededRow>; otherId: string }>;
   /** The labels of the newest and the oldest row, and of the rows created at one instant (the id decides). */
   newest: string;
@@ -68,8 +68,8 @@ export interface ReadOnlyResource {
 }
 
 export interface ListAndGet {
-  readonly ws: TestWorkspace;
-  readonly other: TestWorkspace;
+  readonly org: TestOrganization;
+  readonly other: TestOrganization;
   id(label: string): string;
   /** The ids of these rows in the list's order: created_at, then id, both in the sort's direction. */
   ordered(labels: readonly string[], sort?: Sort): string[];
@@ -82,8 +82,8 @@ const expectedEnum = (values: readonly string[]) => values.map((value) => `'${va
 /** Registers the shared tests in the calling `describe`; what they seeded is on the returned handle. */
 export function listAndGetSuite(server: () => TestServer, resource: ReadOnlyResource): ListAndGet {
   const { path, noun } = resource;
-  let ws: TestWorkspace;
-  let other: TestWorkspace;
+  let org: TestOrganization;
+  let other: TestOrganization;
   let rows: Record<string, SeededRow>;
   let otherId: string;
   let api: ReturnType<typeof client>;
@@ -110,10 +110,10 @@ export function listAndGetSuite(server: () => TestServer, resource: ReadOnlyReso
 
   beforeAll(async () => {
     const { sql } = server().database;
-    ws = await createWorkspace(sql);
-    other = await createWorkspace(sql);
-    api = client(server().baseUrl, ws.readKey);
-    ({ rows, otherId } = await resource.seed(sql, ws, other));
+    org = await createTestOrganization(sql);
+    other = await createTestOrganization(sql);
+    api = client(server().baseUrl, org.readKey);
+    ({ rows, otherId } = await resource.seed(sql, org, other));
     expect(Object.keys(rows).sort()).toEqual([...resource.statuses].sort());
   });
 
@@ -250,8 +250,8 @@ export function listAndGetSuite(server: () => TestServer, resource: ReadOnlyReso
   });
 
   return {
-    get ws() {
-      return ws;
+    get org() {
+      return org;
     },
     get other() {
       return other;

@@ -9,9 +9,9 @@ import {
 } from '@coinventory/contract';
 import { afterAll, beforeAll, expect } from 'vitest';
 import type { ApiResponse } from './http.js';
+import { createTestOrganization, type TestOrganization } from './organization.js';
 import { type SeededResources, seedResources } from './routes.js';
 import { startTestServer, type TestServer } from './server.js';
-import { createWorkspace, type TestWorkspace } from './workspace.js';
 
 /** What the property-based route suites share: their server, and what every answer must look like. */
 
@@ -25,7 +25,7 @@ export const JSON_TYPE = /^application\/json(;|$)/;
  */
 export function propertiesServer() {
   let started:
-    | { server: TestServer; organization: TestWorkspace; data: SeededResources; foreign: SeededResources }
+    | { server: TestServer; organization: TestOrganization; data: SeededResources; foreign: SeededResources }
     | undefined;
   const current = () => {
     if (!started) throw new Error('the properties server starts in beforeAll');
@@ -33,9 +33,9 @@ export function propertiesServer() {
   };
   beforeAll(async () => {
     const server = await startTestServer({ policy: { maxRequests: 1_000_000, windowSeconds: 60 } });
-    const organization = await createWorkspace(server.database.sql);
+    const organization = await createTestOrganization(server.database.sql);
     const data = await seedResources(server.database.sql, server.baseUrl, organization, 'PROP');
-    const other = await createWorkspace(server.database.sql);
+    const other = await createTestOrganization(server.database.sql);
     const foreign = await seedResources(server.database.sql, server.baseUrl, other, 'PROPX');
     started = { server, organization, data, foreign };
   });

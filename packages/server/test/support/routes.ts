@@ -4,8 +4,8 @@ import { beforeAll } from 'vitest';
 import type { Sql } from '../../src/db/types.js';
 import { encodeCursor } from '../../src/modules/changes/index.js';
 import { type ApiResponse, call, type RequestOptions } from './http.js';
+import type { TestOrganization } from './organization.js';
 import { serverWithOrganization, type TestServerOptions } from './server.js';
-import type { TestWorkspace } from './workspace.js';
 
 /**
  * Turns every contract route into a concrete request, so tests that must cover every route iterate
@@ -129,7 +129,7 @@ let invoiceNumber = 1000;
 export async function seedResources(
   sql: Sql,
   baseUrl: string,
-  organization: TestWorkspace,
+  organization: TestOrganization,
   label: string,
 ): Promise<SeededResources> {
   const org = organization.organizationId;

@@ -1,6 +1,6 @@
 import type { Consignment } from '@coinventory/contract';
 import type { Sql } from '../../src/db/types.js';
-import type { TestWorkspace } from './workspace.js';
+import type { TestOrganization } from './organization.js';
 
 /**
  * Inserts for the read-only resources (consignments, invoices and what they hang off). The API cannot create
@@ -62,7 +62,7 @@ export interface ItemRow {
 }
 
 /** An item in the organization's default warehouse and zone. */
-export async function insertItem(sql: Sql, organization: TestWorkspace, row: ItemRow): Promise<string> {
+export async function insertItem(sql: Sql, organization: TestOrganization, row: ItemRow): Promise<string> {
   return insertOne(sql, 'items', {
     ...row,
     title: row.title ?? row.sku,

@@ -9,7 +9,7 @@ import { answerClientErrors } from '../../src/http/client-errors.js';
 import type { RatePolicy } from '../../src/modules/access/index.js';
 import type { WebhookSettings } from '../../src/modules/webhooks/index.js';
 import { createTestDatabase } from './database.js';
-import { createWorkspace, type TestWorkspace } from './workspace.js';
+import { createTestOrganization, type TestOrganization } from './organization.js';
 
 export interface TestServer {
   baseUrl: string;
@@ -80,12 +80,12 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
  */
 export function serverWithOrganization(options: TestServerOptions = {}): {
   readonly server: TestServer;
-  readonly organization: TestWorkspace;
+  readonly organization: TestOrganization;
 } {
-  let started: { server: TestServer; organization: TestWorkspace } | undefined;
+  let started: { server: TestServer; organization: TestOrganization } | undefined;
   beforeAll(async () => {
     const server = await startTestServer(options);
-    started = { server, organization: await createWorkspace(server.database.sql) };
+    started = { server, organization: await createTestOrganization(server.database.sql) };
   });
   afterAll(() => started?.server.close());
   const get = () => {

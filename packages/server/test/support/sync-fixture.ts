@@ -6,6 +6,7 @@ import { linkListing } from '../../src/modules/marketplace/operator.js';
 import type { SyncWorker } from '../../src/modules/marketplace/worker.js';
 import { client, expectStatus } from './http.js';
 import { type Api, createItem } from './items.js';
+import { createTestOrganization, type TestOrganization } from './organization.js';
 import {
   type AppServer,
   createTestDatabase,
@@ -16,7 +17,6 @@ import {
   startAppServer,
   startWorker,
 } from './sync.js';
-import { createWorkspace, type TestWorkspace } from './workspace.js';
 
 /**
  * For the calling file of marketplace sync tests: a fake marketplace, a database with an organization, the app on it,
@@ -25,7 +25,7 @@ import { createWorkspace, type TestWorkspace } from './workspace.js';
  */
 export function syncFixture() {
   const marketplace = new FakeMarketplace();
-  let started: { database: Database; app: AppServer; ws: TestWorkspace } | undefined;
+  let started: { database: Database; app: AppServer; ws: TestOrganization } | undefined;
   let api: Api | undefined;
   /** What the app's sync notification does: kick the test's worker, when it has one. */
   let onSyncQueued: (() => void) | undefined;
@@ -45,7 +45,7 @@ export function syncFixture() {
   beforeAll(async () => {
     marketplace.listen();
     const database = await createTestDatabase();
-    const ws = await createWorkspace(database.sql);
+    const ws = await createTestOrganization(database.sql);
     started = { database, ws, app: await startAppServer(database.sql, () => onSyncQueued?.()) };
   });
   afterAll(async () => {

@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, beforeEach } from 'vitest';
 import { issueApiKey } from '../../src/modules/access/index.js';
 import { client } from './http.js';
+import { createTestOrganization, type TestOrganization } from './organization.js';
 import { type SeededResources, seedResources } from './routes.js';
 import { startTestServer, type TestServer } from './server.js';
-import { createWorkspace, type TestWorkspace } from './workspace.js';
 
 /**
  * The server the validation suites (queries, bodies) run against, for the calling file: one organization holding one
@@ -11,7 +11,7 @@ import { createWorkspace, type TestWorkspace } from './workspace.js';
  */
 export function validationServer() {
   let server: TestServer | undefined;
-  let organization: TestWorkspace | undefined;
+  let organization: TestOrganization | undefined;
   let data: SeededResources | undefined;
   let key: string | undefined;
   const started = () => {
@@ -21,7 +21,7 @@ export function validationServer() {
 
   beforeAll(async () => {
     server = await startTestServer();
-    organization = await createWorkspace(server.database.sql);
+    organization = await createTestOrganization(server.database.sql);
     data = await seedResources(server.database.sql, server.baseUrl, organization, 'VALID');
   });
   afterAll(() => server?.close());

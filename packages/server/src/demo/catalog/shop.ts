@@ -1,5 +1,5 @@
 import type { Scope } from '@coinventory/contract';
-import type { Plan, Role } from '../../modules/workspaces/index.js';
+import type { Plan, Role } from '../../modules/organizations/index.js';
 import type { CategoryKey, PlaceKey } from './shapes.js';
 
 /**

@@ -1,7 +1,7 @@
 import type { Scope } from '@coinventory/contract';
 import type { Queryable } from '../../db/types.js';
 import { noSuch, ProvisioningError } from '../../errors.js';
-import { findRole, requireOrganization, requireUser } from '../workspaces/index.js';
+import { findRole, requireOrganization, requireUser } from '../organizations/index.js';
 import { API_PLANS, KEY_CREATOR_ROLES } from './authenticate.js';
 import { generateKey, hashKey, keyHint } from './key-format.js';
 import { findApiKey, findUnusedKeyOrganization, insertApiKey, listApiKeys, revokeApiKey } from './store.js';

@@ -1,4 +1,4 @@
-/** The workspace's item categories, read-only. */
+/** The organization's item categories, read-only. */
 
 export { CATEGORIES_IMPORT, categoriesByExternalId } from './import.js';
 export { categoriesRoutes, categoryRead } from './routes.js';

@@ -1,6 +1,6 @@
 import type { Category, CategoryList, ListCategoriesQuery } from '@coinventory/contract';
 import { organizationPage, organizationRowById } from '../../db/organization-rows.js';
-import { defineTable, tenantKey, text } from '../../db/table.js';
+import { defineTable, organizationRowKey, text } from '../../db/table.js';
 import type { Queryable } from '../../db/types.js';
 import type { ById } from '../../request/gated-read.js';
 
@@ -9,7 +9,7 @@ export const CATEGORIES = defineTable<Category>()({
   name: 'categories',
   alias: 'c',
   columns: {
-    ...tenantKey,
+    ...organizationRowKey,
     name: { type: text, field: 'name' },
   },
 });

@@ -54,7 +54,7 @@ export async function recordChange(tx: Queryable, organizationId: string, change
   return row.queued;
 }
 
-/** Where a workspace's feed stands: its last position, and the highest position retention has removed. */
+/** Where an organization's feed stands: its last position, and the highest position retention has removed. */
 export interface FeedBounds {
   lastPosition: number;
   prunedThrough: number;
@@ -104,7 +104,7 @@ export async function readFeed(
   return { lastPosition: first?.last_position ?? 0, prunedThrough: first?.pruned_through ?? 0, changes };
 }
 
-/** The feed's bounds now (zero for a workspace that has never changed). */
+/** The feed's bounds now (zero for an organization that has never changed). */
 export async function feedBounds(sql: Queryable, organizationId: string): Promise<FeedBounds> {
   const [row] = await sql<{ last_position: number; pruned_through: number }[]>`
     SELECT last_position, pruned_through FROM change_feeds WHERE organization_id = ${organizationId}
@@ -113,7 +113,7 @@ export async function feedBounds(sql: Queryable, organizationId: string): Promis
 }
 
 /**
- * Removes every workspace's changes from before `cutoff`, each workspace up to its newest such position, and
+ * Removes every organization's changes from before `cutoff`, each organization up to its newest such position, and
  * records how far it removed: a cursor before that may have missed a change, and is refused. Returns the number of
  * changes removed.
  */

@@ -6,7 +6,16 @@ import {
 } from '@coinventory/contract';
 import { organizationPage, organizationRowById } from '../../db/organization-rows.js';
 import { containsPattern } from '../../db/sql-helpers.js';
-import { defineTable, integer, json, nullable, type StoredRowOf, tenantKey, text, timestamp } from '../../db/table.js';
+import {
+  defineTable,
+  integer,
+  json,
+  nullable,
+  organizationRowKey,
+  type StoredRowOf,
+  text,
+  timestamp,
+} from '../../db/table.js';
 import type { Queryable } from '../../db/types.js';
 import type { ById } from '../../request/gated-read.js';
 
@@ -23,7 +32,7 @@ export const CONSIGNMENTS = defineTable<Consignment>()({
   name: 'consignments',
   alias: 'c',
   columns: {
-    ...tenantKey,
+    ...organizationRowKey,
     number: { type: nullable(text), field: 'number' },
     name: { type: nullable(text), field: 'name' },
     status: { type: text, field: 'status' },
@@ -120,7 +129,7 @@ export async function findConsignment(sql: Queryable, organizationId: string, id
   return CONSIGNMENTS.first(consignmentById(sql, organizationId, id));
 }
 
-/** The workspace's consignments with these ids, as GET returns each (an id not of the workspace is absent). */
+/** The organization's consignments with these ids, as GET returns each (an id not of the organization is absent). */
 export async function findConsignments(
   sql: Queryable,
   organizationId: string,

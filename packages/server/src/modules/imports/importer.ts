@@ -2,7 +2,7 @@ import { basename } from 'node:path';
 import type { z } from 'zod';
 import type { Sql, TransactionSql } from '../../db/types.js';
 import { ProvisioningError } from '../../errors.js';
-import { requireOrganization } from '../workspaces/index.js';
+import { requireOrganization } from '../organizations/index.js';
 import { type FileRow, readImportFile } from './read.js';
 
 /**

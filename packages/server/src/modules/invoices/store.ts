@@ -8,7 +8,16 @@ import {
 import type postgres from 'postgres';
 import { organizationPage, organizationRowById } from '../../db/organization-rows.js';
 import { containsPattern } from '../../db/sql-helpers.js';
-import { defineTable, integer, json, nullable, type StoredRowOf, tenantKey, text, timestamp } from '../../db/table.js';
+import {
+  defineTable,
+  integer,
+  json,
+  nullable,
+  organizationRowKey,
+  type StoredRowOf,
+  text,
+  timestamp,
+} from '../../db/table.js';
 import type { Queryable } from '../../db/types.js';
 import type { ById } from '../../request/gated-read.js';
 
@@ -21,7 +30,7 @@ export const INVOICES = defineTable<Invoice>()({
   name: 'invoices',
   alias: 'inv',
   columns: {
-    ...tenantKey,
+    ...organizationRowKey,
     number: { type: nullable(integer), field: 'number' },
     status: { type: text, field: 'status' },
     source: { type: text, field: 'source' },

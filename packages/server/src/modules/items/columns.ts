@@ -5,8 +5,8 @@ import {
   integer,
   json,
   nullable,
+  organizationRowKey,
   type StoredRowOf,
-  tenantKey,
   text,
   timestamp,
 } from '../../db/table.js';
@@ -20,7 +20,7 @@ export const ITEMS = defineTable<Item, UpdateItemBody>()({
   name: 'items',
   alias: 'i',
   columns: {
-    ...tenantKey,
+    ...organizationRowKey,
     sku: { type: text, field: 'sku', body: 'sku' },
     title: { type: text, field: 'title', body: 'title' },
     description: { type: nullable(text), field: 'description', body: 'description' },

@@ -33,7 +33,7 @@ const searchItems = (sql: Queryable, pattern: string) => sql`
     OR lower(i.description) LIKE lower(${pattern}) OR lower(i.certificate_number) LIKE lower(${pattern}))
 `;
 
-/** The WHERE conditions of a list: the workspace's items, narrowed by the query's filters. */
+/** The WHERE conditions of a list: the organization's items, narrowed by the query's filters. */
 const listFilters = (sql: Queryable, organizationId: string, query: ExportItemsQuery) => sql`
   WHERE i.organization_id = ${organizationId}
     ${query.q === undefined ? sql`` : searchItems(sql, containsPattern(query.q))}
@@ -106,7 +106,7 @@ export interface Location {
 /**
  * Resolves where an item goes: the warehouse asked for (else the zone's warehouse, else the default warehouse)
  * and the zone asked for (else that warehouse's first zone). Null when the warehouse or zone is not the
- * workspace's, or the zone is not in the warehouse.
+ * organization's, or the zone is not in the warehouse.
  */
 export async function resolveLocation(
   sql: Queryable,
@@ -143,7 +143,7 @@ export async function insertItem(sql: Queryable, organizationId: string, columns
   return (await inserted(sql<{ id: string }[]>`INSERT INTO items ${sql(row)} RETURNING id`)).id;
 }
 
-/** Updates the given columns and sets updated_at; false when the item is not the workspace's. */
+/** Updates the given columns and sets updated_at; false when the item is not the organization's. */
 export async function updateItem(
   sql: Queryable,
   organizationId: string,
@@ -220,8 +220,8 @@ export async function deleteItem(sql: Queryable, organizationId: string, id: str
   return rows.length > 0;
 }
 
-/** The id of the workspace's item with this SKU, or null. */
-/** The ids of the workspace's items with these SKUs, by SKU (an unknown SKU is absent). */
+/** The id of the organization's item with this SKU, or null. */
+/** The ids of the organization's items with these SKUs, by SKU (an unknown SKU is absent). */
 export async function idsBySku(
   sql: Queryable,
   organizationId: string,

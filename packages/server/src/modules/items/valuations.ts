@@ -1,5 +1,5 @@
 import type { Valuation } from '@coinventory/contract';
-import { defineTable, integer, json, nullable, tenantKey, text, timestamp } from '../../db/table.js';
+import { defineTable, integer, json, nullable, organizationRowKey, text, timestamp } from '../../db/table.js';
 import type { Queryable } from '../../db/types.js';
 
 /** The valuations table, once, in the API's field order; `v` is the valuation, its comps aggregated in order. */
@@ -7,7 +7,7 @@ export const VALUATIONS = defineTable<Valuation>()({
   name: 'valuations',
   alias: 'v',
   columns: {
-    ...tenantKey,
+    ...organizationRowKey,
     item_id: { type: text, field: 'itemId' },
     estimate_low_in_cents: { type: nullable(integer), field: 'estimateLowInCents' },
     estimate_in_cents: { type: nullable(integer), field: 'estimateInCents' },

@@ -1,7 +1,7 @@
 import { violatedUniqueConstraint } from '../../db/errors.js';
 import type { Queryable } from '../../db/types.js';
 import { ProvisioningError } from '../../errors.js';
-import { requireOrganization } from '../workspaces/index.js';
+import { requireOrganization } from '../organizations/index.js';
 import { listGates } from './gate.js';
 import * as data from './store.js';
 

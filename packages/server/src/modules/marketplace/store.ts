@@ -218,7 +218,7 @@ export async function retryDeadJob(sql: Queryable, organizationId: string, jobId
   return job ?? null;
 }
 
-/** What `sync status` reports of a workspace's sync jobs. */
+/** What `sync status` reports of an organization's sync jobs. */
 export interface SyncSummary {
   /** Jobs in each state (done and superseded ones are kept as history). */
   counts: Record<SyncState, number>;
@@ -257,7 +257,7 @@ export async function syncSummary(sql: Queryable, organizationId: string): Promi
   return { counts, oldestPending: oldestPending ?? null, stale };
 }
 
-/** A job's state, or null when the workspace has no such job. */
+/** A job's state, or null when the organization has no such job. */
 export async function findJobState(sql: Queryable, organizationId: string, jobId: string): Promise<string | null> {
   const [job] = await sql<{ state: string }[]>`
     SELECT state FROM marketplace_sync_jobs WHERE organization_id = ${organizationId} AND id = ${jobId}

@@ -5,7 +5,7 @@ import type { Sql } from '../../db/types.js';
 import { ApiError, ProvisioningError } from '../../errors.js';
 import { recordChange } from '../changes/index.js';
 import { findValuation, latestValuations, lockItem, updateItem } from '../items/index.js';
-import { requireOrganization } from '../workspaces/index.js';
+import { requireOrganization } from '../organizations/index.js';
 import { type Estimate, estimate, type Sale } from './engine.js';
 import type { ItemToValue } from './store.js';
 import * as data from './store.js';

@@ -21,7 +21,7 @@ interface ItemRow {
   attributes: ItemFacts['attributes'];
 }
 
-/** The items to value: one by id or SKU, or every item of the workspace, each with its identity (itemIdentity). */
+/** The items to value: one by id or SKU, or every item of the organization, each with its identity (itemIdentity). */
 export async function itemsToValue(sql: Queryable, organizationId: string, ref: string | null): Promise<ItemToValue[]> {
   const rows = await sql<ItemRow[]>`
     SELECT id, sku, title, grading_service, grade, attributes FROM items
@@ -57,7 +57,7 @@ interface SaleRow {
   url: string | null;
 }
 
-/** The workspace's sales of these identities within the engine's age limit of `now`. */
+/** The organization's sales of these identities within the engine's age limit of `now`. */
 export async function salesOf(
   sql: Queryable,
   organizationId: string,
@@ -305,7 +305,7 @@ export async function setPolicy(
 }
 
 /**
- * Claims the workspace whose scheduled valuation is most overdue, for `leaseMs`: another process skips it until the
+ * Claims the organization whose scheduled valuation is most overdue, for `leaseMs`: another process skips it until the
  * lease lapses (this one died) or is released.
  */
 export async function claimDueValuation(

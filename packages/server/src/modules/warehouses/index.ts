@@ -1,4 +1,4 @@
-/** The workspace's warehouses and their zones, read-only. */
+/** The organization's warehouses and their zones, read-only. */
 
 export { WAREHOUSES_IMPORT, ZONES_IMPORT } from './import.js';
 export { ITEM_PLACES_IMPORT } from './item-places-import.js';

@@ -1,7 +1,7 @@
 import type { ListWarehousesQuery, Warehouse, WarehouseList } from '@coinventory/contract';
 import { organizationPage, organizationRowById } from '../../db/organization-rows.js';
 import { inserted } from '../../db/sql-helpers.js';
-import { boolean, defineTable, json, tenantKey, text } from '../../db/table.js';
+import { boolean, defineTable, json, organizationRowKey, text } from '../../db/table.js';
 import type { Queryable } from '../../db/types.js';
 import type { ById } from '../../request/gated-read.js';
 
@@ -10,7 +10,7 @@ export const WAREHOUSES = defineTable<Warehouse>()({
   name: 'warehouses',
   alias: 'w',
   columns: {
-    ...tenantKey,
+    ...organizationRowKey,
     name: { type: text, field: 'name' },
     is_default: { type: boolean, field: 'isDefault' },
     zones: {

@@ -1,6 +1,6 @@
 import type { Sql } from '../../db/types.js';
 import { ProvisioningError } from '../../errors.js';
-import { requireOrganization } from '../workspaces/index.js';
+import { requireOrganization } from '../organizations/index.js';
 import * as store from './store.js';
 
 /** The operator's view of an organization's endpoints: each one's state, why it is disabled, and its backlog. */

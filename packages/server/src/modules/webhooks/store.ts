@@ -16,7 +16,7 @@ import {
   defineTable,
   integer,
   nullable,
-  tenantKey,
+  organizationRowKey,
   text,
   timestamp,
 } from '../../db/table.js';
@@ -33,7 +33,7 @@ export const ENDPOINTS = defineTable<WebhookEndpoint, UpdateWebhookEndpointBody>
   name: 'webhook_endpoints',
   alias: 'e',
   columns: {
-    ...tenantKey,
+    ...organizationRowKey,
     url: { type: text, field: 'url', body: 'url' },
     description: { type: nullable(text), field: 'description', body: 'description' },
     events: { type: events, field: 'events' },
@@ -57,7 +57,7 @@ export const DELIVERIES = defineTable<WebhookDelivery>()({
   name: 'webhook_deliveries',
   alias: 'd',
   columns: {
-    ...tenantKey,
+    ...organizationRowKey,
     endpoint_id: { type: text, field: 'endpointId' },
     change_id: { type: text, field: 'changeId', computed: (sql) => sql`c.id` },
     change_type: { type: changeType, field: 'changeType', computed: (sql) => sql`c.type` },
@@ -106,7 +106,7 @@ export async function findEndpoint(
 }
 
 /**
- * The number of endpoints the workspace has, counted with its organization row locked against other creations, so
+ * The number of endpoints the organization has, counted with its organization row locked against other creations, so
  * two creations at once cannot both see room for one more.
  */
 export async function countEndpointsForCreate(tx: Queryable, organizationId: string): Promise<number> {
@@ -307,7 +307,7 @@ export async function replayChanges(
   return row?.queued ?? 0;
 }
 
-/** Every workspace's endpoints with their delivery counts, for the operator. */
+/** Every organization's endpoints with their delivery counts, for the operator. */
 export interface EndpointSummary extends WebhookEndpoint {
   pending: number;
   failed: number;

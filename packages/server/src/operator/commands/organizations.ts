@@ -1,6 +1,6 @@
 import { z } from 'zod';
+import * as organizations from '../../modules/organizations/index.js';
 import { createDefaultWarehouse } from '../../modules/warehouses/index.js';
-import * as workspaces from '../../modules/workspaces/index.js';
 import { table } from '../format.js';
 import { NO_OPTIONS, name, org, PLAN_CHOICES, plan, slug, string } from '../options.js';
 import { spec } from '../spec.js';
@@ -17,7 +17,7 @@ export const ORGANIZATIONS_COMMANDS = [
     // The organization and its default warehouse and zone, two modules' rows, in one transaction.
     run: (sql, input) =>
       sql.begin(async (tx) => {
-        const organization = await workspaces.createOrganization(tx, input);
+        const organization = await organizations.createOrganization(tx, input);
         return { ...organization, ...(await createDefaultWarehouse(tx, organization.id)) };
       }),
     text: (org) => `Created organization ${org.slug} (${org.id}) on the ${org.plan} plan.`,
@@ -28,7 +28,7 @@ export const ORGANIZATIONS_COMMANDS = [
     synopsis: '',
     example: 'coinventory-server org list --json',
     ...NO_OPTIONS,
-    run: (sql) => workspaces.listOrganizations(sql),
+    run: (sql) => organizations.listOrganizations(sql),
     text: (orgs) =>
       orgs.length === 0
         ? 'No organizations.'
@@ -41,7 +41,7 @@ export const ORGANIZATIONS_COMMANDS = [
     example: 'coinventory-server org set-plan --org liberty-coins --plan starter',
     options: { org: string, plan: string },
     input: z.object({ org, plan }),
-    run: (sql, input) => workspaces.setPlan(sql, input),
+    run: (sql, input) => organizations.setPlan(sql, input),
     text: (org) => `${org.slug} is now on the ${org.plan} plan.`,
   }),
 ] as const;

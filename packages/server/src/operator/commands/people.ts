@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import * as organizations from '../../modules/workspaces/index.js';
+import * as organizations from '../../modules/organizations/index.js';
 import { withArticle } from '../format.js';
 import { email, name, org, ROLE_CHOICES, role, string, user } from '../options.js';
 import { spec } from '../spec.js';

@@ -17,7 +17,7 @@ import { createApp } from '../../../src/http/app.js';
 import { FailedAuthLimiter, generateKey, issueApiKey } from '../../../src/modules/access/index.js';
 import { createTestDatabase } from '../../support/database.js';
 import { ERROR_BODY } from '../../support/errors.js';
-import { createWorkspace, type TestWorkspace } from '../../support/workspace.js';
+import { createTestOrganization, type TestOrganization } from '../../support/organization.js';
 
 /**
  * An address that keeps presenting keys the database does not know is answered 429, with Retry-After, without its
@@ -97,14 +97,14 @@ describe('failed authentications from one address', () => {
   const LIMIT = 5;
   const WINDOW_MS = 2_000;
   let database: Database;
-  let organization: TestWorkspace;
+  let organization: TestOrganization;
   let server: Server;
   let origin: string;
   let lookups: () => number;
 
   beforeAll(async () => {
     database = await createTestDatabase();
-    organization = await createWorkspace(database.sql);
+    organization = await createTestOrganization(database.sql);
     const counted = countingLookups(database.sql);
     lookups = counted.lookups;
     const app = createApp({
@@ -229,7 +229,7 @@ describe("a valid key's first burst, before this process has verified it", () =>
     server.listen(0, '127.0.0.1');
     await once(server, 'listening');
     try {
-      const organization = await createWorkspace(database.sql);
+      const organization = await createTestOrganization(database.sql);
       const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
       const answers = await Promise.all(Array.from({ length: 60 }, () => me(origin, '127.0.0.6', organization.key)));
       expect(answers.map((answer) => answer.status)).toEqual(Array(60).fill(200));

@@ -5,7 +5,7 @@ import { gatedReads } from '../../../src/http/router.js';
 import { authenticateKey, hashKey } from '../../../src/modules/access/index.js';
 import type { ReadWithGrant } from '../../../src/modules/access/store.js';
 import { createTestDatabase } from '../../support/database.js';
-import { createWorkspace, type TestWorkspace } from '../../support/workspace.js';
+import { createTestOrganization, type TestOrganization } from '../../support/organization.js';
 
 /**
  * A read that travels in the authentication statement (request/gated-read.ts) runs only for a request that is
@@ -15,12 +15,12 @@ import { createWorkspace, type TestWorkspace } from '../../support/workspace.js'
  */
 describe('a read in the authentication statement', () => {
   let database: Database;
-  let organization: TestWorkspace;
+  let organization: TestOrganization;
   const policy = { maxRequests: 1000, windowSeconds: 60 };
 
   beforeAll(async () => {
     database = await createTestDatabase();
-    organization = await createWorkspace(database.sql);
+    organization = await createTestOrganization(database.sql);
   });
   afterAll(() => database.close());
 
@@ -54,7 +54,7 @@ describe('a read in the authentication statement', () => {
   });
 
   it('does not run for a request over the rate limit', async () => {
-    const { key } = await createWorkspace(database.sql);
+    const { key } = await createTestOrganization(database.sql);
     const tight = { maxRequests: 1, windowSeconds: 60 };
     const first = await authenticateKey(database.sql, hashKey(key), tight, harmless());
     expect(first.kind === 'authenticated' && first.rate.admitted).toBe(true);
@@ -63,12 +63,12 @@ describe('a read in the authentication statement', () => {
   });
 
   it('does not run for a revoked key, an unknown one, or an organization without API access', async () => {
-    const revoked = await createWorkspace(database.sql);
+    const revoked = await createTestOrganization(database.sql);
     await database.sql`UPDATE api_keys SET revoked_at = now() WHERE id = ${revoked.keyId}`;
     expect((await authenticateKey(database.sql, hashKey(revoked.key), policy, failing())).kind).toBe('invalid');
     const unknown = hashKey(`${organization.key.slice(0, -4)}0000`);
     expect((await authenticateKey(database.sql, unknown, policy, failing())).kind).toBe('invalid');
-    const starter = await createWorkspace(database.sql, { plan: 'starter' });
+    const starter = await createTestOrganization(database.sql, { plan: 'starter' });
     expect((await authenticateKey(database.sql, hashKey(starter.key), policy, failing())).kind).toBe('forbidden');
   });
 });

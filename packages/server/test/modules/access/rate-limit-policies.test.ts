@@ -13,7 +13,7 @@ import type { RatePolicy } from '../../../src/modules/access/index.js';
 import { issueApiKey } from '../../../src/modules/access/index.js';
 import { createTestDatabase } from '../../support/database.js';
 import { type ApiResponse, call } from '../../support/http.js';
-import { createWorkspace, type TestWorkspace } from '../../support/workspace.js';
+import { createTestOrganization, type TestOrganization } from '../../support/organization.js';
 
 /**
  * Server processes with different rate-limit settings on one database, as in the middle of a rolling change of
@@ -29,7 +29,7 @@ interface Instance {
 }
 
 let database: Database;
-let organization: TestWorkspace;
+let organization: TestOrganization;
 const instances: Instance[] = [];
 let keys = 0;
 
@@ -66,7 +66,7 @@ function rateLimitOf(response: ApiResponse): { r: number; t: number } {
 
 beforeAll(async () => {
   database = await createTestDatabase();
-  organization = await createWorkspace(database.sql);
+  organization = await createTestOrganization(database.sql);
 });
 
 afterAll(async () => {

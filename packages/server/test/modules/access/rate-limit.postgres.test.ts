@@ -7,7 +7,7 @@ import { issueApiKey } from '../../../src/modules/access/index.js';
 import { type Running, runToEnd, start, stop } from '../../support/binary.js';
 import { ERROR_BODY } from '../../support/errors.js';
 import { type ApiResponse, call } from '../../support/http.js';
-import { createWorkspace, type TestWorkspace } from '../../support/workspace.js';
+import { createTestOrganization, type TestOrganization } from '../../support/organization.js';
 
 /**
  * The rate limit is kept in the database, so several server processes on one database count the same requests:
@@ -21,7 +21,7 @@ let admin: Sql;
 let sql: Sql;
 let databaseName: string;
 let servers: Running[] = [];
-let organization: TestWorkspace;
+let organization: TestOrganization;
 
 const me = (server: Running, key: string) => call(server.baseUrl, 'GET', '/me', { key });
 const remainingOf = (response: ApiResponse) => {
@@ -44,7 +44,7 @@ beforeAll(async () => {
   servers = await Promise.all([start(env), start(env)]);
 
   sql = createSql(url.toString(), { max: 2, statementTimeoutMs: 0 });
-  organization = await createWorkspace(sql);
+  organization = await createTestOrganization(sql);
 }, 120_000);
 
 afterAll(async () => {

@@ -3,11 +3,11 @@ import { MeSchema, RATE_LIMIT } from '@coinventory/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RatePolicy } from '../../../src/modules/access/index.js';
 import { generateKey, issueApiKey } from '../../../src/modules/access/index.js';
-import { setPlan } from '../../../src/modules/workspaces/store.js';
+import { setPlan } from '../../../src/modules/organizations/store.js';
 import { ERROR_BODY } from '../../support/errors.js';
 import { type ApiResponse, call } from '../../support/http.js';
+import { createTestOrganization, type TestOrganization } from '../../support/organization.js';
 import { startTestServer, type TestServer } from '../../support/server.js';
-import { createWorkspace, type TestWorkspace } from '../../support/workspace.js';
 
 /**
  * The per-key rate limit (spec, Limits: 120 requests per 60 seconds per key, then 429 with Retry-After), with the
@@ -80,12 +80,12 @@ const secondsLeft = (windowSeconds: number, first: Exchange) =>
 
 describe('the API limit: 120 requests per 60 seconds per key', () => {
   let server: TestServer;
-  let organization: TestWorkspace;
+  let organization: TestOrganization;
   const me = (key: string | null) => timed(() => call(server.baseUrl, 'GET', '/me', { key }));
 
   beforeAll(async () => {
     server = await startTestServer();
-    organization = await createWorkspace(server.database.sql);
+    organization = await createTestOrganization(server.database.sql);
   });
   afterAll(() => server.close());
 
@@ -154,13 +154,13 @@ describe('the API limit: 120 requests per 60 seconds per key', () => {
 describe('a short configured window: 5 requests per 2 seconds', () => {
   const policy: RatePolicy = { maxRequests: 5, windowSeconds: 2 };
   let server: TestServer;
-  let organization: TestWorkspace;
+  let organization: TestOrganization;
   let keys = 0;
 
   const me = (key: string | null, headers?: Record<string, string>) =>
     timed(() => call(server.baseUrl, 'GET', '/me', { key, ...(headers && { headers }) }));
   /** A key no request has used yet. */
-  const freshKey = async (target: TestWorkspace = organization) => {
+  const freshKey = async (target: TestOrganization = organization) => {
     keys += 1;
     return issueApiKey(server.database.sql, {
       organizationId: target.organizationId,
@@ -177,7 +177,7 @@ describe('a short configured window: 5 requests per 2 seconds', () => {
 
   beforeAll(async () => {
     server = await startTestServer({ policy });
-    organization = await createWorkspace(server.database.sql);
+    organization = await createTestOrganization(server.database.sql);
   });
   afterAll(() => server.close());
 
@@ -334,7 +334,7 @@ describe('a short configured window: 5 requests per 2 seconds', () => {
   });
 
   it('requests refused with 403 because the plan lost API access are not counted', async () => {
-    const downgraded = await createWorkspace(server.database.sql);
+    const downgraded = await createTestOrganization(server.database.sql);
     await setPlan(server.database.sql, downgraded.organizationId, 'starter');
     for (let n = 0; n < 8; n++) {
       const { response } = await me(downgraded.key);

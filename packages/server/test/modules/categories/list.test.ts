@@ -3,9 +3,9 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { ERROR_BODY } from '../../support/errors.js';
 import { expectStatus } from '../../support/http.js';
 import { type Api, freshApi } from '../../support/items.js';
+import { createTestOrganization } from '../../support/organization.js';
 import { uniqueSku } from '../../support/routes.js';
 import { serverWithOrganization } from '../../support/server.js';
-import { createWorkspace } from '../../support/workspace.js';
 
 const ctx = serverWithOrganization();
 // Byte order: upper case before lower case, whatever the server's collation.
@@ -18,7 +18,7 @@ beforeAll(async () => {
   for (const name of NAMES) {
     await sql`INSERT INTO categories (organization_id, name) VALUES (${ctx.organization.organizationId}, ${name})`;
   }
-  const other = await createWorkspace(sql);
+  const other = await createTestOrganization(sql);
   const [row] = await sql<{ id: string }[]>`
     INSERT INTO categories (organization_id, name) VALUES (${other.organizationId}, 'Bullion') RETURNING id
   `;

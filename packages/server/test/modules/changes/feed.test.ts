@@ -5,9 +5,9 @@ import { applyChanges, changesPage, feedCursor, readAllItems, readToEnd } from '
 import { expectBadRequest } from '../../support/errors.js';
 import { expectStatus } from '../../support/http.js';
 import { createItem, freshApi } from '../../support/items.js';
+import { createTestOrganization } from '../../support/organization.js';
 import { uniqueSku } from '../../support/routes.js';
 import { serverWithOrganization } from '../../support/server.js';
-import { createWorkspace } from '../../support/workspace.js';
 
 const ctx = serverWithOrganization({ policy: { maxRequests: 100_000, windowSeconds: 60 } });
 
@@ -71,7 +71,7 @@ describe('GET /changes', () => {
   });
 
   it('starts at the oldest kept change without `after`', async () => {
-    const fresh = await createWorkspace(ctx.server.database.sql);
+    const fresh = await createTestOrganization(ctx.server.database.sql);
     const api = await freshApi(ctx.server, fresh);
     expect(await changesPage(api)).toMatchObject({ items: [], hasMore: false });
     const item = await createItem(api, { sku: uniqueSku('OLDEST'), title: 'First ever' });
@@ -91,7 +91,7 @@ describe('GET /changes', () => {
   });
 
   it("shows an organization only its own changes, and refuses another organization's cursor", async () => {
-    const other = await createWorkspace(ctx.server.database.sql);
+    const other = await createTestOrganization(ctx.server.database.sql);
     const otherApi = await freshApi(ctx.server, other);
     const api = await freshApi(ctx.server, ctx.organization);
     const theirs = await feedCursor(otherApi);
@@ -117,7 +117,7 @@ describe('GET /changes', () => {
   });
 
   it('keeps changes for the retention period: an older cursor is refused, one at or after the removed end works', async () => {
-    const fresh = await createWorkspace(ctx.server.database.sql);
+    const fresh = await createTestOrganization(ctx.server.database.sql);
     const api = await freshApi(ctx.server, fresh);
     const start = await feedCursor(api);
     const old = await createItem(api, { sku: uniqueSku('OLD'), title: 'Old' });

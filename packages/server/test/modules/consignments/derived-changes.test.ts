@@ -5,8 +5,8 @@ import { feedCursor, readToEnd } from '../../support/changes.js';
 import { expectStatus } from '../../support/http.js';
 import { importFiles, operatorCommands } from '../../support/imports.js';
 import { type Api, createItem, freshApi } from '../../support/items.js';
+import { createTestOrganization, type TestOrganization } from '../../support/organization.js';
 import { serverWithOrganization } from '../../support/server.js';
-import { createWorkspace, type TestWorkspace } from '../../support/workspace.js';
 
 /**
  * A consignment's totals come from its items and the invoices that sell them: a write to one of those that moves
@@ -23,7 +23,7 @@ describe("a consignment's totals, moved by writes to its items and their invoice
   const sql = (): Sql => ctx.server.database.sql;
   const { json } = operatorCommands(sql);
 
-  let ws: TestWorkspace;
+  let ws: TestOrganization;
   let api: Api;
   const ids = { held: '', sold: '', loose: '', consignment: '' };
 
@@ -51,7 +51,7 @@ describe("a consignment's totals, moved by writes to its items and their invoice
     ]);
 
   beforeAll(async () => {
-    ws = await createWorkspace(sql());
+    ws = await createTestOrganization(sql());
     api = await freshApi(ctx.server, ws);
     ids.held = (await createItem(api, { sku: 'CD-HELD', title: 'Held', valueInCents: 10_000 })).id;
     ids.sold = (await createItem(api, { sku: 'CD-SOLD', title: 'Sold', valueInCents: 20_000 })).id;

@@ -1,6 +1,7 @@
 import { type Consignment, ConsignmentSchema, type Item } from '@coinventory/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { client } from '../../support/http.js';
+import { createTestOrganization, type TestOrganization } from '../../support/organization.js';
 import {
   consignmentWith,
   insertConsignment,
@@ -10,7 +11,6 @@ import {
   linkItem,
 } from '../../support/sales.js';
 import { startTestServer, type TestServer } from '../../support/server.js';
-import { createWorkspace, type TestWorkspace } from '../../support/workspace.js';
 
 let server: TestServer;
 
@@ -115,7 +115,7 @@ const TOTALS_CASES: readonly {
 ];
 
 describe('GET /consignments/{id}', () => {
-  let ws: TestWorkspace;
+  let ws: TestOrganization;
   let api: ReturnType<typeof client>;
   const c: Record<string, string> = {};
   let consignorId: string;
@@ -129,7 +129,7 @@ describe('GET /consignments/{id}', () => {
 
   beforeAll(async () => {
     const { sql } = server.database;
-    ws = await createWorkspace(sql);
+    ws = await createTestOrganization(sql);
     api = client(server.baseUrl, ws.key);
     const org = ws.organizationId;
     consignorId = await insertConsignor(sql, org, { name: 'Alice Numismatics', email: 'alice@example.test' });

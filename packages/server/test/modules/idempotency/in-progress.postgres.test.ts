@@ -8,10 +8,10 @@ import { createApp } from '../../../src/http/app.js';
 import { ERROR_BODY } from '../../support/errors.js';
 import { client, expectStatus } from '../../support/http.js';
 import { type Api, createItem } from '../../support/items.js';
+import { createTestOrganization, type TestOrganization } from '../../support/organization.js';
 import { uniqueSku } from '../../support/routes.js';
 import { startTestServer, type TestServer } from '../../support/server.js';
 import { holdInOtherSession } from '../../support/sessions.js';
-import { createWorkspace, type TestWorkspace } from '../../support/workspace.js';
 
 /**
  * What only a real PostgreSQL shows: a write with Idempotency-Key held by another session's row lock, so that its
@@ -22,13 +22,13 @@ const UNLIMITED = { maxRequests: 1_000_000, windowSeconds: 60 };
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 let server: TestServer;
-let organization: TestWorkspace;
+let organization: TestOrganization;
 let api: Api;
 let apiKey: string;
 
 beforeAll(async () => {
   server = await startTestServer({ policy: UNLIMITED, requestTimeoutMs: 1_500 });
-  organization = await createWorkspace(server.database.sql);
+  organization = await createTestOrganization(server.database.sql);
   // Keys belong to the API key that sent them: a duplicate is the same API key sending the same Idempotency-Key.
   apiKey = organization.key;
   api = client(server.baseUrl, apiKey);

@@ -9,8 +9,8 @@ import { identityOf, valuate } from '../../../src/modules/valuations/index.js';
 import { EXIT, prepareOperatorCommand } from '../../../src/operator/index.js';
 import { csvObjects, operatorCommands, SAMPLES } from '../../support/imports.js';
 import { createItem, freshApi, getItem } from '../../support/items.js';
+import { createTestOrganization } from '../../support/organization.js';
 import { serverWithOrganization } from '../../support/server.js';
-import { createWorkspace } from '../../support/workspace.js';
 
 /**
  * `coinventory-server import sales|price-guide|images FILE`: the samples (packages/server/samples/imports) imported
@@ -43,7 +43,7 @@ describe('operator imports, run in-process on the suite’s database', () => {
     `;
 
   it('imports the sales sample twice: one copy of each sale, every field as the file has it', async () => {
-    const ws = await createWorkspace(sql());
+    const ws = await createTestOrganization(sql());
     const first = await json('import', 'sales', SALES, '--org', ws.slug);
     expect(first).toEqual({
       kind: 'sales',
@@ -92,7 +92,7 @@ describe('operator imports, run in-process on the suite’s database', () => {
   });
 
   it('imports the price guide sample twice: one value per coin and grade', async () => {
-    const ws = await createWorkspace(sql());
+    const ws = await createTestOrganization(sql());
     expect(await json('import', 'price-guide', GUIDE, '--org', ws.slug)).toMatchObject({ rows: 5, created: 5 });
     expect(await json('import', 'price-guide', GUIDE, '--org', ws.slug)).toMatchObject({ created: 0, unchanged: 5 });
     const rows = await sql()`
@@ -115,7 +115,7 @@ describe('operator imports, run in-process on the suite’s database', () => {
   });
 
   it('refuses a bad file with row-numbered reasons and writes nothing; --partial imports the rest', async () => {
-    const ws = await createWorkspace(sql());
+    const ws = await createTestOrganization(sql());
     const bad = file(
       'bad.csv',
       [
@@ -167,7 +167,7 @@ describe('operator imports, run in-process on the suite’s database', () => {
   });
 
   it('refuses what is not an import before reading anything', async () => {
-    const ws = await createWorkspace(sql());
+    const ws = await createTestOrganization(sql());
     for (const [argv, message] of [
       [['import', 'sales', '--org', ws.slug], 'Give the file to read.'],
       [['import', 'sales', SALES, GUIDE, '--org', ws.slug], `Unexpected argument "${GUIDE}".`],
@@ -192,7 +192,7 @@ describe('operator imports, run in-process on the suite’s database', () => {
   });
 
   it('values an item from the imported samples as the documented worked example does', async () => {
-    const ws = await createWorkspace(sql());
+    const ws = await createTestOrganization(sql());
     const api = await freshApi(ctx.server, ws);
     await json('import', 'sales', SALES, '--org', ws.slug);
     await json('import', 'price-guide', GUIDE, '--org', ws.slug);
@@ -216,7 +216,7 @@ describe('operator imports, run in-process on the suite’s database', () => {
   });
 
   it('values again the items of the coins an import changed, and only when it changed something', async () => {
-    const ws = await createWorkspace(sql());
+    const ws = await createTestOrganization(sql());
     const api = await freshApi(ctx.server, ws);
     const coin = 'Imported Test Dollar';
     const item = await createItem(api, {
@@ -265,7 +265,7 @@ describe('operator imports, run in-process on the suite’s database', () => {
   });
 
   it('imports the images sample twice: each item named gets exactly its rows, in order, with one item.updated', async () => {
-    const ws = await createWorkspace(sql());
+    const ws = await createTestOrganization(sql());
     const api = await freshApi(ctx.server, ws);
     const morgan = await createItem(api, { sku: 'MOR-1881-S-65', title: '1881-S Morgan Dollar' });
     const eagle = await createItem(api, { sku: 'ASE-2024-BU', title: 'Silver Eagle' });

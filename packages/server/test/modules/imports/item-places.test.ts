@@ -7,8 +7,8 @@ import type { Sql } from '../../../src/db/types.js';
 import { EXIT } from '../../../src/operator/index.js';
 import { csvObjects, operatorCommands, SAMPLES } from '../../support/imports.js';
 import { createItem, freshApi, getItem } from '../../support/items.js';
+import { createTestOrganization } from '../../support/organization.js';
 import { serverWithOrganization } from '../../support/server.js';
-import { createWorkspace } from '../../support/workspace.js';
 
 /**
  * `import item-places FILE`: items created through the API are filed under the categories, warehouses and zones
@@ -24,7 +24,7 @@ describe('import item-places, run in-process on the suite’s database', () => {
   const { run, json } = operatorCommands(sql);
 
   it('files the sample items by the old ids, twice: one change per item the first time, none the second', async () => {
-    const ws = await createWorkspace(sql());
+    const ws = await createTestOrganization(sql());
     const api = await freshApi(ctx.server, ws);
     for (const [kind, name] of [
       ['categories', 'categories.csv'],
@@ -86,7 +86,7 @@ describe('import item-places, run in-process on the suite’s database', () => {
   });
 
   it('refuses rows naming what is not there, by row, and writes nothing', async () => {
-    const ws = await createWorkspace(sql());
+    const ws = await createTestOrganization(sql());
     const api = await freshApi(ctx.server, ws);
     await json('import', 'categories', join(SAMPLES, 'categories.csv'), '--org', ws.slug);
     await json('import', 'warehouses', join(SAMPLES, 'warehouses.csv'), '--org', ws.slug);

@@ -20,8 +20,8 @@ import { feedCursor, readToEnd } from '../../support/changes.js';
 import { expectStatus } from '../../support/http.js';
 import { csvObjects, importFiles, operatorCommands, SAMPLES } from '../../support/imports.js';
 import { type Api, createItem, freshApi, getItem } from '../../support/items.js';
+import { createTestOrganization, type TestOrganization } from '../../support/organization.js';
 import { serverWithOrganization } from '../../support/server.js';
-import { createWorkspace, type TestWorkspace } from '../../support/workspace.js';
 
 /**
  * `coinventory-server import <kind> FILE` for a dealer's records (categories, warehouses, zones, consignors,
@@ -114,20 +114,20 @@ describe('operator imports of records, run in-process on the suite’s database'
   const { run, json } = operatorCommands(sql);
 
   /** A fresh organization with the items the samples name, created through the API. */
-  async function setUp(): Promise<{ ws: TestWorkspace; api: Api; items: Map<string, Item> }> {
-    const ws = await createWorkspace(sql());
+  async function setUp(): Promise<{ ws: TestOrganization; api: Api; items: Map<string, Item> }> {
+    const ws = await createTestOrganization(sql());
     const api = await freshApi(ctx.server, ws);
     const items = new Map<string, Item>();
     for (const item of SAMPLE_ITEMS) items.set(item.sku, await createItem(api, item));
     return { ws, api, items };
   }
 
-  async function importSamples(ws: TestWorkspace): Promise<void> {
+  async function importSamples(ws: TestOrganization): Promise<void> {
     for (const kind of KINDS) await json('import', kind, path(kind), '--org', ws.slug);
   }
 
   /** The organization's records by their natural key (external id, number), as the database keys them. */
-  async function ids(ws: TestWorkspace) {
+  async function ids(ws: TestOrganization) {
     const db = sql();
     const keyed = async (table: 'categories' | 'consignors' | 'customers') =>
       new Map(
@@ -156,7 +156,7 @@ describe('operator imports of records, run in-process on the suite’s database'
   }
 
   /** How many records of each table the organization holds. */
-  async function counts(ws: TestWorkspace) {
+  async function counts(ws: TestOrganization) {
     const [row] = await sql()<Record<string, number>[]>`
       SELECT
         (SELECT count(*)::int FROM categories WHERE organization_id = ${ws.organizationId}) AS categories,
@@ -218,7 +218,7 @@ describe('operator imports of records, run in-process on the suite’s database'
   };
 
   /** What the API, the database and the feed show of an organization: a bad file must leave all of it as it was. */
-  const everything = async (ws: TestWorkspace, api: Api) => ({
+  const everything = async (ws: TestOrganization, api: Api) => ({
     counts: await counts(ws),
     categories: await categoryList(api),
     warehouses: await warehouseList(api),

@@ -1,6 +1,7 @@
 import { type DeletedItem, type Invoice, type InvoicePayment, InvoiceSchema, type Item } from '@coinventory/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { client } from '../../support/http.js';
+import { createTestOrganization, type TestOrganization } from '../../support/organization.js';
 import {
   compareIds,
   insertCustomer,
@@ -12,7 +13,6 @@ import {
   type PaymentRow,
 } from '../../support/sales.js';
 import { startTestServer, type TestServer } from '../../support/server.js';
-import { createWorkspace, type TestWorkspace } from '../../support/workspace.js';
 
 let server: TestServer;
 
@@ -25,7 +25,7 @@ afterAll(() => server.close());
 const isoOf = (value: string) => new Date(value).toISOString();
 
 describe('GET /invoices/{id}', () => {
-  let ws: TestWorkspace;
+  let ws: TestOrganization;
   let api: ReturnType<typeof client>;
   const inv: Record<string, string> = {};
   const lineIds: Record<string, string> = {};
@@ -45,7 +45,7 @@ describe('GET /invoices/{id}', () => {
 
   beforeAll(async () => {
     const { sql } = server.database;
-    ws = await createWorkspace(sql);
+    ws = await createTestOrganization(sql);
     api = client(server.baseUrl, ws.key);
     const org = ws.organizationId;
     customerId = await insertCustomer(sql, org, { name: 'Carol Collector', email: 'carol@buyers.test' });

@@ -4,9 +4,9 @@ import { linkListing } from '../../../src/modules/marketplace/operator.js';
 import { feedCursor, readToEnd } from '../../support/changes.js';
 import { expectStatus } from '../../support/http.js';
 import { type Api, createItem, freshApi } from '../../support/items.js';
+import { createTestOrganization } from '../../support/organization.js';
 import { rowCounts, uniqueSku } from '../../support/routes.js';
 import { serverWithOrganization } from '../../support/server.js';
-import { createWorkspace } from '../../support/workspace.js';
 
 const ctx = serverWithOrganization({ policy: { maxRequests: 100_000, windowSeconds: 60 } });
 
@@ -193,7 +193,7 @@ describe('POST /items/batch', () => {
 
   it('keeps to its organization: an upsert never matches another organization’s SKU', async () => {
     const api = await freshApi(ctx.server, ctx.organization);
-    const other = await createWorkspace(ctx.server.database.sql);
+    const other = await createTestOrganization(ctx.server.database.sql);
     const theirs = await createItem(await freshApi(ctx.server, other), { sku: uniqueSku('THEIRS'), title: 'Theirs' });
     const response = await batch(api, { mode: 'upsert', items: [{ sku: theirs.sku, title: 'Mine' }] });
     expect(response.body.results[0]).toMatchObject({ status: 200, action: 'created' });

@@ -3,21 +3,21 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ERROR_BODY } from '../../support/errors.js';
 import { expectStatus } from '../../support/http.js';
 import { createItem, freshApi, getItem, listItems } from '../../support/items.js';
+import { createTestOrganization, type TestOrganization } from '../../support/organization.js';
 import { startTestServer, type TestServer } from '../../support/server.js';
-import { createWorkspace, type TestWorkspace } from '../../support/workspace.js';
 
 let server: TestServer;
-let ws: TestWorkspace;
-let other: TestWorkspace;
+let org: TestOrganization;
+let other: TestOrganization;
 
 beforeAll(async () => {
   server = await startTestServer();
-  ws = await createWorkspace(server.database.sql);
-  other = await createWorkspace(server.database.sql);
+  org = await createTestOrganization(server.database.sql);
+  other = await createTestOrganization(server.database.sql);
 });
 afterAll(() => server.close());
 
-async function rowsWithSku(organization: TestWorkspace, sku: string): Promise<string[]> {
+async function rowsWithSku(organization: TestOrganization, sku: string): Promise<string[]> {
   const rows = await server.database.sql<{ id: string }[]>`
     SELECT id FROM items WHERE organization_id = ${organization.organizationId} AND sku = ${sku}
   `;
@@ -28,7 +28,7 @@ describe('SKU uniqueness under concurrency', () => {
   it.each(['RACE-1', 'RACE-2', 'RACE-3'])(
     '20 concurrent POSTs of one SKU → exactly one 200 and nineteen 409 (%s)',
     async (sku) => {
-      const api = await freshApi(server, ws, `race ${sku}`);
+      const api = await freshApi(server, org, `race ${sku}`);
       const responses = await Promise.all(
         Array.from({ length: 20 }, (_, i) => api.post('/items', { body: { sku, title: `Racer ${i}`, quantity: i } })),
       );
@@ -44,7 +44,7 @@ describe('SKU uniqueness under concurrency', () => {
 
       const winner = ItemSchema.parse(winners[0]?.body);
       expect(winner.sku).toBe(sku);
-      expect(await rowsWithSku(ws, sku)).toEqual([winner.id]);
+      expect(await rowsWithSku(org, sku)).toEqual([winner.id]);
       expect(await getItem(api, winner.id)).toEqual(winner);
       const listed = await listItems(api, { sku });
       expect(listed.items).toEqual([winner]);
@@ -52,7 +52,7 @@ describe('SKU uniqueness under concurrency', () => {
   );
 
   it('20 concurrent POSTs of distinct SKUs all succeed', async () => {
-    const api = await freshApi(server, ws, 'distinct');
+    const api = await freshApi(server, org, 'distinct');
     const responses = await Promise.all(
       Array.from({ length: 20 }, (_, i) => api.post('/items', { body: { sku: `DISTINCT-${i}`, title: `Item ${i}` } })),
     );
@@ -63,7 +63,7 @@ describe('SKU uniqueness under concurrency', () => {
   });
 
   it('the same SKU in two different organizations both succeed, even at the same moment', async () => {
-    const mine = await freshApi(server, ws, 'two orgs');
+    const mine = await freshApi(server, org, 'two orgs');
     const theirs = await freshApi(server, other, 'two orgs');
     const [a, b] = await Promise.all([
       mine.post('/items', { body: { sku: 'SHARED-SKU', title: 'Mine' } }),
@@ -75,7 +75,7 @@ describe('SKU uniqueness under concurrency', () => {
     const itemA = ItemSchema.parse(a.body);
     const itemB = ItemSchema.parse(b.body);
     expect(itemA.id).not.toBe(itemB.id);
-    expect(await rowsWithSku(ws, 'SHARED-SKU')).toEqual([itemA.id]);
+    expect(await rowsWithSku(org, 'SHARED-SKU')).toEqual([itemA.id]);
     expect(await rowsWithSku(other, 'SHARED-SKU')).toEqual([itemB.id]);
     expect((await listItems(mine, { sku: 'SHARED-SKU' })).items).toEqual([itemA]);
     expect((await listItems(theirs, { sku: 'SHARED-SKU' })).items).toEqual([itemB]);
@@ -86,7 +86,7 @@ describe('SKU uniqueness under concurrency', () => {
   });
 
   it('10 concurrent PATCHes renaming 10 items to one SKU → exactly one 200 and nine 409', async () => {
-    const api = await freshApi(server, ws, 'patch race');
+    const api = await freshApi(server, org, 'patch race');
     const items = [];
     for (let i = 0; i < 10; i += 1) items.push(await createItem(api, { sku: `PRE-RENAME-${i}`, title: `Rename ${i}` }));
     const responses = await Promise.all(
@@ -98,7 +98,7 @@ describe('SKU uniqueness under concurrency', () => {
     expect(losers).toHaveLength(9);
     for (const loser of losers) expect(loser.body).toEqual(ERROR_BODY.CONFLICT);
     const winner = ItemSchema.parse(winners[0]?.body);
-    expect(await rowsWithSku(ws, 'RENAMED-ONE')).toEqual([winner.id]);
+    expect(await rowsWithSku(org, 'RENAMED-ONE')).toEqual([winner.id]);
     // The losers kept their SKUs.
     for (const item of items.filter((i) => i.id !== winner.id))
       expect((await getItem(api, item.id)).sku).toBe(item.sku);

@@ -4,7 +4,7 @@ import { ERROR_BODY, expectBadRequest } from '../../support/errors.js';
 import { expectStatus } from '../../support/http.js';
 import { countSku, ISO_UTC, itemWritesFixture, NASTY, NASTY_SHORT } from '../../support/item-writes.js';
 import { createItem, freshApi, getItem, listItems, randomId } from '../../support/items.js';
-import { addZone, createWorkspace } from '../../support/workspace.js';
+import { addZone, createTestOrganization } from '../../support/organization.js';
 
 const fx = itemWritesFixture();
 
@@ -74,7 +74,7 @@ describe('POST /items', () => {
       acquisition: { priceInCents: null, date: null, from: null, notes: null },
       grading: { service: null, grade: null, certificateNumber: null, notes: null },
       attributes: {},
-      location: { warehouseId: fx.ws.defaultWarehouseId, zoneId: fx.ws.defaultZoneId, details: null },
+      location: { warehouseId: fx.org.defaultWarehouseId, zoneId: fx.org.defaultZoneId, details: null },
       consignmentId: null,
       isAtAuction: false,
       images: [],
@@ -87,7 +87,7 @@ describe('POST /items', () => {
 
   it("places an item without a location in the default warehouse's lowest-position zone, whatever the insert order", async () => {
     const sql = fx.server.database.sql;
-    const fresh = await createWorkspace(sql);
+    const fresh = await createTestOrganization(sql);
     // Added after the default zone (position 1) but with a lower position: it becomes the first zone.
     const zonePos0 = await addZone(sql, fresh.organizationId, fresh.defaultWarehouseId, 0);
     await addZone(sql, fresh.organizationId, fresh.defaultWarehouseId, 9);
@@ -109,7 +109,7 @@ describe('POST /items', () => {
     expect(created.location).toEqual({ warehouseId: fx.warehouse2.id, zoneId: fx.warehouse2.zonePos7, details: null });
     const inDefault = await createItem(fx.api, { sku: 'ZONE-ONLY-5', title: 'Zone only', zoneId: fx.defaultZonePos5 });
     expect(inDefault.location).toEqual({
-      warehouseId: fx.ws.defaultWarehouseId,
+      warehouseId: fx.org.defaultWarehouseId,
       zoneId: fx.defaultZonePos5,
       details: null,
     });
@@ -120,12 +120,12 @@ describe('POST /items', () => {
       body: {
         sku: 'MISMATCH',
         title: 'Mismatch',
-        warehouseId: fx.ws.defaultWarehouseId,
+        warehouseId: fx.org.defaultWarehouseId,
         zoneId: fx.warehouse2.zonePos3,
       },
     });
     expectBadRequest(response, ['body.zoneId']);
-    expect(await countSku(fx.server, fx.ws, 'MISMATCH')).toBe(0);
+    expect(await countSku(fx.server, fx.org, 'MISMATCH')).toBe(0);
   });
 
   it.each([
@@ -139,7 +139,7 @@ describe('POST /items', () => {
     const sku = `UNKNOWN-${field}-${randomId()}`;
     const response = await fx.api.post('/items', { body: { sku, title: 'Unknown reference', ...extra() } });
     expectBadRequest(response, [`body.${field}`]);
-    expect(await countSku(fx.server, fx.ws, sku)).toBe(0);
+    expect(await countSku(fx.server, fx.org, sku)).toBe(0);
   });
 
   it('refuses a duplicate SKU with 409 and leaves the original unchanged', async () => {
@@ -148,7 +148,7 @@ describe('POST /items', () => {
     expectStatus(response, 409);
     expect(ErrorBodySchema.parse(response.body)).toEqual(ERROR_BODY.CONFLICT);
     expect(await getItem(fx.api, original.id)).toEqual(original);
-    expect(await countSku(fx.server, fx.ws, 'DUP-1')).toBe(1);
+    expect(await countSku(fx.server, fx.org, 'DUP-1')).toBe(1);
   });
 
   it('round-trips SQL and JSON metacharacters, unicode and newlines in every text field', async () => {
@@ -174,7 +174,7 @@ describe('POST /items', () => {
       acquisition: { priceInCents: null, date: '2001-01-01T00:00:00.000Z', from: NASTY, notes: NASTY },
       grading: { service: NASTY_SHORT, grade: NASTY_SHORT, certificateNumber: NASTY_SHORT, notes: NASTY },
       attributes: body.attributes,
-      location: { warehouseId: fx.ws.defaultWarehouseId, zoneId: fx.ws.defaultZoneId, details: NASTY },
+      location: { warehouseId: fx.org.defaultWarehouseId, zoneId: fx.org.defaultZoneId, details: NASTY },
     };
     expect(created).toMatchObject(expectedText);
     expect(created.attributes).toEqual(body.attributes);
@@ -183,7 +183,7 @@ describe('POST /items', () => {
     const bySku = await listItems(fx.api, { sku: body.sku });
     expect(bySku.items.map((item) => item.id)).toEqual([created.id]);
     // The table is still there.
-    expect(await countSku(fx.server, fx.ws, body.sku)).toBe(1);
+    expect(await countSku(fx.server, fx.org, body.sku)).toBe(1);
   });
 
   it('round-trips values at every maximum length', async () => {
@@ -228,7 +228,7 @@ describe('POST /items', () => {
   ] as const)('refuses %s one character over its maximum', async (field, value) => {
     const response = await fx.api.post('/items', { body: { sku: 'OVER-1', title: 'Over', [field]: value } });
     expectBadRequest(response, [`body.${field}`]);
-    expect(await countSku(fx.server, fx.ws, 'OVER-1')).toBe(0);
+    expect(await countSku(fx.server, fx.org, 'OVER-1')).toBe(0);
   });
 });
 

@@ -9,8 +9,8 @@ import { describe, expect, it } from 'vitest';
 import { expectStatus } from '../../support/http.js';
 import { importFiles, operatorCommands } from '../../support/imports.js';
 import { type Api, freshApi, listItems } from '../../support/items.js';
+import { createTestOrganization } from '../../support/organization.js';
 import { serverWithOrganization } from '../../support/server.js';
-import { createWorkspace } from '../../support/workspace.js';
 
 /**
  * Spreadsheet formula injection (issue 35): text that starts like a formula is exported as CSV with a leading `'`
@@ -113,7 +113,7 @@ describe('coinventory-server import, reading CSV', () => {
   const { file } = importFiles('formulas');
 
   it("takes the export's ' off text that starts like a formula, and leaves NDJSON as it is", async () => {
-    const ws = await createWorkspace(ctx.server.database.sql);
+    const ws = await createTestOrganization(ctx.server.database.sql);
     const csv = file('categories.csv', [
       'externalId,name',
       `F-1,"'=HYPERLINK(""http://x"")"`,

@@ -6,9 +6,9 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { issueApiKey } from '../../../src/modules/access/index.js';
 import { parseNdjson, requestExport } from '../../support/exports.js';
 import { client, expectStatus } from '../../support/http.js';
+import { createTestOrganization, type TestOrganization } from '../../support/organization.js';
 import { exchange } from '../../support/raw-http.js';
 import { pathFor, readRoutes, serverWithResources } from '../../support/routes.js';
-import { createWorkspace, type TestWorkspace } from '../../support/workspace.js';
 
 // Issue 35: a request over HTTP/1.0 (or HEAD, or Connection: close) must not end the process, and exports that stall
 // must not hold the database for everyone else.
@@ -27,9 +27,9 @@ async function expectAlive(label: string) {
  * An organization of `count` items of about 3 KB each: 2,500 make an export (8 MB) larger than what the loopback socket
  * buffers of a reader that stopped hold (the server's send buffer grows to 4 MB at most), so the server cannot finish.
  */
-async function organizationOf(count: number): Promise<TestWorkspace> {
+async function organizationOf(count: number): Promise<TestOrganization> {
   const { sql } = ctx.server.database;
-  const organization = await createWorkspace(sql);
+  const organization = await createTestOrganization(sql);
   await sql`
     INSERT INTO items (organization_id, sku, title, description, warehouse_id, zone_id, created_at)
     SELECT ${organization.organizationId}, 'ROBUST-' || lpad(n::text, 5, '0'), 'Coin ' || n,
@@ -207,10 +207,10 @@ describe('exports whose readers stop', () => {
   it('20 stalled exports of one organization leave the database and the export slots to the others; beyond the caps, 429 and 503', async () => {
     const { sql } = ctx.server.database;
     const busy = await organizationOf(2_500);
-    const other = await createWorkspace(sql);
+    const other = await createTestOrganization(sql);
     const otherApi = client(ctx.server.baseUrl, other.readKey);
     /** `count` more read keys of an organization. */
-    const keysOf = async (organization: TestWorkspace, count: number) => {
+    const keysOf = async (organization: TestOrganization, count: number) => {
       const keys: string[] = [];
       for (let i = 0; i < count; i += 1) {
         const issued = await issueApiKey(sql, {

@@ -6,15 +6,15 @@ import { readAllItems, readToEnd } from '../../support/changes.js';
 import { parseNdjson, requestExport, requestHead } from '../../support/exports.js';
 import { client, expectStatus } from '../../support/http.js';
 import { createItem, insertItems } from '../../support/items.js';
+import { createTestOrganization } from '../../support/organization.js';
 import { uniqueSku } from '../../support/routes.js';
 import { serverWithOrganization } from '../../support/server.js';
-import { createWorkspace } from '../../support/workspace.js';
 
 const ctx = serverWithOrganization({ policy: { maxRequests: 100_000, windowSeconds: 60 } });
 
 /** An organization of its own holding `count` items (more than one fetch of the export's cursor). */
 async function organizationWith(count: number) {
-  const organization = await createWorkspace(ctx.server.database.sql);
+  const organization = await createTestOrganization(ctx.server.database.sql);
   const seeds = Array.from({ length: count }, (_, i) => ({
     sku: `EXP-${String(i).padStart(5, '0')}`,
     title: i % 7 === 0 ? `Morgan dollar ${i}, "toned"` : `Coin ${i}`,

@@ -2,8 +2,8 @@ import type { Item } from '@coinventory/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { findItem } from '../../../src/modules/items/index.js';
 import { call, expectStatus } from '../../support/http.js';
+import { addCategory, createTestOrganization, type TestOrganization } from '../../support/organization.js';
 import { startTestServer, type TestServer } from '../../support/server.js';
-import { addCategory, createWorkspace, type TestWorkspace } from '../../support/workspace.js';
 
 /**
  * GET /items/{id} reads the item in its authentication statement (request/gated-read.ts): one round trip where the
@@ -11,13 +11,13 @@ import { addCategory, createWorkspace, type TestWorkspace } from '../../support/
  */
 describe('GET /items/{id}', () => {
   let server: TestServer;
-  let ws: TestWorkspace;
+  let org: TestOrganization;
   /** Every statement the server's pool sends, as postgres.js is about to send it. */
   const sent: string[] = [];
   let full: Item;
   let bare: Item;
 
-  const get = (path: string, key = ws.key) => call<Item>(server.baseUrl, 'GET', path, { key });
+  const get = (path: string, key = org.key) => call<Item>(server.baseUrl, 'GET', path, { key });
   /** The statements one request sends (the key's use, recorded at most once a minute, is written first). */
   async function statementsOf(path: string): Promise<string[]> {
     await get('/me');
@@ -30,14 +30,14 @@ describe('GET /items/{id}', () => {
 
   beforeAll(async () => {
     server = await startTestServer();
-    ws = await createWorkspace(server.database.sql);
+    org = await createTestOrganization(server.database.sql);
     // postgres.js reads its options' `debug` as each statement is built: the test's window on the wire.
     server.database.sql.options.debug = (_connection, query) => {
       sent.push(query);
     };
-    const categoryId = await addCategory(server.database.sql, ws.organizationId, 'Morgan dollars');
+    const categoryId = await addCategory(server.database.sql, org.organizationId, 'Morgan dollars');
     const created = await call<Item>(server.baseUrl, 'POST', '/items', {
-      key: ws.key,
+      key: org.key,
       body: {
         sku: 'GET-ONE-FULL',
         title: '1881-S Morgan dollar',
@@ -58,13 +58,13 @@ describe('GET /items/{id}', () => {
     expectStatus(created, 200);
     await server.database.sql`
       INSERT INTO item_images (organization_id, item_id, position, url, width, height)
-      VALUES (${ws.organizationId}, ${created.body.id}, 2, 'https://img.example/b.jpg', NULL, NULL),
-             (${ws.organizationId}, ${created.body.id}, 1, 'https://img.example/a.jpg', 1200, 800)
+      VALUES (${org.organizationId}, ${created.body.id}, 2, 'https://img.example/b.jpg', NULL, NULL),
+             (${org.organizationId}, ${created.body.id}, 1, 'https://img.example/a.jpg', 1200, 800)
     `;
     await server.database.sql`UPDATE items SET updated_at = now() WHERE id = ${created.body.id}`;
     full = (await get(`/items/${created.body.id}`)).body;
     const made = await call<Item>(server.baseUrl, 'POST', '/items', {
-      key: ws.key,
+      key: org.key,
       body: { sku: 'GET-ONE-BARE', title: 'Bare' },
     });
     bare = made.body;
@@ -75,7 +75,7 @@ describe('GET /items/{id}', () => {
     for (const item of [full, bare]) {
       const response = await get(`/items/${item.id}`);
       expectStatus(response, 200);
-      const alone = await findItem(server.database.sql, ws.organizationId, item.id);
+      const alone = await findItem(server.database.sql, org.organizationId, item.id);
       expect(response.text).toBe(JSON.stringify(alone));
     }
     expect(full.images).toEqual([
@@ -96,9 +96,9 @@ describe('GET /items/{id}', () => {
   });
 
   it('is 404 for an unknown id and for another organization’s item, in one statement too', async () => {
-    const other = await createWorkspace(server.database.sql);
-    for (const key of [ws.key, other.key]) {
-      const path = `/items/${key === ws.key ? '00000000-0000-4000-8000-000000000000' : full.id}`;
+    const other = await createTestOrganization(server.database.sql);
+    for (const key of [org.key, other.key]) {
+      const path = `/items/${key === org.key ? '00000000-0000-4000-8000-000000000000' : full.id}`;
       const response = await get(path, key);
       expectStatus(response, 404);
     }

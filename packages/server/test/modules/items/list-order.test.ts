@@ -9,8 +9,8 @@ import {
   type SortKey,
   seedSortKeys,
 } from '../../support/items.js';
+import { createTestOrganization, type TestOrganization } from '../../support/organization.js';
 import { startTestServer, type TestServer } from '../../support/server.js';
-import { createWorkspace, type TestWorkspace } from '../../support/workspace.js';
 
 /** The item list's order: every sort, with ties on each sort key, and pages that never skip or repeat a row. */
 
@@ -22,15 +22,16 @@ beforeAll(async () => {
 afterAll(() => server.close());
 
 const ids = (items: Item[]) => items.map((item) => item.id);
-const seed = (organization: TestWorkspace, seeds: SeedItem[]) => seedSortKeys(server.database.sql, organization, seeds);
+const seed = (organization: TestOrganization, seeds: SeedItem[]) =>
+  seedSortKeys(server.database.sql, organization, seeds);
 
 describe('GET /items sorts, including ties', () => {
-  let ws: TestWorkspace;
+  let org: TestOrganization;
   let keys: SortKey[];
 
   beforeAll(async () => {
-    ws = await createWorkspace(server.database.sql);
-    keys = await seed(ws, [
+    org = await createTestOrganization(server.database.sql);
+    keys = await seed(org, [
       { sku: 'b-2', title: 'apple', valueInCents: 500, createdAt: at(0) },
       { sku: 'B-1', title: 'Banana', valueInCents: 500, createdAt: at(0) },
       { sku: 'a-10', title: 'APPLE', valueInCents: 500, createdAt: at(0) },
@@ -56,7 +57,7 @@ describe('GET /items sorts, including ties', () => {
   });
 
   it.each(ITEM_SORTS)('sort=%s follows ITEM_SORT_RULES, ties broken by id', async (sort) => {
-    const api = await freshApi(server, ws);
+    const api = await freshApi(server, org);
     const list = await listItems(api, { sort, limit: 100 });
     expect(list).toMatchObject({ page: 1, limit: 100, hasMore: false });
     expect(ids(list.items)).toEqual(expectedOrder(keys, sort));
@@ -71,7 +72,7 @@ describe('GET /items sorts, including ties', () => {
   });
 
   it('returns money as exact integers, up to Number.MAX_SAFE_INTEGER', async () => {
-    const api = await freshApi(server, ws);
+    const api = await freshApi(server, org);
     const list = await listItems(api, { sort: 'value_desc', limit: 1 });
     expect(list.items[0]?.valueInCents).toBe(Number.MAX_SAFE_INTEGER);
     expect(list.items[0]?.sku).toBe('9');
@@ -79,19 +80,19 @@ describe('GET /items sorts, including ties', () => {
 });
 
 describe('GET /items pagination', () => {
-  let ws: TestWorkspace;
-  let other: TestWorkspace;
+  let org: TestOrganization;
+  let other: TestOrganization;
   let keys: SortKey[];
   const COUNT = 250;
   const PAGE = 7;
 
   beforeAll(async () => {
     const sql = server.database.sql;
-    ws = await createWorkspace(sql);
-    other = await createWorkspace(sql);
+    org = await createTestOrganization(sql);
+    other = await createTestOrganization(sql);
     const titles = ['Morgan', 'MORGAN', 'peace', 'Peace', 'walker'];
     keys = await seed(
-      ws,
+      org,
       Array.from({ length: COUNT }, (_, i) => ({
         sku: `W-${(i * 37) % COUNT}`,
         title: `${titles[i % titles.length]} ${i % 7}`,
@@ -112,7 +113,7 @@ describe('GET /items pagination', () => {
   });
 
   it('uses sort newest, page 1 and limit 20 when no parameter is given', async () => {
-    const api = await freshApi(server, ws);
+    const api = await freshApi(server, org);
     const response = await api.get('/items');
     const list = await listItems(api);
     expect(response.body).toEqual(list);
@@ -122,7 +123,7 @@ describe('GET /items pagination', () => {
   });
 
   it('serves limit 100, the maximum, and a short last page', async () => {
-    const api = await freshApi(server, ws);
+    const api = await freshApi(server, org);
     const order = expectedOrder(keys, 'sku');
     const third = await listItems(api, { sort: 'sku', limit: 100, page: 3 });
     expect(third).toMatchObject({ page: 3, limit: 100, hasMore: false });
@@ -133,14 +134,14 @@ describe('GET /items pagination', () => {
   });
 
   it('reports hasMore false on a page that ends exactly at the last item', async () => {
-    const api = await freshApi(server, ws);
+    const api = await freshApi(server, org);
     const last = await listItems(api, { sort: 'oldest', limit: 50, page: 5 });
     expect(last).toMatchObject({ page: 5, limit: 50, hasMore: false });
     expect(ids(last.items)).toEqual(expectedOrder(keys, 'oldest').slice(200));
   });
 
   it.each(ITEM_SORTS)('a page walk over 250 items with no gap or repeat (sort=%s)', async (sort) => {
-    const api = await freshApi(server, ws, `walk ${sort}`);
+    const api = await freshApi(server, org, `walk ${sort}`);
     const collected: string[] = [];
     let page = 1;
     for (;;) {

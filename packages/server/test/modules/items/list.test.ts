@@ -2,12 +2,13 @@ import { ITEM_STATUSES, type Item, type ItemStatus, LIMITS } from '@coinventory/
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ERROR_BODY, expectBadRequest } from '../../support/errors.js';
 import { freshApi, listItems, randomId, type SeedItem, seedSortKeys } from '../../support/items.js';
+import { addCategory, createTestOrganization, type TestOrganization } from '../../support/organization.js';
 import { startTestServer, type TestServer } from '../../support/server.js';
-import { addCategory, createWorkspace, type TestWorkspace } from '../../support/workspace.js';
 
 let server: TestServer;
 
-const seed = (organization: TestWorkspace, seeds: SeedItem[]) => seedSortKeys(server.database.sql, organization, seeds);
+const seed = (organization: TestOrganization, seeds: SeedItem[]) =>
+  seedSortKeys(server.database.sql, organization, seeds);
 
 const skus = (items: Item[]) => items.map((item) => item.sku);
 const ids = (items: Item[]) => items.map((item) => item.id);
@@ -26,7 +27,7 @@ beforeAll(async () => {
 afterAll(() => server.close());
 
 describe('GET /items status filter', () => {
-  let ws: TestWorkspace;
+  let org: TestOrganization;
   const seeds: SeedItem[] = [
     { sku: 'ST-IN-1', title: 'In stock', available: 3 },
     { sku: 'ST-IN-2', title: 'In stock, some sold', available: 2, sold: 5, reserved: 1 },
@@ -46,12 +47,12 @@ describe('GET /items status filter', () => {
   };
 
   beforeAll(async () => {
-    ws = await createWorkspace(server.database.sql);
-    await seed(ws, seeds);
+    org = await createTestOrganization(server.database.sql);
+    await seed(org, seeds);
   });
 
   it('shows the quantities and auction flag set in the database', async () => {
-    const api = await freshApi(server, ws);
+    const api = await freshApi(server, org);
     const all = await listItems(api, { sort: 'sku', limit: 100 });
     expect(all.items).toHaveLength(seeds.length);
     for (const s of seeds) {
@@ -62,7 +63,7 @@ describe('GET /items status filter', () => {
   });
 
   it.each(ITEM_STATUSES)('status=%s selects exactly the items ITEM_STATUS_RULES puts there', async (status) => {
-    const api = await freshApi(server, ws);
+    const api = await freshApi(server, org);
     const all = await listItems(api, { sort: 'sku', limit: 100 });
     const filtered = await listItems(api, { status, sort: 'sku', limit: 100 });
     expect(filtered).toMatchObject({ page: 1, limit: 100, hasMore: false });
@@ -71,7 +72,7 @@ describe('GET /items status filter', () => {
   });
 
   it('partitions the items: every item matches exactly one status', async () => {
-    const api = await freshApi(server, ws);
+    const api = await freshApi(server, org);
     const seen: string[] = [];
     for (const status of ITEM_STATUSES) seen.push(...ids((await listItems(api, { status, limit: 100 })).items));
     expect(seen).toHaveLength(seeds.length);
@@ -80,20 +81,20 @@ describe('GET /items status filter', () => {
 });
 
 describe('GET /items filters and search', () => {
-  let ws: TestWorkspace;
-  let other: TestWorkspace;
+  let org: TestOrganization;
+  let other: TestOrganization;
   let catA: string;
   let catB: string;
   let otherCat: string;
 
   beforeAll(async () => {
     const sql = server.database.sql;
-    ws = await createWorkspace(sql);
-    other = await createWorkspace(sql);
-    catA = await addCategory(sql, ws.organizationId, 'Morgans');
-    catB = await addCategory(sql, ws.organizationId, 'Others');
+    org = await createTestOrganization(sql);
+    other = await createTestOrganization(sql);
+    catA = await addCategory(sql, org.organizationId, 'Morgans');
+    catB = await addCategory(sql, org.organizationId, 'Others');
     otherCat = await addCategory(sql, other.organizationId, 'Morgans');
-    await seed(ws, [
+    await seed(org, [
       {
         sku: 'F-01',
         title: 'Morgan Dollar 1881-S',
@@ -145,7 +146,7 @@ describe('GET /items filters and search', () => {
 
   /** SKUs matching a query, in sku order. */
   async function find(query: Record<string, string>): Promise<string[]> {
-    const api = await freshApi(server, ws);
+    const api = await freshApi(server, org);
     const list = await listItems(api, { ...query, sort: 'sku', limit: 100 });
     expect(list.hasMore).toBe(false);
     return skus(list.items);
@@ -239,10 +240,10 @@ describe('GET /items filters and search', () => {
     expect(await find({ q: '100%_pure' })).toEqual(['F-04']);
     const theirs = skus((await listItems(await freshApi(server, other), { sort: 'sku', limit: 100 })).items);
     expect(theirs).toEqual(['ABC-1', 'F-01', 'O-3']);
-    const api = await freshApi(server, ws);
+    const api = await freshApi(server, org);
     const everything = await listItems(api, { limit: 100 });
     const [row] = await server.database.sql<{ n: number }[]>`
-      SELECT count(*)::int AS n FROM items WHERE organization_id = ${ws.organizationId}
+      SELECT count(*)::int AS n FROM items WHERE organization_id = ${org.organizationId}
     `;
     expect(everything.items).toHaveLength(row?.n ?? -1);
   });
@@ -259,7 +260,7 @@ describe('GET /items filters and search', () => {
     ['page', '0'],
     ['unknownParam', '1'],
   ] as const)('refuses an invalid %s with 400 naming it (case %#)', async (name, value) => {
-    const api = await freshApi(server, ws);
+    const api = await freshApi(server, org);
     const response = await api.get(`/items?${new URLSearchParams({ [name]: value })}`);
     if (name === 'unknownParam') {
       expect(response.status).toBe(400);

@@ -31,12 +31,12 @@ describe('PATCH /items/:id', () => {
     const sql = fx.server.database.sql;
     await sql`
       UPDATE items SET quantity_sold = 2, quantity_reserved = 1, is_at_auction = true
-      WHERE organization_id = ${fx.ws.organizationId} AND id = ${start.id}
+      WHERE organization_id = ${fx.org.organizationId} AND id = ${start.id}
     `;
     await sql`
       INSERT INTO item_images (organization_id, item_id, position, url, width, height) VALUES
-        (${fx.ws.organizationId}, ${start.id}, 2, 'https://img.example/back.jpg', null, null),
-        (${fx.ws.organizationId}, ${start.id}, 1, 'https://img.example/front.jpg', 800, 600)
+        (${fx.org.organizationId}, ${start.id}, 2, 'https://img.example/back.jpg', null, null),
+        (${fx.org.organizationId}, ${start.id}, 1, 'https://img.example/front.jpg', 800, 600)
     `;
     let previous = await getItem(fx.api, start.id);
     expect(previous).toEqual({
@@ -161,7 +161,7 @@ describe('PATCH /items/:id', () => {
       [
         { zoneId: fx.defaultZonePos5 },
         (i) => {
-          i.location = { warehouseId: fx.ws.defaultWarehouseId, zoneId: fx.defaultZonePos5, details: 'Drawer 2' };
+          i.location = { warehouseId: fx.org.defaultWarehouseId, zoneId: fx.defaultZonePos5, details: 'Drawer 2' };
         },
       ],
     ];
@@ -285,7 +285,7 @@ describe('PATCH /items/:id', () => {
     const start = await createItem(fx.api, { sku: 'LOC-BAD', title: 'Location' });
     expectBadRequest(
       await fx.api.patch(`/items/${start.id}`, {
-        body: { warehouseId: fx.warehouse2.id, zoneId: fx.ws.defaultZoneId },
+        body: { warehouseId: fx.warehouse2.id, zoneId: fx.org.defaultZoneId },
       }),
       ['body.zoneId'],
     );
@@ -313,7 +313,7 @@ describe('PATCH /items/:id', () => {
     const response = await fx.api.patch(`/items/${item.id}`, { body: { title: 'Back' } });
     expectStatus(response, 404);
     expect(response.body).toEqual(ERROR_BODY.NOT_FOUND);
-    expect(await countSku(fx.server, fx.ws, 'PATCH-DELETED')).toBe(0);
+    expect(await countSku(fx.server, fx.org, 'PATCH-DELETED')).toBe(0);
   });
 
   it("answers 404 for another organization's item and leaves it unchanged", async () => {
@@ -337,7 +337,7 @@ describe('DELETE /items/:id', () => {
       expectStatus(again, 404);
       expect(again.body).toEqual(ERROR_BODY.NOT_FOUND);
     }
-    expect(await countSku(fx.server, fx.ws, 'DEL-1')).toBe(0);
+    expect(await countSku(fx.server, fx.org, 'DEL-1')).toBe(0);
     // The SKU is free again.
     const reused = await createItem(fx.api, { sku: 'DEL-1', title: 'Reborn' });
     expect(reused.id).not.toBe(item.id);

@@ -9,12 +9,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ERROR_BODY, expectBadRequest } from '../../support/errors.js';
 import { expectStatus } from '../../support/http.js';
 import { type Api, at, compareBytes, createItem, freshApi, randomId } from '../../support/items.js';
+import { createTestOrganization, type TestOrganization } from '../../support/organization.js';
 import { startTestServer, type TestServer } from '../../support/server.js';
-import { createWorkspace, type TestWorkspace } from '../../support/workspace.js';
 
 let server: TestServer;
-let ws: TestWorkspace;
-let other: TestWorkspace;
+let org: TestOrganization;
+let other: TestOrganization;
 
 interface CompSeed extends ComparableSale {
   position: number;
@@ -76,7 +76,11 @@ const THIRD_COMP: ComparableSale = {
 };
 
 /** Inserts a valuation and its comps with parameterised statements; returns the Valuation the API should show. */
-async function insertValuation(organization: TestWorkspace, itemId: string, seed: ValuationSeed): Promise<Valuation> {
+async function insertValuation(
+  organization: TestOrganization,
+  itemId: string,
+  seed: ValuationSeed,
+): Promise<Valuation> {
   const sql = server.database.sql;
   const shown = Object.fromEntries(SEEDED_FIELDS.map((field) => [field, seed[field] ?? null])) as SeededFields;
   const [row] = await sql<{ id: string }[]>`
@@ -126,8 +130,8 @@ async function listValuations(api: Api, itemId: string, query = ''): Promise<Val
 
 beforeAll(async () => {
   server = await startTestServer();
-  ws = await createWorkspace(server.database.sql);
-  other = await createWorkspace(server.database.sql);
+  org = await createTestOrganization(server.database.sql);
+  other = await createTestOrganization(server.database.sql);
 });
 afterAll(() => server.close());
 
@@ -137,13 +141,13 @@ describe('GET /items/:id/valuations', () => {
   let expected: Valuation[];
 
   beforeAll(async () => {
-    api = await freshApi(server, ws);
+    api = await freshApi(server, org);
     itemId = (await createItem(api, { sku: 'VAL-1', title: '1893-S Morgan Dollar' })).id;
     const inserted: Valuation[] = [];
     // Ten plain valuations, one a second apart.
     for (let i = 0; i < 10; i += 1) {
       inserted.push(
-        await insertValuation(ws, itemId, {
+        await insertValuation(org, itemId, {
           estimateInCents: 10_000 + i,
           basis: 'price_guide',
           createdAt: at(i),
@@ -153,7 +157,7 @@ describe('GET /items/:id/valuations', () => {
     }
     // The newest two share a timestamp: id descending breaks the tie.
     inserted.push(
-      await insertValuation(ws, itemId, {
+      await insertValuation(org, itemId, {
         estimateLowInCents: 1_200_000,
         estimateInCents: 1_500_000,
         estimateHighInCents: Number.MAX_SAFE_INTEGER,
@@ -172,7 +176,7 @@ describe('GET /items/:id/valuations', () => {
         ],
       }),
     );
-    inserted.push(await insertValuation(ws, itemId, { createdAt: at(30) }));
+    inserted.push(await insertValuation(org, itemId, { createdAt: at(30) }));
     expected = newestFirst(inserted);
   });
 
@@ -235,7 +239,7 @@ describe('GET /items/:id/valuations', () => {
     const manyItem = (await createItem(api, { sku: 'VAL-MANY', title: 'Many valuations' })).id;
     const many: Valuation[] = [];
     for (let i = 0; i < 55; i += 1) {
-      many.push(await insertValuation(ws, manyItem, { estimateInCents: i, createdAt: at(i) }));
+      many.push(await insertValuation(org, manyItem, { estimateInCents: i, createdAt: at(i) }));
     }
     const fifty = await listValuations(api, manyItem, '?limit=50');
     expect(fifty).toHaveLength(50);
@@ -273,7 +277,7 @@ describe('GET /items/:id/valuations', () => {
 
   it('removes the valuations and their comps with the item (cascade)', async () => {
     const doomed = (await createItem(api, { sku: 'VAL-DOOMED', title: 'Doomed' })).id;
-    const v = await insertValuation(ws, doomed, {
+    const v = await insertValuation(org, doomed, {
       estimateInCents: 5,
       createdAt: at(1),
       comps: [{ ...NULL_COMP, position: 1, title: 'gone' }],
@@ -286,9 +290,9 @@ describe('GET /items/:id/valuations', () => {
     const sql = server.database.sql;
     const [counts] = await sql<{ valuations: number; comps: number }[]>`
       SELECT
-        (SELECT count(*)::int FROM valuations WHERE organization_id = ${ws.organizationId} AND item_id = ${doomed})
+        (SELECT count(*)::int FROM valuations WHERE organization_id = ${org.organizationId} AND item_id = ${doomed})
           AS valuations,
-        (SELECT count(*)::int FROM valuation_comps WHERE organization_id = ${ws.organizationId} AND valuation_id = ${v.id})
+        (SELECT count(*)::int FROM valuation_comps WHERE organization_id = ${org.organizationId} AND valuation_id = ${v.id})
           AS comps
     `;
     expect(counts).toEqual({ valuations: 0, comps: 0 });

@@ -5,7 +5,7 @@ import type { Sql } from '../../../src/db/types.js';
 import { issueApiKey } from '../../../src/modules/access/index.js';
 import { type Running, runToEnd, start, stop } from '../../support/binary.js';
 import { call } from '../../support/http.js';
-import { createWorkspace, type TestWorkspace } from '../../support/workspace.js';
+import { createTestOrganization, type TestOrganization } from '../../support/organization.js';
 
 /**
  * GET /metrics, scraped from real server processes while they serve a known load: every counter must come to what
@@ -21,7 +21,7 @@ let sql: Sql;
 let databaseName: string;
 let single: Running;
 let clustered: Running;
-let organization: TestWorkspace;
+let organization: TestOrganization;
 
 /** `name{labels} value` lines of the Prometheus text format, by series (labels in the order they are written). */
 function parse(text: string): Map<string, number> {
@@ -69,7 +69,7 @@ beforeAll(async () => {
     start({ ...env, WEB_CONCURRENCY: '2' }),
   ]);
   sql = createSql(url.toString(), { max: 2, statementTimeoutMs: 0 });
-  organization = await createWorkspace(sql);
+  organization = await createTestOrganization(sql);
 }, 120_000);
 
 afterAll(async () => {

@@ -6,9 +6,9 @@ import { identityOf, startValuationScheduler } from '../../../src/modules/valuat
 import { EXIT, executeOperatorCommand } from '../../../src/operator/index.js';
 import type { PollingLoop } from '../../../src/polling-loop.js';
 import { type Api, createItem, freshApi, getItem } from '../../support/items.js';
+import { createTestOrganization, type TestOrganization } from '../../support/organization.js';
 import { serverWithOrganization } from '../../support/server.js';
 import { testLogger } from '../../support/sync.js';
-import { createWorkspace, type TestWorkspace } from '../../support/workspace.js';
 
 /**
  * Scheduled valuations (`valuation policy --every-hours N`): a due organization has every item valued again by one
@@ -33,7 +33,7 @@ describe('the valuation scheduler, on the suite’s database', () => {
   };
 
   /** A sale of the coin, `daysAgo` days ago. */
-  const addSale = async (ws: TestWorkspace, externalId: string, price: number, daysAgo: number) => {
+  const addSale = async (ws: TestOrganization, externalId: string, price: number, daysAgo: number) => {
     const soldAt = new Date(Date.now() - daysAgo * 86_400_000);
     await sql()`
       INSERT INTO comparable_sales (organization_id, source, external_id, coin, coin_identity, grading_service, grade,
@@ -44,17 +44,17 @@ describe('the valuation scheduler, on the suite’s database', () => {
   };
 
   /** An organization with one item and three sales of its coin, 10, 20 and 30 days old: an estimate of $200.00. */
-  async function valuedOrganization(): Promise<{ ws: TestWorkspace; api: Api; itemId: string }> {
-    const ws = await createWorkspace(sql());
+  async function valuedOrganization(): Promise<{ ws: TestOrganization; api: Api; itemId: string }> {
+    const ws = await createTestOrganization(sql());
     const api = await freshApi(ctx.server, ws);
     const item = await createItem(api, { sku: 'STD-63', title: COIN, gradingService: 'NGC', grade: 'MS63' });
     for (const [n, price] of [10_000, 20_000, 30_000].entries()) await addSale(ws, String(n), price, (n + 1) * 10);
     return { ws, api, itemId: item.id };
   }
 
-  const lastRunAt = async (ws: TestWorkspace): Promise<string> =>
+  const lastRunAt = async (ws: TestOrganization): Promise<string> =>
     JSON.parse((await run('valuation', 'policy', '--org', ws.slug, '--json')).stdout).lastRunAt;
-  const moveLastRunBack = (ws: TestWorkspace) => sql()`
+  const moveLastRunBack = (ws: TestOrganization) => sql()`
     UPDATE valuation_policies SET last_run_at = last_run_at - interval '6 hours'
     WHERE organization_id = ${ws.organizationId}
   `;
@@ -144,7 +144,7 @@ describe('the valuation scheduler, on the suite’s database', () => {
   });
 
   it('refuses a policy it cannot keep, naming the option', async () => {
-    const ws = await createWorkspace(sql());
+    const ws = await createTestOrganization(sql());
     for (const [argv, message] of [
       [['--every-hours', '0'], '--every-hours: must be from 1 to 8760 hours, or off'],
       [['--every-hours', 'daily'], '--every-hours: must be a number of hours from 1 to 8760, or off'],

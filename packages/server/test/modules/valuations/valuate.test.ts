@@ -5,9 +5,9 @@ import { identityOf } from '../../../src/modules/valuations/index.js';
 import { EXIT, executeOperatorCommand } from '../../../src/operator/index.js';
 import { expectStatus } from '../../support/http.js';
 import { type Api, createItem, freshApi, getItem } from '../../support/items.js';
+import { createTestOrganization, type TestOrganization } from '../../support/organization.js';
 import { uniqueSku } from '../../support/routes.js';
 import { serverWithOrganization } from '../../support/server.js';
-import { createWorkspace, type TestWorkspace } from '../../support/workspace.js';
 
 /**
  * `coinventory-server valuate` end to end: sales in the database, the command run as the operator socket runs it, the
@@ -26,8 +26,8 @@ describe('valuate, run in-process on the suite’s database', () => {
     expect(output.stderr).toBe('');
     return output.stdout;
   };
-  const fresh = async (): Promise<{ ws: TestWorkspace; api: Api }> => {
-    const ws = await createWorkspace(sql());
+  const fresh = async (): Promise<{ ws: TestOrganization; api: Api }> => {
+    const ws = await createTestOrganization(sql());
     return { ws, api: await freshApi(ctx.server, ws) };
   };
 

@@ -3,9 +3,9 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { ERROR_BODY } from '../../support/errors.js';
 import { expectStatus } from '../../support/http.js';
 import { type Api, freshApi } from '../../support/items.js';
+import { createTestOrganization } from '../../support/organization.js';
 import { uniqueSku } from '../../support/routes.js';
 import { serverWithOrganization } from '../../support/server.js';
-import { createWorkspace } from '../../support/workspace.js';
 
 const ctx = serverWithOrganization();
 let api: Api;
@@ -37,7 +37,7 @@ beforeAll(async () => {
   ]);
   await insertWarehouse(ctx.organization.organizationId, 'Aardvark storage', []);
   otherId = (
-    await insertWarehouse((await createWorkspace(ctx.server.database.sql)).organizationId, 'Theirs', [['Z', 1]])
+    await insertWarehouse((await createTestOrganization(ctx.server.database.sql)).organizationId, 'Theirs', [['Z', 1]])
   ).id;
   api = await freshApi(ctx.server, ctx.organization);
 });

@@ -5,8 +5,8 @@ import { afterEach, describe, expect, inject, it } from 'vitest';
 import { createSql } from '../../../src/db/connect.js';
 import { fromStderr, type Running, removeTempDirs, start, stop, tempDir } from '../../support/binary.js';
 import { client, expectStatus } from '../../support/http.js';
+import { createTestOrganization } from '../../support/organization.js';
 import { eventually, WebhookReceiver } from '../../support/webhook-receiver.js';
-import { createWorkspace } from '../../support/workspace.js';
 
 /**
  * A server killed (SIGKILL: no shutdown, no release) while it delivers to an endpoint leaves its lease on it. Leases
@@ -51,7 +51,7 @@ async function firstStart(): Promise<{ env: Record<string, string>; server: Runn
     await admin`DROP DATABASE IF EXISTS ${admin(name)} WITH (FORCE)`;
     await admin.end();
   });
-  const { key } = await createWorkspace(sql);
+  const { key } = await createTestOrganization(sql);
   return { env, server, key };
 }
 

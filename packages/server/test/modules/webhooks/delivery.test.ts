@@ -16,10 +16,10 @@ import { addressPolicy, startWebhookWorker, type WebhookWorker } from '../../../
 import { feedCursor, readToEnd } from '../../support/changes.js';
 import { expectStatus } from '../../support/http.js';
 import { type Api, createItem, freshApi } from '../../support/items.js';
+import { createTestOrganization, type TestOrganization } from '../../support/organization.js';
 import { uniqueSku } from '../../support/routes.js';
 import { startTestServer, type TestServer } from '../../support/server.js';
 import { eventually, WebhookReceiver } from '../../support/webhook-receiver.js';
-import { createWorkspace, type TestWorkspace } from '../../support/workspace.js';
 
 /**
  * Webhook deliveries end to end: the API on a real database, the worker, and a receiver on loopback that verifies
@@ -42,7 +42,7 @@ const logs: Array<{ level: number; msg: string; [key: string]: unknown }> = [];
 const logger = pino({ level: 'info' }, { write: (line: string) => logs.push(JSON.parse(line)) });
 
 let server: TestServer;
-let organization: TestWorkspace;
+let organization: TestOrganization;
 let worker: WebhookWorker | undefined;
 let timeoutMs = 2_000;
 const receivers: WebhookReceiver[] = [];
@@ -75,7 +75,7 @@ beforeAll(async () => {
     policy: { maxRequests: 100_000, windowSeconds: 60 },
     webhooks: { policy, timeoutMs: 2_000, queued: () => worker?.kick(), resolver },
   });
-  organization = await createWorkspace(server.database.sql);
+  organization = await createTestOrganization(server.database.sql);
 });
 afterAll(() => server.close());
 beforeEach(() => {

@@ -25,10 +25,10 @@ import { feedCursor } from '../../support/changes.js';
 import { badRequestBody, ERROR_BODY, expectBadRequest } from '../../support/errors.js';
 import { type ApiResponse, client, expectStatus } from '../../support/http.js';
 import { type Api, createItem, freshApi } from '../../support/items.js';
+import { createTestOrganization, type TestOrganization } from '../../support/organization.js';
 import { uniqueSku } from '../../support/routes.js';
 import { serverWithOrganization } from '../../support/server.js';
 import { WebhookReceiver } from '../../support/webhook-receiver.js';
-import { createWorkspace, type TestWorkspace } from '../../support/workspace.js';
 
 /**
  * The webhook endpoints API on a real server: managing endpoints, their URLs under the operator's address policy,
@@ -155,8 +155,8 @@ describe('webhook endpoints under the default address policy', () => {
   });
   const sql = () => ctx.server.database.sql;
   /** A new organization with a client on its read/write key. */
-  const freshOrganization = async (): Promise<{ ws: TestWorkspace; api: Api }> => {
-    const ws = await createWorkspace(sql());
+  const freshOrganization = async (): Promise<{ ws: TestOrganization; api: Api }> => {
+    const ws = await createTestOrganization(sql());
     return { ws, api: await freshApi(ctx.server, ws) };
   };
 
@@ -975,7 +975,7 @@ describe('webhook endpoints under the default address policy', () => {
 
   describe('test ping to a URL the policy refuses', () => {
     /** An endpoint whose URL could not be saved now (the policy changed since, or it was written before). */
-    const seeded = async (ws: TestWorkspace, url: string) => {
+    const seeded = async (ws: TestOrganization, url: string) => {
       const [row] = await sql()<{ id: string }[]>`
         INSERT INTO webhook_endpoints (organization_id, url, events, secret)
         VALUES (${ws.organizationId}, ${url}, ${['*']}, ${'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw'})
@@ -1050,8 +1050,8 @@ describe('webhook endpoints with 127.0.0.1 allowed (WEBHOOK_ALLOWED_HOSTS=127.0.
     },
   };
   const ctx = serverWithOrganization({ policy: RATE, webhooks: settings });
-  const freshOrganization = async (): Promise<{ ws: TestWorkspace; api: Api }> => {
-    const ws = await createWorkspace(ctx.server.database.sql);
+  const freshOrganization = async (): Promise<{ ws: TestOrganization; api: Api }> => {
+    const ws = await createTestOrganization(ctx.server.database.sql);
     return { ws, api: await freshApi(ctx.server, ws) };
   };
   const receiver = new WebhookReceiver();

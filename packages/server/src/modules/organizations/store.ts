@@ -3,8 +3,8 @@ import type { Queryable } from '../../db/types.js';
 import { looksLikeUuid } from '../../ids.js';
 
 /**
- * What the workspace's settings area does to organizations and people. Used by the operator commands, the demo
- * workspace and tests; never reachable through the API.
+ * What the organization's settings area does to organizations and people. Used by the operator commands, the demo
+ * organization and tests; never reachable through the API.
  */
 
 export const PLANS = ['free', 'starter', 'business', 'enterprise'] as const;

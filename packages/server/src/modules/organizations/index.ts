@@ -14,7 +14,7 @@ export {
  * The row-level writes, without the operator's lookups and messages: for a caller that makes its own checks in its
  * own transaction (the demo seed, whose second run must fail on the slug and roll back).
  */
-export * as workspaceRows from './store.js';
+export * as organizationStore from './store.js';
 export {
   type CreatedOrganization,
   findOrganization,

@@ -1,12 +1,18 @@
 import type { Scope } from '@coinventory/contract';
 import type { Sql } from '../../src/db/types.js';
 import { issueApiKey } from '../../src/modules/access/index.js';
+import {
+  addMember,
+  createOrganization,
+  createUser,
+  type Plan,
+  type Role,
+} from '../../src/modules/organizations/store.js';
 import { createDefaultWarehouse } from '../../src/modules/warehouses/index.js';
-import { addMember, createOrganization, createUser, type Plan, type Role } from '../../src/modules/workspaces/store.js';
 
 let sequence = 0;
 
-export interface TestWorkspace {
+export interface TestOrganization {
   organizationId: string;
   name: string;
   slug: string;
@@ -21,7 +27,7 @@ export interface TestWorkspace {
 }
 
 /** An organization on an API plan with an owner and two keys, as the settings area would create it. */
-export async function createWorkspace(sql: Sql, options: { plan?: Plan } = {}): Promise<TestWorkspace> {
+export async function createTestOrganization(sql: Sql, options: { plan?: Plan } = {}): Promise<TestOrganization> {
   sequence += 1;
   const suffix = `${process.pid}-${sequence}-${Math.random().toString(36).slice(2, 8)}`;
   const organization = await createOrganization(sql, {
@@ -49,7 +55,7 @@ export async function createWorkspace(sql: Sql, options: { plan?: Plan } = {}): 
   };
 }
 
-/** A new user, a member of the workspace in `role`, with a read/write key of their own. */
+/** A new user, a member of the organization in `role`, with a read/write key of their own. */
 export async function addMemberWithKey(
   sql: Sql,
   organizationId: string,
