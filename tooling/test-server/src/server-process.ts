@@ -128,17 +128,71 @@ export interface Template {
   apiKey: string;
 }
 
+/** Whether a process of this id is running (a signal 0 reaches it, or it is someone else's). */
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/** Longer than any first start takes, even on a loaded machine: a lock older than this was left behind. */
+const STALE_LOCK_MS = 10 * 60_000;
+
 /**
- * The database and demo key of a first start of this server build, made once (by whichever test process asks first;
- * a process that loses the race to publish its copy drops it) and kept in the temporary directory. A build is told
- * apart by its binary's size and time; templates of other builds are removed when a new one is made.
+ * Takes `lock` (a directory, made atomically, holding the taker's pid) and resolves with its release; while another
+ * live process holds it, waits until `done()` or until that process is gone (a lock left by a dead one, or a stale
+ * one, is taken over). Resolves with undefined when `done()` came true while waiting.
+ */
+async function lockOrWait(lock: string, done: () => boolean): Promise<(() => void) | undefined> {
+  for (;;) {
+    try {
+      mkdirSync(lock);
+      writeFileSync(join(lock, 'pid'), String(process.pid));
+      return () => rmSync(lock, { recursive: true, force: true });
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+    }
+    if (done()) return undefined;
+    let holder = Number.NaN;
+    try {
+      holder = Number(readFileSync(join(lock, 'pid'), 'utf8'));
+    } catch {
+      // Just made: its pid is on its way.
+    }
+    let age = 0;
+    try {
+      age = Date.now() - statSync(lock).mtimeMs;
+    } catch {
+      continue; // Released meanwhile: try again.
+    }
+    const dead = Number.isInteger(holder) && holder > 0 && !alive(holder);
+    if (dead || age > STALE_LOCK_MS) rmSync(lock, { recursive: true, force: true });
+    else await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
+/**
+ * The database and demo key of a first start of this server build, made once and kept in the temporary directory. A
+ * build is told apart by its binary's size and time; templates of other builds are removed when a new one is made.
+ * Suites run at once (the SDK's, the CLI's, the docs') all ask for it as they begin: the first takes a lock and makes
+ * it, the others wait for it instead of each paying for a first start of their own.
  */
 export async function firstStartTemplate(): Promise<Template> {
   const { size, mtimeMs } = statSync(SERVER_BIN);
   const dir = join(TEMPLATES, `build-${size}-${Math.trunc(mtimeMs)}`);
   const read = (): Template => ({ dataDir: join(dir, 'data'), apiKey: readFileSync(join(dir, 'key'), 'utf8') });
-  if (existsSync(join(dir, 'key'))) return read();
+  const made = () => existsSync(join(dir, 'key'));
+  if (made()) return read();
   mkdirSync(TEMPLATES, { recursive: true });
+  const release = await lockOrWait(`${dir}.lock`, made);
+  if (!release) return read();
+  if (made()) {
+    release();
+    return read();
+  }
   const building = mkdtempSync(join(TEMPLATES, 'making-'));
   try {
     const server = await spawnServer(join(building, 'data'), {}, undefined);
@@ -148,7 +202,8 @@ export async function firstStartTemplate(): Promise<Template> {
     if (code !== 0) throw new Error(`the first start exited with ${code} on SIGTERM:\n${server.output().stderr}`);
     writeFileSync(join(building, 'key'), server.apiKey);
     for (const other of readdirSync(TEMPLATES)) {
-      if (other.startsWith('build-') && other !== `build-${size}-${Math.trunc(mtimeMs)}`) {
+      const current = `build-${size}-${Math.trunc(mtimeMs)}`;
+      if (other.startsWith('build-') && other !== current && other !== `${current}.lock`) {
         rmSync(join(TEMPLATES, other), { recursive: true, force: true });
       }
     }
@@ -161,6 +216,7 @@ export async function firstStartTemplate(): Promise<Template> {
     return read();
   } finally {
     rmSync(building, { recursive: true, force: true });
+    release();
   }
 }
 
