@@ -1,4 +1,5 @@
 import type postgres from 'postgres';
+import type { ColumnType } from './column-types.js';
 import { type ListPage, listPage } from './sql-helpers.js';
 import type { Queryable } from './types.js';
 
@@ -9,28 +10,6 @@ import type { Queryable } from './types.js';
  */
 
 export type Fragment = postgres.PendingQuery<postgres.Row[]>;
-
-/** How a value arrives from postgres.js: timestamps as Date (shown as ISO 8601), the rest as they are. */
-type Kind = 'value' | 'timestamp' | 'json';
-
-export interface ColumnType<T> {
-  readonly kind: Kind;
-  /** Phantom: the TypeScript type of the column's value in a row. */
-  readonly sample?: T;
-}
-
-export const text: ColumnType<string> = { kind: 'value' };
-export const integer: ColumnType<number> = { kind: 'value' };
-export const boolean: ColumnType<boolean> = { kind: 'value' };
-export const timestamp: ColumnType<Date> = { kind: 'timestamp' };
-export const json = <T>(): ColumnType<T> => ({ kind: 'json' });
-export const nullable = <T>(type: ColumnType<T>): ColumnType<T | null> => type;
-
-/** Every organization-owned table's key: the organization, and the row's own id (shown as `id`). */
-export const organizationRowKey = {
-  organization_id: { type: text },
-  id: { type: text, field: 'id' },
-} as const;
 
 /** Dotted paths into an API object, two levels deep (`quantity.available`), for where a column's value goes. */
 export type FieldPath<A> = {

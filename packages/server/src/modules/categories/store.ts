@@ -1,6 +1,7 @@
 import type { Category, CategoryList, ListCategoriesQuery } from '@coinventory/contract';
+import { organizationRowKey, text } from '../../db/column-types.js';
 import { organizationPage, organizationRowById } from '../../db/organization-rows.js';
-import { defineTable, organizationRowKey, text } from '../../db/table.js';
+import { defineTable } from '../../db/table.js';
 import type { Queryable } from '../../db/types.js';
 import type { ById } from '../../request/gated-read.js';
 

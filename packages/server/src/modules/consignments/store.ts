@@ -4,18 +4,10 @@ import {
   type ListConsignmentsQuery,
   SOLD_INVOICE_STATUSES,
 } from '@coinventory/contract';
+import { integer, json, nullable, organizationRowKey, text, timestamp } from '../../db/column-types.js';
 import { organizationPage, organizationRowById } from '../../db/organization-rows.js';
 import { containsPattern } from '../../db/sql-helpers.js';
-import {
-  defineTable,
-  integer,
-  json,
-  nullable,
-  organizationRowKey,
-  type StoredRowOf,
-  text,
-  timestamp,
-} from '../../db/table.js';
+import { defineTable, type StoredRowOf } from '../../db/table.js';
 import type { Queryable } from '../../db/types.js';
 import type { ById } from '../../request/gated-read.js';
 

@@ -1,15 +1,6 @@
 import type { Item, UpdateItemBody } from '@coinventory/contract';
-import {
-  boolean,
-  defineTable,
-  integer,
-  json,
-  nullable,
-  organizationRowKey,
-  type StoredRowOf,
-  text,
-  timestamp,
-} from '../../db/table.js';
+import { boolean, integer, json, nullable, organizationRowKey, text, timestamp } from '../../db/column-types.js';
+import { defineTable, type StoredRowOf } from '../../db/table.js';
 
 /**
  * The items table, once: in the API's field order (the order an item's JSON shows). `i` is the item; the category

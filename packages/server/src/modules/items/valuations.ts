@@ -1,5 +1,6 @@
 import type { Valuation } from '@coinventory/contract';
-import { defineTable, integer, json, nullable, organizationRowKey, text, timestamp } from '../../db/table.js';
+import { integer, json, nullable, organizationRowKey, text, timestamp } from '../../db/column-types.js';
+import { defineTable } from '../../db/table.js';
 import type { Queryable } from '../../db/types.js';
 
 /** The valuations table, once, in the API's field order; `v` is the valuation, its comps aggregated in order. */

@@ -1,7 +1,8 @@
 import type { ListWarehousesQuery, Warehouse, WarehouseList } from '@coinventory/contract';
+import { boolean, json, organizationRowKey, text } from '../../db/column-types.js';
 import { organizationPage, organizationRowById } from '../../db/organization-rows.js';
 import { inserted } from '../../db/sql-helpers.js';
-import { boolean, defineTable, json, organizationRowKey, text } from '../../db/table.js';
+import { defineTable } from '../../db/table.js';
 import type { Queryable } from '../../db/types.js';
 import type { ById } from '../../request/gated-read.js';
 

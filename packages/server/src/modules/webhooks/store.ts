@@ -9,17 +9,17 @@ import {
   type WebhookEndpoint,
   type WebhookEndpointList,
 } from '@coinventory/contract';
-import { offsetOf } from '../../db/sql-helpers.js';
 import {
   boolean,
   type ColumnType,
-  defineTable,
   integer,
   nullable,
   organizationRowKey,
   text,
   timestamp,
-} from '../../db/table.js';
+} from '../../db/column-types.js';
+import { offsetOf } from '../../db/sql-helpers.js';
+import { defineTable } from '../../db/table.js';
 import type { Queryable } from '../../db/types.js';
 import type { ById } from '../../request/gated-read.js';
 import { type ChangeSubscriber, changeLog } from '../changes/index.js';
