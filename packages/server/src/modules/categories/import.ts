@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { Queryable, TransactionSql } from '../../db/types.js';
-import { externalId, idsByExternalId, kindOf, requiredText, upsertByExternalId } from '../imports/index.js';
+import { field, idsByExternalId, kindOf, upsertByExternalId } from '../imports/index.js';
 import { recordItemsUpdated, touchItemsOfCategories } from '../items/index.js';
 
 /**
@@ -12,7 +12,7 @@ import { recordItemsUpdated, touchItemsOfCategories } from '../items/index.js';
 /** A category name: as long as an item title may be. */
 const CATEGORY_NAME_MAX = 300;
 
-const CategoryRow = z.object({ externalId, name: requiredText(CATEGORY_NAME_MAX) }).strict();
+const CategoryRow = z.object({ externalId: field.externalId, name: field.requiredText(CATEGORY_NAME_MAX) }).strict();
 type CategoryRow = z.infer<typeof CategoryRow>;
 
 async function writeCategories(tx: TransactionSql, organizationId: string, rows: CategoryRow[]) {

@@ -10,4 +10,4 @@ export {
 export { encodeCursor } from './cursor.js';
 export { currentCursor, rangeAfter } from './feed.js';
 export { changesRoutes } from './routes.js';
-export { type ChangeRecord, pruneChanges, recordChange } from './store.js';
+export { type ChangeRecord, pruneChanges, recordChange, recordChangesOf } from './store.js';

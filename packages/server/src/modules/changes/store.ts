@@ -135,3 +135,21 @@ export async function pruneChanges(sql: Queryable, cutoff: Date): Promise<number
   `;
   return row?.removed ?? 0;
 }
+
+/**
+ * Records a change of `type` for each of these objects, each as `find` reads it now (what its `GET` returns): for
+ * writes that touch many objects at once, such as an import.
+ */
+export async function recordChangesOf(
+  tx: Queryable,
+  organizationId: string,
+  ids: Iterable<string>,
+  type: Exclude<ChangeType, 'item.deleted'>,
+  find: (sql: Queryable, organizationId: string, id: string) => Promise<object | null>,
+): Promise<void> {
+  for (const id of ids) {
+    const data = await find(tx, organizationId, id);
+    if (!data) throw new Error(`${type.split('.')[0]} ${id} vanished inside the write that changed it`);
+    await recordChange(tx, organizationId, { type, objectId: id, data });
+  }
+}

@@ -1,24 +1,19 @@
 import { CONSIGNMENT_STATUSES } from '@coinventory/contract';
 import { z } from 'zod';
 import type { Queryable, TransactionSql } from '../../db/types.js';
-import { recordChange } from '../changes/index.js';
+import { recordChangesOf } from '../changes/index.js';
 import {
-  externalId,
-  idsByExternalId,
+  field,
+  idsReferencedBy,
   importedFirst,
   kindOf,
   type NaturalKey,
   namesIn,
-  oneOf,
-  optionalDate,
-  optionalText,
   peopleImport,
+  recordWritten,
   refuseUnfound,
-  requiredText,
-  sku,
   upsertWithCreatedAt,
   type Written,
-  wholeNumber,
 } from '../imports/index.js';
 import { idsBySku, recordItemsUpdated, setConsignment } from '../items/index.js';
 import { findConsignment } from './store.js';
@@ -33,19 +28,6 @@ import { findConsignment } from './store.js';
 const NAME_MAX = 200;
 
 /** Records a change for each consignment, as `GET /consignments/{id}` returns it now. */
-async function recordConsignments(
-  tx: Queryable,
-  organizationId: string,
-  ids: Iterable<string>,
-  type: 'consignment.created' | 'consignment.updated',
-): Promise<void> {
-  for (const id of ids) {
-    const consignment = await findConsignment(tx, organizationId, id);
-    if (!consignment) throw new Error(`consignment ${id} vanished inside the import that wrote it`);
-    await recordChange(tx, organizationId, { type, objectId: id, data: consignment });
-  }
-}
-
 // ── consignors ─────────────────────────────────────────────────────────────────────────────────────────────────────
 
 export const CONSIGNORS_IMPORT = peopleImport('consignors', async (tx, organizationId, written) => {
@@ -55,11 +37,12 @@ export const CONSIGNORS_IMPORT = peopleImport('consignors', async (tx, organizat
     WHERE organization_id = ${organizationId} AND consignor_id = ANY(${[...written.touched]}::uuid[])
     ORDER BY created_at, id
   `;
-  await recordConsignments(
+  await recordChangesOf(
     tx,
     organizationId,
     affected.map((row) => row.id),
     'consignment.updated',
+    findConsignment,
   );
 });
 
@@ -67,21 +50,23 @@ export const CONSIGNORS_IMPORT = peopleImport('consignors', async (tx, organizat
 
 const ConsignmentRow = z
   .object({
-    number: requiredText(100),
-    name: optionalText(NAME_MAX),
-    status: oneOf(CONSIGNMENT_STATUSES),
-    paymentStatus: optionalText(50),
-    consignor: externalId.optional().transform((value) => value ?? null),
-    commissionBps: wholeNumber(0, 10_000, 'whole basis points')
+    number: field.requiredText(100),
+    name: field.optionalText(NAME_MAX),
+    status: field.oneOf(CONSIGNMENT_STATUSES),
+    paymentStatus: field.optionalText(50),
+    consignor: field.externalId.optional().transform((value) => value ?? null),
+    commissionBps: field
+      .wholeNumber(0, 10_000, 'whole basis points')
       .optional()
       .transform((value) => value ?? null),
-    buyerPremiumBps: wholeNumber(0, 100_000, 'whole basis points')
+    buyerPremiumBps: field
+      .wholeNumber(0, 100_000, 'whole basis points')
       .optional()
       .transform((value) => value ?? null),
-    receivedAt: optionalDate,
-    soldAt: optionalDate,
-    settledAt: optionalDate,
-    createdAt: optionalDate,
+    receivedAt: field.optionalDate,
+    soldAt: field.optionalDate,
+    settledAt: field.optionalDate,
+    createdAt: field.optionalDate,
   })
   .strict();
 type ConsignmentRow = z.infer<typeof ConsignmentRow>;
@@ -90,12 +75,7 @@ type ConsignmentRow = z.infer<typeof ConsignmentRow>;
 const CONSIGNMENT_KEY: NaturalKey = { table: 'consignments', key: ['organization_id', 'number'], partial: 'number' };
 
 async function writeConsignments(tx: TransactionSql, organizationId: string, rows: ConsignmentRow[]) {
-  const consignors = await idsByExternalId(
-    tx,
-    'consignors',
-    organizationId,
-    namesIn(rows, (row) => row.consignor),
-  );
+  const consignors = await idsReferencedBy(tx, 'consignors', organizationId, rows, (row) => row.consignor);
   const written = await upsertWithCreatedAt(tx, CONSIGNMENT_KEY, rows, (row) => ({
     organization_id: organizationId,
     number: row.number,
@@ -110,8 +90,7 @@ async function writeConsignments(tx: TransactionSql, organizationId: string, row
     settled_at: row.settledAt,
     created_at: row.createdAt,
   }));
-  await recordConsignments(tx, organizationId, written.createdIds, 'consignment.created');
-  await recordConsignments(tx, organizationId, written.updatedIds, 'consignment.updated');
+  await recordWritten(tx, organizationId, written, 'consignment', findConsignment);
   return written;
 }
 
@@ -127,8 +106,9 @@ export const CONSIGNMENTS_IMPORT = kindOf(ConsignmentRow, {
 
 const ConsignmentItemRow = z
   .object({
-    sku,
-    consignment: requiredText(100)
+    sku: field.sku,
+    consignment: field
+      .requiredText(100)
       .optional()
       .transform((value) => value ?? null),
   })
@@ -191,7 +171,7 @@ async function writeConsignmentItems(
     for (const id of [previous, consignmentId]) if (id !== null) changedConsignments.add(id);
   }
   await recordItemsUpdated(tx, organizationId, changedItems);
-  await recordConsignments(tx, organizationId, changedConsignments, 'consignment.updated');
+  await recordChangesOf(tx, organizationId, changedConsignments, 'consignment.updated', findConsignment);
   return { created, updated, touched: new Set(changedItems) };
 }
 

@@ -1,20 +1,7 @@
 /** Operator imports: files of records read, checked row by row and upserted by their natural key. */
 
-export {
-  cents,
-  dateText,
-  externalId,
-  httpUrl,
-  oneOf,
-  optionalDate,
-  optionalEmail,
-  optionalText,
-  PERSON_FIELDS,
-  PersonRow,
-  requiredText,
-  sku,
-  wholeNumber,
-} from './fields.js';
+/** The parsers of an import's cells (`field.requiredText(100)`, `field.sku`), by the column kind they read. */
+export * as field from './fields.js';
 export {
   type ImportKind,
   type ImportOptions,
@@ -30,8 +17,10 @@ export {
 } from './importer.js';
 export { peopleImport } from './people.js';
 export { IMPORT_FORMATS } from './read.js';
+export { recordWritten } from './record.js';
 export {
   idsByExternalId,
+  idsReferencedBy,
   importedFirst,
   type NaturalKey,
   type Upserted,

@@ -1,6 +1,6 @@
 import type { Fragment } from '../../db/table.js';
 import type { Queryable, TransactionSql } from '../../db/types.js';
-import { type ImportKind, refuseUnfound, type Written } from './importer.js';
+import { type ImportKind, namesIn, refuseUnfound, type Written } from './importer.js';
 
 /**
  * How imports write: each kind's records are upserted by their natural key (the unique index a re-import finds them
@@ -91,6 +91,18 @@ export async function idsByExternalId(
     ${lock ? sql`ORDER BY id FOR UPDATE` : sql``}
   `;
   return new Map(rows.map((row) => [row.external_id, row.id]));
+}
+
+/** `idsByExternalId` of the records the rows refer to by `reference` (a consignment's consignor, a zone's warehouse). */
+export function idsReferencedBy<Row>(
+  sql: Queryable,
+  table: string,
+  organizationId: string,
+  rows: readonly Row[],
+  reference: (row: Row) => string | null,
+  lock = false,
+): Promise<Map<string, string>> {
+  return idsByExternalId(sql, table, organizationId, namesIn(rows, reference), lock);
 }
 
 /**

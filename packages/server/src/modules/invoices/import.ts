@@ -2,48 +2,45 @@ import { INVOICE_STATUSES } from '@coinventory/contract';
 import { z } from 'zod';
 import type { TransactionSql } from '../../db/types.js';
 import {
-  cents,
-  externalId,
+  field,
   importedFirst,
   kindOf,
   type NaturalKey,
   namesIn,
-  oneOf,
-  optionalDate,
-  optionalEmail,
-  optionalText,
+  recordWritten,
   upsertWithCreatedAt,
 } from '../imports/index.js';
 import { consignmentsHoldingItemsOnInvoices, recordConsignmentsChanged } from '../items/index.js';
 import { customersByExternalId } from './customers-import.js';
-import { invoiceNumber, recordInvoices } from './imported-invoices.js';
+import { invoiceNumber } from './imported-invoices.js';
+import { findInvoice } from './store.js';
 
 /**
  * Customers, invoices, their lines and their payments, as an operator imports them (invoices are managed in the
- * vendor's application, never through the API): customers-import.ts, this file, lines-import.ts and
- * payments-import.ts. Each invoice an import creates or changes (itself, a line or a payment) gets an
+ * vendor's application, never through the API): customers-import.ts, this file and parts-import.ts (lines and
+ * payments). Each invoice an import creates or changes (itself, a line or a payment) gets an
  * `invoice.created` or `invoice.updated` change, recorded after the import's writes in their transaction (the feed's
  * lock is taken last, migration 0007), followed by a `consignment.updated` for each consignment whose totals it moved
  * (its items' lines, on invoices sold or not: items/consignment-changes.ts). Importing invoices leaves items' quantities alone:
  * an item's quantities come with the item.
  */
 
-const optionalCents = cents.optional().transform((value) => value ?? 0);
+const optionalCents = field.cents.optional().transform((value) => value ?? 0);
 
 const InvoiceRow = z
   .object({
     number: invoiceNumber,
-    status: oneOf(INVOICE_STATUSES),
-    source: optionalText(200).transform((value) => value ?? 'manual'),
-    customer: externalId.optional().transform((value) => value ?? null),
-    customerName: optionalText(200),
-    customerEmail: optionalEmail,
+    status: field.oneOf(INVOICE_STATUSES),
+    source: field.optionalText(200).transform((value) => value ?? 'manual'),
+    customer: field.externalId.optional().transform((value) => value ?? null),
+    customerName: field.optionalText(200),
+    customerEmail: field.optionalEmail,
     discountInCents: optionalCents,
     shippingInCents: optionalCents,
     taxInCents: optionalCents,
-    dueAt: optionalDate,
-    paidAt: optionalDate,
-    createdAt: optionalDate,
+    dueAt: field.optionalDate,
+    paidAt: field.optionalDate,
+    createdAt: field.optionalDate,
   })
   .strict();
 type InvoiceRow = z.infer<typeof InvoiceRow>;
@@ -102,8 +99,7 @@ async function writeInvoices(tx: TransactionSql, organizationId: string, rows: I
       created_at: row.createdAt,
     };
   });
-  await recordInvoices(tx, organizationId, written.createdIds, 'invoice.created');
-  await recordInvoices(tx, organizationId, written.updatedIds, 'invoice.updated');
+  await recordWritten(tx, organizationId, written, 'invoice', findInvoice);
   await recordConsignmentsChanged(tx, organizationId, consignments);
   return written;
 }

@@ -1,7 +1,6 @@
 export { CUSTOMERS_IMPORT } from './customers-import.js';
 export { INVOICES_IMPORT } from './import.js';
-export { INVOICE_LINES_IMPORT } from './lines-import.js';
-export { INVOICE_PAYMENTS_IMPORT } from './payments-import.js';
+export { INVOICE_LINES_IMPORT, INVOICE_PAYMENTS_IMPORT } from './parts-import.js';
 export { invoiceRead, invoicesRoutes } from './routes.js';
 export {
   type CustomerRow,

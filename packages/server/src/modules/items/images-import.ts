@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { TransactionSql } from '../../db/types.js';
 import { ProvisioningError } from '../../errors.js';
-import { httpUrl, type ImportKind, sku, wholeNumber } from '../imports/index.js';
+import { field, type ImportKind } from '../imports/index.js';
 import { replaceImages } from './service.js';
 import { type ItemImage, idsBySku } from './store.js';
 
@@ -11,14 +11,15 @@ import { type ItemImage, idsBySku } from './store.js';
  * `item.updated` change when they differ from what it had), an item it does not name keeps its own.
  */
 
-const pixels = wholeNumber(1, 100_000, 'a whole number of pixels')
+const pixels = field
+  .wholeNumber(1, 100_000, 'a whole number of pixels')
   .optional()
   .transform((value) => value ?? null);
 
 const ImageRow = z
   .object({
-    sku,
-    url: httpUrl,
+    sku: field.sku,
+    url: field.httpUrl,
     width: pixels,
     height: pixels,
   })

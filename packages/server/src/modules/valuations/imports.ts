@@ -1,16 +1,7 @@
 import { LIMITS } from '@coinventory/contract';
 import { z } from 'zod';
 import type { TransactionSql } from '../../db/types.js';
-import {
-  cents,
-  dateText,
-  httpUrl,
-  type ImportKind,
-  optionalText,
-  requiredText,
-  type Upserted,
-  upsertInChunks,
-} from '../imports/index.js';
+import { field, type ImportKind, type Upserted, upsertInChunks } from '../imports/index.js';
 import { identityOf } from './engine.js';
 import { revalueCoins } from './operator.js';
 import { gradeKeyOf } from './store.js';
@@ -21,19 +12,19 @@ import { gradeKeyOf } from './store.js';
  * a date as ISO 8601.
  */
 
-const url = httpUrl.optional().transform((value) => value ?? null);
+const url = field.httpUrl.optional().transform((value) => value ?? null);
 
 const SaleRow = z
   .object({
-    source: requiredText(100),
-    externalId: requiredText(200),
-    coin: requiredText(LIMITS.title.max),
-    title: optionalText(LIMITS.title.max),
-    gradingService: optionalText(LIMITS.gradingService.max),
-    grade: optionalText(LIMITS.grade.max),
-    priceInCents: cents,
-    soldAt: dateText,
-    venue: optionalText(200),
+    source: field.requiredText(100),
+    externalId: field.requiredText(200),
+    coin: field.requiredText(LIMITS.title.max),
+    title: field.optionalText(LIMITS.title.max),
+    gradingService: field.optionalText(LIMITS.gradingService.max),
+    grade: field.optionalText(LIMITS.grade.max),
+    priceInCents: field.cents,
+    soldAt: field.dateText,
+    venue: field.optionalText(200),
     url,
   })
   .strict();
@@ -86,7 +77,11 @@ export const SALES_IMPORT: ImportKind<SaleRow> = {
 };
 
 const GuideRow = z
-  .object({ coin: requiredText(LIMITS.title.max), grade: requiredText(LIMITS.grade.max), valueInCents: cents })
+  .object({
+    coin: field.requiredText(LIMITS.title.max),
+    grade: field.requiredText(LIMITS.grade.max),
+    valueInCents: field.cents,
+  })
   .strict();
 type GuideRow = z.infer<typeof GuideRow>;
 

@@ -1,13 +1,11 @@
 import { z } from 'zod';
 import type { Queryable, TransactionSql } from '../../db/types.js';
 import {
-  externalId,
-  idsByExternalId,
+  field,
+  idsReferencedBy,
   importedFirst,
   kindOf,
   type NaturalKey,
-  namesIn,
-  requiredText,
   upsertByExternalId,
   upsertByKey,
   upsertInChunks,
@@ -22,7 +20,7 @@ import {
 
 const NAME_MAX = 200;
 
-const WarehouseRow = z.object({ externalId, name: requiredText(NAME_MAX) }).strict();
+const WarehouseRow = z.object({ externalId: field.externalId, name: field.requiredText(NAME_MAX) }).strict();
 type WarehouseRow = z.infer<typeof WarehouseRow>;
 
 function writeWarehouses(tx: TransactionSql, organizationId: string, rows: WarehouseRow[]) {
@@ -42,18 +40,14 @@ const ZONE_KEY: NaturalKey = {
   partial: 'external_id',
 };
 
-const ZoneRow = z.object({ warehouse: externalId, externalId, name: requiredText(NAME_MAX) }).strict();
+const ZoneRow = z
+  .object({ warehouse: field.externalId, externalId: field.externalId, name: field.requiredText(NAME_MAX) })
+  .strict();
 type ZoneRow = z.infer<typeof ZoneRow>;
 
 async function writeZones(tx: TransactionSql, organizationId: string, rows: ZoneRow[]) {
   // The warehouses' rows locked first: two imports adding zones to one warehouse take positions one after the other.
-  const warehouses = await idsByExternalId(
-    tx,
-    'warehouses',
-    organizationId,
-    namesIn(rows, (row) => row.warehouse),
-    true,
-  );
+  const warehouses = await idsReferencedBy(tx, 'warehouses', organizationId, rows, (row) => row.warehouse, true);
   const last = new Map(
     (
       await tx<{ warehouse_id: string; last: number }[]>`

@@ -2,7 +2,7 @@ import type { UpdateItemBody } from '@coinventory/contract';
 import { z } from 'zod';
 import type { Queryable, TransactionSql } from '../../db/types.js';
 import { categoriesByExternalId } from '../categories/index.js';
-import { externalId, type ImportKind, namesIn, type Reject, sku, type Written } from '../imports/index.js';
+import { field, type ImportKind, namesIn, type Reject, type Written } from '../imports/index.js';
 import { idsBySku, updateItem } from '../items/index.js';
 import { placesByExternalId, zoneKey } from './import.js';
 
@@ -14,10 +14,10 @@ import { placesByExternalId, zoneKey } from './import.js';
  * the old ones. Each item that changes is written as a PATCH writes it (`updatedAt`, an `item.updated` change).
  */
 
-const optionalExternalId = externalId.optional().transform((value) => value ?? null);
+const optionalExternalId = field.externalId.optional().transform((value) => value ?? null);
 
 const PlaceRow = z
-  .object({ sku, category: optionalExternalId, warehouse: optionalExternalId, zone: optionalExternalId })
+  .object({ sku: field.sku, category: optionalExternalId, warehouse: optionalExternalId, zone: optionalExternalId })
   .strict()
   .refine((row) => row.zone === null || row.warehouse !== null, {
     message: 'needs the warehouse of the zone',
