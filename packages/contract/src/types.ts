@@ -72,41 +72,40 @@ export type ChangesCursor = Component<'ChangesCursor'>;
 export type ErrorBody = Component<'Error'>;
 export type ErrorIssue = Component<'ErrorIssue'>;
 
-// Inputs as a caller writes them (defaults not yet applied) ...
+// Each request's body and query twice: as a caller writes them (`…Input`, `…Params`: defaults not yet applied), and
+// as the server receives them (`…Body`, `…Query`: validated, defaults applied).
 export type CreateItemInput = z.input<Components['CreateItemBody']>;
+export type CreateItemBody = Component<'CreateItemBody'>;
 export type UpdateItemInput = z.input<Components['UpdateItemBody']>;
+export type UpdateItemBody = Component<'UpdateItemBody'>;
 export type ListItemsParams = z.input<typeof ListItemsQuerySchema>;
+export type ListItemsQuery = z.output<typeof ListItemsQuerySchema>;
 export type ListValuationsParams = z.input<typeof ListValuationsQuerySchema>;
+export type ListValuationsQuery = z.output<typeof ListValuationsQuerySchema>;
 export type ListConsignmentsParams = z.input<typeof ListConsignmentsQuerySchema>;
+export type ListConsignmentsQuery = z.output<typeof ListConsignmentsQuerySchema>;
 export type ListInvoicesParams = z.input<typeof ListInvoicesQuerySchema>;
+export type ListInvoicesQuery = z.output<typeof ListInvoicesQuerySchema>;
 export type ListCategoriesParams = z.input<typeof ListCategoriesQuerySchema>;
+export type ListCategoriesQuery = z.output<typeof ListCategoriesQuerySchema>;
 export type ListWarehousesParams = z.input<typeof ListWarehousesQuerySchema>;
+export type ListWarehousesQuery = z.output<typeof ListWarehousesQuerySchema>;
 export type ListChangesParams = z.input<typeof ListChangesQuerySchema>;
+export type ListChangesQuery = z.output<typeof ListChangesQuerySchema>;
 export type BatchItemsInput = z.input<Components['BatchItemsBody']>;
+export type BatchItemsBody = Component<'BatchItemsBody'>;
 export type BatchItemsParams = z.input<typeof BatchItemsQuerySchema>;
+export type BatchItemsQuery = z.output<typeof BatchItemsQuerySchema>;
 export type DryRunParams = z.input<typeof DryRunQuerySchema>;
+export type DryRunQuery = z.output<typeof DryRunQuerySchema>;
 export type ExportItemsParams = z.input<typeof ExportItemsQuerySchema>;
+export type ExportItemsQuery = z.output<typeof ExportItemsQuerySchema>;
 export type CreateWebhookEndpointInput = z.input<Components['CreateWebhookEndpointBody']>;
+export type CreateWebhookEndpointBody = Component<'CreateWebhookEndpointBody'>;
 export type UpdateWebhookEndpointInput = z.input<Components['UpdateWebhookEndpointBody']>;
+export type UpdateWebhookEndpointBody = Component<'UpdateWebhookEndpointBody'>;
 export type ReplayWebhookInput = z.input<Components['ReplayWebhookBody']>;
 export type ListWebhookEndpointsParams = z.input<typeof ListWebhookEndpointsQuerySchema>;
-export type ListWebhookDeliveriesParams = z.input<typeof ListWebhookDeliveriesQuerySchema>;
-
-// ... and as the server receives them (validated, defaults applied).
-export type CreateItemBody = Component<'CreateItemBody'>;
-export type UpdateItemBody = Component<'UpdateItemBody'>;
-export type ListItemsQuery = z.output<typeof ListItemsQuerySchema>;
-export type ListValuationsQuery = z.output<typeof ListValuationsQuerySchema>;
-export type ListConsignmentsQuery = z.output<typeof ListConsignmentsQuerySchema>;
-export type ListInvoicesQuery = z.output<typeof ListInvoicesQuerySchema>;
-export type ListCategoriesQuery = z.output<typeof ListCategoriesQuerySchema>;
-export type ListWarehousesQuery = z.output<typeof ListWarehousesQuerySchema>;
-export type ListChangesQuery = z.output<typeof ListChangesQuerySchema>;
-export type BatchItemsBody = Component<'BatchItemsBody'>;
-export type BatchItemsQuery = z.output<typeof BatchItemsQuerySchema>;
-export type DryRunQuery = z.output<typeof DryRunQuerySchema>;
-export type ExportItemsQuery = z.output<typeof ExportItemsQuerySchema>;
-export type CreateWebhookEndpointBody = Component<'CreateWebhookEndpointBody'>;
-export type UpdateWebhookEndpointBody = Component<'UpdateWebhookEndpointBody'>;
 export type ListWebhookEndpointsQuery = z.output<typeof ListWebhookEndpointsQuerySchema>;
+export type ListWebhookDeliveriesParams = z.input<typeof ListWebhookDeliveriesQuerySchema>;
 export type ListWebhookDeliveriesQuery = z.output<typeof ListWebhookDeliveriesQuerySchema>;

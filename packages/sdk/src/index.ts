@@ -116,23 +116,8 @@ export type { Fetch } from './core/http.js';
 export { ItemsExport } from './core/items-export.js';
 export { type CollectedItems, Page, type PageParams, PagePromise, type PageResponse } from './core/pagination.js';
 export { RETRY } from './core/retry.js';
-export type {
-  ConditionalGetOptions,
-  ConditionalWriteOptions,
-  DryRunOptions,
-  ListEntry,
-  ListPathArgs,
-  RawQuery,
-  RawRequestOptions,
-  RequestInput,
-  RequestOptions,
-  ResponseBody,
-  SendOptions,
-  StreamOptions,
-  StreamRouteKey,
-  UnconditionalOptions,
-  WriteOptions,
-} from './core/transport.js';
+// Every option and request type a method's signature names, including Transport (a resource's constructor takes one).
+export type * from './core/transport.js';
 export { Categories } from './resources/categories.js';
 export { Changes } from './resources/changes.js';
 export { Consignments } from './resources/consignments.js';
