@@ -17,8 +17,9 @@ function migratedImage(): Blob | undefined {
 }
 
 /**
- * A migrated, empty database for one test file: a fresh database on the test cluster, or an in-memory
- * embedded one. Closing it drops it.
+ * A migrated, empty database for one test file: a fresh database on the test cluster, copied from the migrated
+ * template the `postgres` project's global setup made (test/support/global-postgres.ts), or an in-memory embedded one
+ * started from the migrated image. Closing it drops it.
  */
 export async function createTestDatabase(options: { statementTimeoutMs?: number } = {}): Promise<Database> {
   const clusterUrl = inject('postgresUrl');
@@ -35,7 +36,7 @@ export async function createTestDatabase(options: { statementTimeoutMs?: number 
   }
   const name = `test_${randomBytes(6).toString('hex')}`;
   const admin = createSql(clusterUrl, { max: 1, statementTimeoutMs: 0 });
-  await admin`CREATE DATABASE ${admin(name)}`;
+  await admin`CREATE DATABASE ${admin(name)} TEMPLATE ${admin(inject('postgresTemplate'))}`;
   const url = new URL(clusterUrl);
   url.pathname = `/${name}`;
   const database = await connectDatabase({
@@ -44,6 +45,7 @@ export async function createTestDatabase(options: { statementTimeoutMs?: number 
     poolSize: 10,
     statementTimeoutMs: options.statementTimeoutMs ?? 0,
   });
+  // Copied from the migrated template, this only checks that it is current.
   await migrate(database.sql);
   return {
     ...database,
