@@ -47,6 +47,10 @@ export const LIMITS = {
   locationDetails: { max: 500 },
   /** Quantities are stored as 32-bit integers; larger numbers are rejected rather than overflowing. */
   quantity: { min: 0, max: 2_147_483_647, default: 1 },
+  /** A signed change of an item's quantity by an adjustment: as far as a quantity can move either way. */
+  quantityDelta: { min: -2_147_483_647, max: 2_147_483_647 },
+  /** An order, receipt or cart number an adjustment or a reservation is made for. */
+  reference: { min: 1, max: 200 },
   /** Cents are stored as 64-bit integers; the bound keeps every amount exact in a JavaScript number. */
   cents: { min: 0, max: Number.MAX_SAFE_INTEGER },
   valueInCents: { default: 0 },
@@ -72,6 +76,10 @@ export const CHANGE_TYPES = [
   'consignment.updated',
   'invoice.created',
   'invoice.updated',
+  'reservation.created',
+  'reservation.committed',
+  'reservation.released',
+  'reservation.expired',
 ] as const;
 export type ChangeType = (typeof CHANGE_TYPES)[number];
 
@@ -282,6 +290,52 @@ export const DEFAULT_INVOICE_SORT: InvoiceSort = 'newest';
 export const VALUATION_BASES = ['comps', 'price_guide', 'melt', 'model_knowledge'] as const;
 export type ValuationBasis = (typeof VALUATION_BASES)[number];
 
+/** Why an item's quantity was adjusted (`POST /items/{id}/adjustments`). */
+export const ADJUSTMENT_REASONS = [
+  'sale',
+  'return',
+  'restock',
+  'received',
+  'correction',
+  'damaged',
+  'lost',
+  'other',
+] as const;
+export type AdjustmentReason = (typeof ADJUSTMENT_REASONS)[number];
+
+/**
+ * Reservations: units of an item held for a customer (a cart, a checkout) until they are committed (sold), released
+ * (back to available), or expire (back to available, by the server, within seconds of `expiresAt`).
+ */
+export const RESERVATIONS = {
+  statuses: ['held', 'committed', 'released', 'expired'],
+  expiresInSeconds: { min: 60, max: 604_800, default: 900 },
+} as const;
+export type ReservationStatus = (typeof RESERVATIONS.statuses)[number];
+
+/**
+ * What moved an item's quantities, as its ledger (`GET /items/{id}/movements`) records it: `opening` is the quantity
+ * an item already had when the ledger began; the rest name the write that moved it.
+ */
+export const MOVEMENT_KINDS = [
+  'opening',
+  'create',
+  'set',
+  'adjustment',
+  'reserve',
+  'commit',
+  'release',
+  'expire',
+  'batch',
+  'import',
+  'operator',
+] as const;
+export type MovementKind = (typeof MOVEMENT_KINDS)[number];
+
+/** Who made a change or a movement: an API key, the operator (commands and imports), or the server's own workers. */
+export const ACTOR_TYPES = ['key', 'operator', 'system'] as const;
+export type ActorType = (typeof ACTOR_TYPES)[number];
+
 /** Every error the API returns: its HTTP status, `code` and exact `message`. */
 export const ERRORS = {
   BAD_REQUEST: { status: 400, message: 'Invalid input data' },
@@ -291,6 +345,11 @@ export const ERRORS = {
   METHOD_NOT_ALLOWED: { status: 405, message: 'Method not allowed' },
   REQUEST_TIMEOUT: { status: 408, message: 'Request not received in time' },
   CONFLICT: { status: 409, message: 'An item with this SKU already exists in the workspace' },
+  INSUFFICIENT_QUANTITY: { status: 409, message: 'Not enough quantity available' },
+  RESERVATION_NOT_HELD: {
+    status: 409,
+    message: 'The reservation is no longer held: it was committed, released or has expired',
+  },
   IDEMPOTENCY_KEY_IN_USE: {
     status: 409,
     message: 'A request with this Idempotency-Key is still in progress; retry it once that one has finished',

@@ -4,6 +4,7 @@ import { c, meta, notModified, validated } from './routes/common.js';
 import { consignments } from './routes/consignments.js';
 import { invoices } from './routes/invoices.js';
 import { items } from './routes/items.js';
+import { reservations } from './routes/reservations.js';
 import { warehouses } from './routes/warehouses.js';
 import { webhookEndpoints } from './routes/webhook-endpoints.js';
 import { MeSchema } from './schemas/me.js';
@@ -24,6 +25,7 @@ export const contract = c.router(
       metadata: meta({ scope: 'read', operationId: 'getMe', tag: 'Account' }),
     },
     items,
+    reservations,
     consignments,
     invoices,
     categories,

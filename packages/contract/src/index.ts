@@ -9,6 +9,7 @@ export * from './schemas/changes.js';
 export * from './schemas/common.js';
 export * from './schemas/consignment.js';
 export * from './schemas/export.js';
+export * from './schemas/inventory.js';
 export * from './schemas/invoice.js';
 export * from './schemas/item.js';
 export * from './schemas/me.js';

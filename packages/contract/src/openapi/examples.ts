@@ -12,10 +12,23 @@ import {
   itemCreated,
   itemDeleted,
   itemUpdated,
+  reservationCommitted,
+  reservationCreated,
+  reservationExpired,
+  reservationReleased,
   valuationCreated,
 } from './examples/changes.js';
 import { first, present, VALIDATION_ERROR_EXAMPLE } from './examples/common.js';
 import { consignment, consignmentList } from './examples/consignments.js';
+import {
+  adjustItemBody,
+  createReservationBody,
+  keyActor,
+  movement,
+  movementList,
+  reservation,
+  reservationList,
+} from './examples/inventory.js';
 import { invoice, invoiceList } from './examples/invoices.js';
 import {
   batchItemsBody,
@@ -65,6 +78,15 @@ export const COMPONENT_EXAMPLES = {
   BatchItemResult: batchItemsResult.results[0],
   BatchItemsResult: batchItemsResult,
   ItemsExportEnd: { count: 1, nextCursor: changeList.nextCursor } satisfies ItemsExportEnd,
+  AdjustItemBody: adjustItemBody,
+  Actor: keyActor,
+  MovementDelta: movement.delta,
+  MovementAfter: movement.after,
+  Movement: movement,
+  MovementList: movementList,
+  Reservation: reservation,
+  ReservationList: reservationList,
+  CreateReservationBody: createReservationBody,
   Valuation: valuation,
   ComparableSale: first(valuation.comps),
   ValuationList: valuationList,
@@ -89,6 +111,10 @@ export const COMPONENT_EXAMPLES = {
   ConsignmentUpdatedChange: consignmentUpdated,
   InvoiceCreatedChange: invoiceCreated,
   InvoiceUpdatedChange: invoiceUpdated,
+  ReservationCreatedChange: reservationCreated,
+  ReservationCommittedChange: reservationCommitted,
+  ReservationReleasedChange: reservationReleased,
+  ReservationExpiredChange: reservationExpired,
   Change: itemUpdated,
   ChangeList: changeList,
   ChangesCursor: changesCursor,
@@ -117,8 +143,10 @@ export const COMPONENT_EXAMPLES = {
 export const PARAMETER_EXAMPLES: Record<string, readonly (string | number)[]> = {
   id: [item.id],
   q: ['morgan'],
-  status: ['in_stock', 'sold', 'paid', 'failed'],
+  status: ['in_stock', 'sold', 'paid', 'failed', 'held'],
   categoryId: [present(item.category).id],
+  itemId: [item.id],
+  reference: [reservation.reference ?? ''],
   consignorId: [present(consignment.consignor).id],
   gradingService: [present(item.grading.service)],
   grade: [present(item.grading.grade)],

@@ -153,8 +153,9 @@ function operation(key: string, route: (typeof contractRoutes)[number]['route'])
         },
       };
     } else {
-      const skuConflict = route.metadata.skuConflict === true;
-      op.responses[status] = { $ref: `#/components/responses/${errorResponseName(documentedCode(code, skuConflict))}` };
+      op.responses[status] = {
+        $ref: `#/components/responses/${errorResponseName(documentedCode(code, route.metadata.conflict))}`,
+      };
     }
   }
   return op;
@@ -194,9 +195,8 @@ export function generateOpenApiDocument(options: GenerateOptions = {}): OpenApiD
     const path = toOpenApiPath(route.path);
     paths[path] ??= {};
     paths[path][route.method.toLowerCase()] = operation(key, route);
-    const skuConflict = route.metadata.skuConflict === true;
     for (const status of Object.keys(route.responses).map(Number)) {
-      if (status >= 400) usedErrorCodes.add(documentedCode(status, skuConflict));
+      if (status >= 400) usedErrorCodes.add(documentedCode(status, route.metadata.conflict));
     }
   }
 

@@ -18,6 +18,10 @@ const ERROR_DESCRIPTIONS: Partial<Record<ErrorCode, string>> = {
     "The request body did not arrive in full within the server's body timeout. Nothing was done; the connection is closed.",
   CONFLICT:
     'The SKU is already used by another item of the workspace (code `CONFLICT`); or a request with the same `Idempotency-Key` is still running (code `IDEMPOTENCY_KEY_IN_USE`, with `Retry-After`): retry once it has finished, and get its answer.',
+  INSUFFICIENT_QUANTITY:
+    'The item does not have the units the write would take (`quantity.available` or `quantity.sold` would go below 0), and nothing was written (code `INSUFFICIENT_QUANTITY`); or a request with the same `Idempotency-Key` is still running (code `IDEMPOTENCY_KEY_IN_USE`, with `Retry-After`): retry once it has finished, and get its answer.',
+  RESERVATION_NOT_HELD:
+    'The reservation was already committed, released or expired, and nothing moved (code `RESERVATION_NOT_HELD`; `GET /reservations/{id}` shows its status); or a request with the same `Idempotency-Key` is still running (code `IDEMPOTENCY_KEY_IN_USE`, with `Retry-After`): retry once it has finished, and get its answer.',
   IDEMPOTENCY_KEY_IN_USE:
     'A request with the same `Idempotency-Key` is still running: retry after `Retry-After` seconds, and get its answer.',
   PRECONDITION_FAILED:
@@ -32,12 +36,12 @@ const ERROR_DESCRIPTIONS: Partial<Record<ErrorCode, string>> = {
 };
 
 /**
- * The error code that documents `status` for an operation: the first code of that status, except that a 409 is
- * `CONFLICT` (a SKU already used) only for the writes that can meet one; any other write's 409 is a request with the
- * same Idempotency-Key still running.
+ * The error code that documents `status` for an operation: the first code of that status, except that a 409 is the
+ * write's own `conflict` (a SKU already used, not enough quantity, a reservation no longer held) where it has one;
+ * any other write's 409 is a request with the same Idempotency-Key still running.
  */
-export function documentedCode(status: number, skuConflict: boolean): ErrorCode {
-  if (status === ERRORS.IDEMPOTENCY_KEY_IN_USE.status && !skuConflict) return 'IDEMPOTENCY_KEY_IN_USE';
+export function documentedCode(status: number, conflict?: ErrorCode): ErrorCode {
+  if (status === ERRORS.IDEMPOTENCY_KEY_IN_USE.status) return conflict ?? 'IDEMPOTENCY_KEY_IN_USE';
   const code = ERROR_CODES.find((candidate) => ERRORS[candidate].status === status);
   if (!code) throw new Error(`No error code has status ${status}`);
   return code;

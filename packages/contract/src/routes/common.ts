@@ -1,6 +1,6 @@
 import { initContract } from '@ts-rest/core';
 import { z } from 'zod';
-import type { Scope } from '../constants.js';
+import type { ErrorCode, Scope } from '../constants.js';
 import { uuid } from '../primitives.js';
 import { ErrorBodySchema } from '../schemas/common.js';
 
@@ -11,6 +11,8 @@ export const c: ReturnType<typeof initContract> = initContract();
 export const ROUTE_TAGS = {
   Account: 'Who the request is authenticated as.',
   Items: 'Inventory items and their valuations.',
+  Reservations:
+    'Units of an item held for a customer while they pay: committed when sold, released when not, and given back by the server when they expire.',
   Consignments: 'Consignments, read-only.',
   Invoices: 'Sales invoices with lines and payments, read-only.',
   Categories: 'The categories items are filed under: the ids `categoryId` takes.',
@@ -29,8 +31,11 @@ export interface RouteMetadata {
   operationId: string;
   /** Group the route belongs to in the documentation. */
   tag: keyof typeof ROUTE_TAGS;
-  /** The write can be refused with 409 `CONFLICT` for a SKU already used (its other 409 is a busy Idempotency-Key). */
-  skuConflict?: true;
+  /**
+   * The 409 the write can answer besides a busy Idempotency-Key (`IDEMPOTENCY_KEY_IN_USE`, which every write can):
+   * `CONFLICT` for a SKU already used, `INSUFFICIENT_QUANTITY`, or `RESERVATION_NOT_HELD`.
+   */
+  conflict?: Extract<ErrorCode, 'CONFLICT' | 'INSUFFICIENT_QUANTITY' | 'RESERVATION_NOT_HELD'>;
   /**
    * The answer is a file of lines (NDJSON or CSV, by `Accept`), not one JSON body: it is read whole into a temporary
    * file, then sent with its length and ETag; a failure while it is sent cuts it short instead of answering an error.

@@ -7,6 +7,7 @@ import {
   DryRunQuerySchema,
 } from '../schemas/batch.js';
 import { ExportItemsQuerySchema } from '../schemas/export.js';
+import { AdjustItemBodySchema, ListMovementsQuerySchema, MovementListSchema } from '../schemas/inventory.js';
 import {
   CreateItemBodySchema,
   DeletedItemSchema,
@@ -59,7 +60,7 @@ export const items = c.router({
     query: DryRunQuerySchema,
     body: CreateItemBodySchema,
     responses: { 200: ItemSchema, ...validated, ...withBody, ...write },
-    metadata: meta({ scope: 'write', operationId: 'createItem', tag: 'Items', skuConflict: true }),
+    metadata: meta({ scope: 'write', operationId: 'createItem', tag: 'Items', conflict: 'CONFLICT' }),
   },
   batch: {
     method: 'POST',
@@ -82,7 +83,7 @@ export const items = c.router({
     query: DryRunQuerySchema,
     body: UpdateItemBodySchema,
     responses: { 200: ItemSchema, ...byId, ...withBody, ...conditionalWrite },
-    metadata: meta({ scope: 'write', operationId: 'updateItem', tag: 'Items', skuConflict: true }),
+    metadata: meta({ scope: 'write', operationId: 'updateItem', tag: 'Items', conflict: 'CONFLICT' }),
   },
   delete: {
     method: 'DELETE',
@@ -95,6 +96,29 @@ export const items = c.router({
     body: c.noBody(),
     responses: { 200: DeletedItemSchema, ...byId, ...conditionalWrite },
     metadata: meta({ scope: 'write', operationId: 'deleteItem', tag: 'Items' }),
+  },
+  adjust: {
+    method: 'POST',
+    path: '/items/:id/adjustments',
+    summary: "Adjust an item's quantities",
+    description:
+      'Adds signed numbers of units to `quantity.available` and `quantity.sold`, together and under the item\'s lock: `{ "available": -1, "sold": 1, "reason": "sale", "reference": "ORD-1" }` sells one. Two sellers of the last unit never both succeed: a change that would take either quantity below 0 is refused with 409 `INSUFFICIENT_QUANTITY`, and nothing is written. A linked marketplace listing follows `available`, as after a `PATCH` of `quantity`; the item\'s ledger (`GET /items/{id}/movements`) records the movement with its reason and reference. Takes `If-Match` as `PATCH` does. With `dryRun=true` it is checked and answered as it would be, and nothing is written.',
+    pathParams: IdParams,
+    query: DryRunQuerySchema,
+    body: AdjustItemBodySchema,
+    responses: { 200: ItemSchema, ...byId, ...withBody, ...conditionalWrite },
+    metadata: meta({ scope: 'write', operationId: 'adjustItem', tag: 'Items', conflict: 'INSUFFICIENT_QUANTITY' }),
+  },
+  movements: {
+    method: 'GET',
+    path: '/items/:id/movements',
+    summary: "List an item's movements",
+    description:
+      "The item's ledger, newest first: every change of its quantities (its creation, a `PATCH` of `quantity`, an adjustment, each step of a reservation, a batch, an import, an operator's command, an expiry), with how much each quantity moved, what they were after it, and who made it. The deltas of all of an item's movements add up to its quantities. Kept for the item's life.",
+    pathParams: IdParams,
+    query: ListMovementsQuerySchema,
+    responses: { 200: MovementListSchema, ...byId, ...notModified },
+    metadata: meta({ scope: 'read', operationId: 'listItemMovements', tag: 'Items' }),
   },
   valuations: {
     method: 'GET',

@@ -3,6 +3,7 @@ import { CHANGE_TYPES, type ChangeType, DEFAULT_CHANGES_RETENTION_DAYS, LIMITS }
 import { dateTime, queryInteger, text, uuid } from '../primitives.js';
 import { ConsignmentSchema } from './consignment.js';
 import { codeList, strictObject } from './fields.js';
+import { ActorSchema, ReservationSchema } from './inventory.js';
 import { InvoiceSchema } from './invoice.js';
 import { ItemSchema } from './item.js';
 import { ValuationSchema } from './valuation.js';
@@ -18,6 +19,7 @@ const changeFields = <Type extends ChangeType, Data extends z.ZodTypeAny>(
     type: z.literal(type).describe('What happened.'),
     objectId: uuid.describe('Id of the object that changed.'),
     occurredAt: dateTime.describe(occurredAt),
+    actor: ActorSchema,
     data,
   });
 
@@ -66,6 +68,31 @@ export const InvoiceUpdatedChangeSchema = changeFields(
   invoiceData,
 );
 
+const reservationData = ReservationSchema.describe(
+  'The reservation as `GET /reservations/{id}` returned it right after this change.',
+);
+const beside = "An `item.updated` change of the same transaction follows, with the item's quantities after it.";
+export const ReservationCreatedChangeSchema = changeFields(
+  'reservation.created',
+  `Units of an item were reserved (moved from \`available\` to \`reserved\`). ${beside}`,
+  reservationData,
+);
+export const ReservationCommittedChangeSchema = changeFields(
+  'reservation.committed',
+  `A reservation was committed: its units moved from \`reserved\` to \`sold\`. ${beside}`,
+  reservationData,
+);
+export const ReservationReleasedChangeSchema = changeFields(
+  'reservation.released',
+  `A reservation was released: its units went back from \`reserved\` to \`available\`. ${beside}`,
+  reservationData,
+);
+export const ReservationExpiredChangeSchema = changeFields(
+  'reservation.expired',
+  `A reservation expired, and the server gave its units back to \`available\`. ${beside}`,
+  reservationData,
+);
+
 /** One entry of the changes feed; `type` tells what `data` holds. */
 export const ChangeSchema = z
   .discriminatedUnion('type', [
@@ -77,6 +104,10 @@ export const ChangeSchema = z
     ConsignmentUpdatedChangeSchema,
     InvoiceCreatedChangeSchema,
     InvoiceUpdatedChangeSchema,
+    ReservationCreatedChangeSchema,
+    ReservationCommittedChangeSchema,
+    ReservationReleasedChangeSchema,
+    ReservationExpiredChangeSchema,
   ])
   .describe('One change, as the changes feed reports it. `type` tells what `data` holds.');
 

@@ -12,11 +12,26 @@ import {
   ItemCreatedChangeSchema,
   ItemDeletedChangeSchema,
   ItemUpdatedChangeSchema,
+  ReservationCommittedChangeSchema,
+  ReservationCreatedChangeSchema,
+  ReservationExpiredChangeSchema,
+  ReservationReleasedChangeSchema,
   ValuationCreatedChangeSchema,
 } from './changes.js';
 import { ErrorBodySchema, ErrorIssueSchema } from './common.js';
 import { ConsignmentListSchema, ConsignmentSchema, ConsignorSchema } from './consignment.js';
 import { ItemsExportEndSchema } from './export.js';
+import {
+  ActorSchema,
+  AdjustItemBodySchema,
+  CreateReservationBodySchema,
+  MovementAfterSchema,
+  MovementDeltaSchema,
+  MovementListSchema,
+  MovementSchema,
+  ReservationListSchema,
+  ReservationSchema,
+} from './inventory.js';
 import {
   InvoiceCustomerSchema,
   InvoiceLineSchema,
@@ -72,6 +87,15 @@ export const COMPONENTS = {
   BatchItemResult: BatchItemResultSchema,
   BatchItemsResult: BatchItemsResultSchema,
   ItemsExportEnd: ItemsExportEndSchema,
+  AdjustItemBody: AdjustItemBodySchema,
+  Actor: ActorSchema,
+  MovementDelta: MovementDeltaSchema,
+  MovementAfter: MovementAfterSchema,
+  Movement: MovementSchema,
+  MovementList: MovementListSchema,
+  Reservation: ReservationSchema,
+  ReservationList: ReservationListSchema,
+  CreateReservationBody: CreateReservationBodySchema,
   Valuation: ValuationSchema,
   ComparableSale: ComparableSaleSchema,
   ValuationList: ValuationListSchema,
@@ -96,6 +120,10 @@ export const COMPONENTS = {
   ConsignmentUpdatedChange: ConsignmentUpdatedChangeSchema,
   InvoiceCreatedChange: InvoiceCreatedChangeSchema,
   InvoiceUpdatedChange: InvoiceUpdatedChangeSchema,
+  ReservationCreatedChange: ReservationCreatedChangeSchema,
+  ReservationCommittedChange: ReservationCommittedChangeSchema,
+  ReservationReleasedChange: ReservationReleasedChangeSchema,
+  ReservationExpiredChange: ReservationExpiredChangeSchema,
   Change: ChangeSchema,
   ChangeList: ChangeListSchema,
   ChangesCursor: ChangesCursorSchema,

@@ -1,6 +1,7 @@
 import type { ChangeList, ChangesCursor } from '../../types.js';
 import { present } from './common.js';
 import { consignment } from './consignments.js';
+import { keyActor, reservation } from './inventory.js';
 import { invoice } from './invoices.js';
 import { item } from './items.js';
 import { valuation } from './valuations.js';
@@ -13,6 +14,7 @@ export const itemUpdated = {
   type: 'item.updated',
   objectId: item.id,
   occurredAt: present(item.updatedAt),
+  actor: keyActor,
   data: item,
 } as const;
 export const itemCreated = {
@@ -25,6 +27,7 @@ export const itemDeleted = {
   type: 'item.deleted',
   objectId: '9a4e1c2b-5d6f-4e7a-8b9c-0d1e2f3a4b5c',
   occurredAt: '2026-11-02T09:15:03.000Z',
+  actor: keyActor,
   data: null,
 } as const;
 export const valuationCreated = {
@@ -32,6 +35,7 @@ export const valuationCreated = {
   type: 'valuation.created',
   objectId: valuation.id,
   occurredAt: valuation.createdAt,
+  actor: { type: 'system', id: 'valuations', name: 'Valuation engine' },
   data: valuation,
 } as const;
 export const consignmentCreated = {
@@ -39,6 +43,7 @@ export const consignmentCreated = {
   type: 'consignment.created',
   objectId: consignment.id,
   occurredAt: '2026-11-02T09:20:00.000Z',
+  actor: { type: 'operator', id: null, name: null },
   data: consignment,
 } as const;
 export const consignmentUpdated = {
@@ -51,12 +56,42 @@ export const invoiceCreated = {
   type: 'invoice.created',
   objectId: invoice.id,
   occurredAt: '2026-11-02T09:25:00.000Z',
+  actor: { type: 'operator', id: null, name: null },
   data: invoice,
 } as const;
 export const invoiceUpdated = {
   ...invoiceCreated,
   id: '5c2f7091-1d3e-4f60-8b8c-0d4e5f607182',
   type: 'invoice.updated',
+} as const;
+export const reservationCreated = {
+  id: '8b3e4f50-6c7d-4e8f-a091-b2c3d4e5f607',
+  type: 'reservation.created',
+  objectId: reservation.id,
+  occurredAt: reservation.createdAt,
+  actor: keyActor,
+  data: reservation,
+} as const;
+export const reservationCommitted = {
+  ...reservationCreated,
+  id: '9c4f5061-7d8e-4f90-b1a2-c3d4e5f60718',
+  type: 'reservation.committed',
+  occurredAt: '2026-11-02T09:34:10.000Z',
+  data: { ...reservation, status: 'committed', updatedAt: '2026-11-02T09:34:10.000Z' },
+} as const;
+export const reservationReleased = {
+  ...reservationCommitted,
+  id: 'ad506172-8e9f-4a01-82b3-d4e5f6071829',
+  type: 'reservation.released',
+  data: { ...reservationCommitted.data, status: 'released' },
+} as const;
+export const reservationExpired = {
+  ...reservationCreated,
+  id: 'be617283-9fa0-4b12-93c4-e5f60718293a',
+  type: 'reservation.expired',
+  occurredAt: '2026-11-02T09:45:01.000Z',
+  actor: { type: 'system', id: 'reservations', name: 'Reservation expiry' },
+  data: { ...reservation, status: 'expired', updatedAt: '2026-11-02T09:45:01.000Z' },
 } as const;
 export const changeList: ChangeList = {
   items: [itemUpdated, itemDeleted],
