@@ -281,6 +281,15 @@ const EnvShape = z.object({
     .describe(
       'How often a worker looks for an organization whose scheduled valuation is due ("coinventory-server valuation policy --every-hours").',
     ),
+  RESERVATION_EXPIRY_INTERVAL_MS: z.coerce
+    .number()
+    .int()
+    .min(10)
+    .max(60_000)
+    .default(1_000)
+    .describe(
+      'How often a worker gives back the units of reservations whose expiresAt has passed: a hold is released within about this long after it expires.',
+    ),
   // Each entry is checked with the rest (parseAllowedOrigins, cors-origins.ts), which names a bad one.
   CORS_ALLOWED_ORIGINS: z
     .string()

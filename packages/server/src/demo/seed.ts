@@ -1,3 +1,4 @@
+import { actAs, OPERATOR } from '../db/actor.js';
 import type { Sql, TransactionSql } from '../db/types.js';
 import { type IssuedKey, issueApiKey } from '../modules/access/index.js';
 import { insertCategoryRows } from '../modules/categories/index.js';
@@ -59,6 +60,7 @@ async function insertOrganization(tx: TransactionSql, now: Date) {
 export async function seedDemoOrganization(sql: Sql, options: SeedOptions = {}): Promise<DemoOrganization> {
   const now = options.now ?? DEMO_ANCHOR;
   return sql.begin(async (tx) => {
+    await actAs(tx, OPERATOR);
     const { organizationId, warehouseId, receivingZoneId } = await insertOrganization(tx, now);
 
     let owner: { id: string; email: string } | null = null;

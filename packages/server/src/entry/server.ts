@@ -12,6 +12,7 @@ import type { Logger } from '../logger.js';
 import { FailedAuthLimiter } from '../modules/access/index.js';
 import { syncWorkerFromEnv } from '../modules/marketplace/index.js';
 import { createMetrics, shareWithPrimary } from '../modules/metrics/index.js';
+import { startReservationExpiry } from '../modules/reservations/index.js';
 import { startValuationScheduler } from '../modules/valuations/index.js';
 import { type AddressPolicy, addressPolicyFromEnv, webhookWorkerFromEnv } from '../modules/webhooks/index.js';
 import { checkStatementTimeout } from './database.js';
@@ -234,6 +235,15 @@ function startBackground(env: Env, database: Database, logger: Logger, webhookPo
     env.SYNC_WORKER === 'on'
       ? startValuationScheduler({ sql: database.sql, logger, pollMs: env.VALUATION_POLL_MS })
       : undefined;
+  const reservations =
+    env.SYNC_WORKER === 'on'
+      ? startReservationExpiry({
+          sql: database.sql,
+          logger,
+          pollMs: env.RESERVATION_EXPIRY_INTERVAL_MS,
+          notify: { syncQueued: () => worker?.kick(), webhooksQueued: () => webhookWorker?.kick() },
+        })
+      : undefined;
   const housekeeping = startHousekeeping({
     sql: database.sql,
     logger,
@@ -244,7 +254,7 @@ function startBackground(env: Env, database: Database, logger: Logger, webhookPo
     worker,
     webhookWorker,
     stop: async () => {
-      await Promise.all([worker?.stop(), webhookWorker?.stop(), valuations?.stop()]);
+      await Promise.all([worker?.stop(), webhookWorker?.stop(), valuations?.stop(), reservations?.stop()]);
       await housekeeping.stop();
     },
   };

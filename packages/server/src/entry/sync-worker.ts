@@ -8,6 +8,7 @@ import type { Env } from '../env.js';
 import type { Logger } from '../logger.js';
 import { syncWorkerFromEnv } from '../modules/marketplace/index.js';
 import { createMetrics, METRICS_PATH, metricsRoute } from '../modules/metrics/index.js';
+import { startReservationExpiry } from '../modules/reservations/index.js';
 import { startValuationScheduler } from '../modules/valuations/index.js';
 import { addressPolicyFromEnv, webhookWorkerFromEnv } from '../modules/webhooks/index.js';
 import { checkStatementTimeout } from './database.js';
@@ -39,11 +40,17 @@ export async function syncWorker(env: Env, logger: Logger) {
   const worker = syncWorkerFromEnv(env, database.sql, logger, metrics?.sync);
   const webhookWorker = webhookWorkerFromEnv(env, database.sql, logger, webhookPolicy);
   const valuations = startValuationScheduler({ sql: database.sql, logger, pollMs: env.VALUATION_POLL_MS });
+  const reservations = startReservationExpiry({
+    sql: database.sql,
+    logger,
+    pollMs: env.RESERVATION_EXPIRY_INTERVAL_MS,
+    notify: { syncQueued: () => worker.kick(), webhooksQueued: () => webhookWorker.kick() },
+  });
   const shutdown = (signal: string) => {
     logger.info({ signal }, 'sync worker stopping');
     (async () => {
       metricsServer?.close();
-      await Promise.all([worker.stop(), webhookWorker.stop(), valuations.stop()]);
+      await Promise.all([worker.stop(), webhookWorker.stop(), valuations.stop(), reservations.stop()]);
       await database.close();
       lock?.release();
     })()

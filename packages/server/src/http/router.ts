@@ -7,6 +7,7 @@ import { changesRoutes } from '../modules/changes/index.js';
 import { consignmentRead, consignmentsRoutes } from '../modules/consignments/index.js';
 import { invoiceRead, invoicesRoutes } from '../modules/invoices/index.js';
 import { itemRead, itemsRoutes } from '../modules/items/index.js';
+import { reservationRead, reservationsRoutes } from '../modules/reservations/index.js';
 import { warehouseRead, warehousesRoutes } from '../modules/warehouses/index.js';
 import { endpointRead, type WebhookSettings, webhooksRoutes } from '../modules/webhooks/index.js';
 import type { WriteNotifier } from '../request/pipeline.js';
@@ -17,7 +18,15 @@ const s = initServer();
  * Reads that travel in their request's authentication statement, one round trip where two were (request/gated-read.ts):
  * every `GET /…/{id}`.
  */
-export const gatedReads = [itemRead, consignmentRead, invoiceRead, categoryRead, warehouseRead, endpointRead];
+export const gatedReads = [
+  itemRead,
+  reservationRead,
+  consignmentRead,
+  invoiceRead,
+  categoryRead,
+  warehouseRead,
+  endpointRead,
+];
 
 /**
  * The contract's router, assembled from each module's slice. Every handler is one of request/pipeline.ts's: it runs
@@ -27,6 +36,7 @@ export function createRouter(policy: RatePolicy, notify: WriteNotifier, webhooks
   return s.router(contract, {
     me: meRoute(policy),
     items: itemsRoutes(notify, logger),
+    reservations: reservationsRoutes(notify),
     consignments: consignmentsRoutes,
     invoices: invoicesRoutes,
     categories: categoriesRoutes,

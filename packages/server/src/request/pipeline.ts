@@ -1,4 +1,5 @@
 import type { Response } from 'express';
+import { actAs, keyActor } from '../db/actor.js';
 import type { RequestWork } from '../db/request-work.js';
 import type { Queryable, TransactionSql } from '../db/types.js';
 import { ApiError, found } from '../errors.js';
@@ -137,8 +138,14 @@ export const write =
     const { state, work, caller } = prepared(args.res);
     const signals = new QueuedSignals();
     const dryRun = isDryRun(args);
-    const handler = (tx: TransactionSql) =>
-      run({ requestId: state.requestId, caller, organizationId: caller.organization.id, tx, notify: signals }, args);
+    const handler = async (tx: TransactionSql) => {
+      // Every change and item movement the write records names the key that made it.
+      await actAs(tx, keyActor(caller.apiKey));
+      return run(
+        { requestId: state.requestId, caller, organizationId: caller.organization.id, tx, notify: signals },
+        args,
+      );
+    };
     let body: Body;
     // A dry run writes nothing, so it keeps no Idempotency-Key answer either: it neither replays nor uses up the key.
     if (dryRun) body = await work.rolledBack(handler);

@@ -10,6 +10,7 @@ import * as marketplaceBackPressure from './0009_marketplace_back_pressure.js';
 import * as rateLimitUnlogged from './0010_rate_limit_unlogged.js';
 import * as valuationSources from './0011_valuation_sources.js';
 import * as importedRecords from './0012_imported_records.js';
+import * as inventoryLedger from './0013_inventory_ledger.js';
 
 export interface Migration {
   version: number;
@@ -31,4 +32,5 @@ export const migrations: readonly Migration[] = [
   { version: 10, ...rateLimitUnlogged },
   { version: 11, ...valuationSources },
   { version: 12, ...importedRecords },
+  { version: 13, ...inventoryLedger },
 ];

@@ -1,4 +1,4 @@
-import type { Change, ChangeType } from '@coinventory/contract';
+import type { Actor, Change, ChangeType } from '@coinventory/contract';
 import type { Fragment } from '../../db/table.js';
 import type { Queryable } from '../../db/types.js';
 
@@ -8,6 +8,8 @@ export interface StoredChange {
   type: ChangeType;
   object_id: string;
   occurred_at: Date;
+  /** Who made it (migration 0013). */
+  actor: Actor;
   /** The object as the API showed it then (parsed from its JSON text, in the API's field order), or null. */
   data: Change['data'] | null;
 }
@@ -19,6 +21,7 @@ export function changeOf(row: StoredChange): Change {
     type: row.type,
     objectId: row.object_id,
     occurredAt: row.occurred_at.toISOString(),
+    actor: row.actor,
     data: row.data,
   } as Change;
 }
@@ -34,7 +37,7 @@ export const changeJson = (row: StoredChange): string => JSON.stringify(changeOf
  * with them. An inline view: the planner reads `changes` itself.
  */
 export const changeLog = (sql: Queryable) =>
-  sql`(SELECT organization_id, position, id, type, object_id, occurred_at, data FROM changes)`;
+  sql`(SELECT organization_id, position, id, type, object_id, occurred_at, actor, data FROM changes)`;
 
 /** A change being recorded, as its subscribers see it: its position is the SQL expression of the row being inserted. */
 export interface RecordedChange {

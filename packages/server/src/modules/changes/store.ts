@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Change, ChangeType } from '@coinventory/contract';
+import { currentActor } from '../../db/actor.js';
 import type { Queryable } from '../../db/types.js';
 import { changeOf, type StoredChange, subscriberStatements } from './change.js';
 
@@ -40,9 +41,9 @@ export async function recordChange(tx: Queryable, organizationId: string, change
       RETURNING last_position
     ),
     recorded AS (
-      INSERT INTO changes (organization_id, position, id, type, object_id, occurred_at, data)
+      INSERT INTO changes (organization_id, position, id, type, object_id, occurred_at, actor, data)
       SELECT ${organizationId}, next.last_position, ${randomUUID()}, ${change.type}, ${change.objectId}, now(),
-        ${data}::text::json
+        ${currentActor(tx)}, ${data}::text::json
       FROM next
       RETURNING position
     )
@@ -80,11 +81,11 @@ export async function readFeed(
   query: { after: number | null; limit: number; types: readonly ChangeType[] | undefined },
 ): Promise<FeedPage> {
   const rows = await sql<FeedRow[]>`
-    SELECT f.last_position, f.pruned_through, c.position, c.id, c.type, c.object_id, c.occurred_at, c.data
+    SELECT f.last_position, f.pruned_through, c.position, c.id, c.type, c.object_id, c.occurred_at, c.actor, c.data
     FROM (SELECT ${organizationId}::uuid AS organization_id) w
     LEFT JOIN change_feeds f ON f.organization_id = w.organization_id
     LEFT JOIN LATERAL (
-      SELECT c.position, c.id, c.type, c.object_id, c.occurred_at, c.data
+      SELECT c.position, c.id, c.type, c.object_id, c.occurred_at, c.actor, c.data
       FROM changes c
       WHERE c.organization_id = w.organization_id
         AND c.position > coalesce(${query.after}::bigint, f.pruned_through, 0)
@@ -97,9 +98,10 @@ export async function readFeed(
   `;
   const [first] = rows;
   const changes: FeedPage['changes'] = [];
-  for (const { position, id, type, object_id, occurred_at, data } of rows) {
+  for (const { position, id, type, object_id, occurred_at, actor, data } of rows) {
     if (position === null || id === null || type === null || object_id === null || occurred_at === null) continue;
-    changes.push({ position, change: changeOf({ id, type, object_id, occurred_at, data }) });
+    if (actor === null) continue;
+    changes.push({ position, change: changeOf({ id, type, object_id, occurred_at, actor, data }) });
   }
   return { lastPosition: first?.last_position ?? 0, prunedThrough: first?.pruned_through ?? 0, changes };
 }

@@ -1,5 +1,6 @@
 import { basename } from 'node:path';
 import type { z } from 'zod';
+import { actAs, moveAs, OPERATOR } from '../../db/actor.js';
 import type { Sql, TransactionSql } from '../../db/types.js';
 import { ProvisioningError } from '../../errors.js';
 import { requireOrganization } from '../organizations/index.js';
@@ -212,6 +213,8 @@ async function writeRows<Row>(
   dryRun: boolean,
 ): Promise<Written> {
   const written = await sql.begin(async (tx) => {
+    await actAs(tx, OPERATOR);
+    await moveAs(tx, { kind: 'import' });
     if (!dryRun) return kind.write(tx, organizationId, rows);
     await tx`SAVEPOINT dry_run`;
     const counts = await kind.write(tx, organizationId, rows);

@@ -5,6 +5,7 @@ import {
   CreateItemBodySchema,
   UpdateItemBodySchema,
 } from '@coinventory/contract';
+import { moveAs } from '../../db/actor.js';
 import type { TransactionSql } from '../../db/types.js';
 import { ApiError, issuesOf } from '../../errors.js';
 import type { WriteNotifier } from '../../request/pipeline.js';
@@ -64,6 +65,8 @@ export async function batchItems(
   body: BatchItemsBody,
   options: { dryRun: boolean; notify: WriteNotifier },
 ): Promise<BatchItemsResult> {
+  // Each entry's quantity, as it creates or sets it, is one `batch` movement of its item's ledger.
+  await moveAs(tx, { kind: 'batch' });
   const results: BatchItemResult[] = [];
   for (const [index, entry] of body.items.entries()) {
     results.push(await applyEntry(tx, organizationId, body.mode, entry, index, options.notify));

@@ -15,6 +15,8 @@ export {
   recordConsignmentsChanged,
 } from './consignment-changes.js';
 export { IMAGES_IMPORT } from './images-import.js';
+export { MOVEMENTS } from './movements.js';
+export { moveQuantities, type QuantityDelta } from './quantities.js';
 export { itemRead, itemsRoutes } from './routes.js';
 export {
   createItem,

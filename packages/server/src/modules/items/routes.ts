@@ -7,6 +7,8 @@ import { read, readAnswer, readOne, type WriteNotifier, write } from '../../requ
 import { batchItems } from './batch.js';
 import { ITEMS } from './columns.js';
 import { ExportSlots, exportItems } from './export.js';
+import { listMovements } from './movements.js';
+import { adjustItem } from './quantities.js';
 import { createItem, deleteItem, listItemValuations, updateItem } from './service.js';
 import { itemById, listItems } from './store.js';
 
@@ -30,6 +32,10 @@ export const itemsRoutes = (notify: WriteNotifier, logger: Logger, exportSlots =
     delete: write(notify, ({ tx, organizationId, notify: told }, { params, req }) =>
       deleteItem(tx, organizationId, params.id, told, conditionsOf(req)),
     ),
+    adjust: write(notify, ({ tx, organizationId, notify: told }, { params, body, req }) =>
+      adjustItem(tx, organizationId, params.id, body, told, conditionsOf(req)),
+    ),
+    movements: read(({ db, organizationId }, { params, query }) => listMovements(db, organizationId, params.id, query)),
     valuations: read(({ db, organizationId }, { params, query }) =>
       listItemValuations(db, organizationId, params.id, query.limit),
     ),

@@ -77,14 +77,14 @@ export async function createItem(
 }
 
 /** The item as the transaction that wrote it sees it: what a write answers with (never another request's row). */
-async function writtenItem(tx: Queryable, organizationId: string, id: string): Promise<Item> {
+export async function writtenItem(tx: Queryable, organizationId: string, id: string): Promise<Item> {
   const item = await items.findItem(tx, organizationId, id);
   if (!item) throw new Error(`item ${id} vanished inside the transaction that wrote it`);
   return item;
 }
 
 /** What an item write's transaction queued for the workers (the pipeline tells them once it has committed). */
-function tell(notify: WriteNotifier, queued: { sync: number; webhooks: number }) {
+export function tell(notify: WriteNotifier, queued: { sync: number; webhooks: number }) {
   if (queued.sync > 0) notify.syncQueued();
   if (queued.webhooks > 0) notify.webhooksQueued();
 }

@@ -1,5 +1,6 @@
 import { isDeepStrictEqual } from 'node:util';
 import type { Valuation, ValuationBasis } from '@coinventory/contract';
+import { actAs, SYSTEM } from '../../db/actor.js';
 import { violatedForeignKey } from '../../db/errors.js';
 import type { Sql } from '../../db/types.js';
 import { ApiError, ProvisioningError } from '../../errors.js';
@@ -154,6 +155,7 @@ async function recordValuation(
 ): Promise<string | null> {
   return sql
     .begin(async (tx) => {
+      await actAs(tx, SYSTEM.valuations);
       // The item's row first, then the feed (recordChange), as every write of an item: none deadlock.
       if (!(await lockItem(tx, organizationId, itemId))) return null;
       const id = await data.insertValuation(tx, organizationId, itemId, found);

@@ -73,7 +73,7 @@ export async function dueDeliveries(
     (StoredChange & { delivery_id: string; generation: number; position: number; attempts: number })[]
   >`
     SELECT d.id AS delivery_id, d.generation, d.change_position AS position, d.attempts,
-           c.id, c.type, c.object_id, c.occurred_at, c.data
+           c.id, c.type, c.object_id, c.occurred_at, c.actor, c.data
     FROM webhook_deliveries d
     JOIN webhook_endpoints e ON e.organization_id = d.organization_id AND e.id = d.endpoint_id AND e.enabled
     JOIN ${changeLog(sql)} c ON c.organization_id = d.organization_id AND c.position = d.change_position
