@@ -33,6 +33,10 @@ const NAMED_UNIONS = [
   'InvoiceSort',
   'Scope',
   'WebhookDeliveryStatus',
+  'AdjustmentReason',
+  'MovementKind',
+  'ReservationStatus',
+  'ActorType',
 ];
 
 /** Where the OpenAPI document describes a type whose name differs from its component's, or that is parameters. */
@@ -51,6 +55,10 @@ const DOC_SOURCES = {
   ReplayWebhookInput: { component: 'ReplayWebhookBody' },
   ListWebhookEndpointsParams: { operation: 'listWebhookEndpoints' },
   ListWebhookDeliveriesParams: { operation: 'listWebhookDeliveries' },
+  AdjustItemInput: { component: 'AdjustItemBody' },
+  CreateReservationInput: { component: 'CreateReservationBody' },
+  ListMovementsParams: { operation: 'listItemMovements' },
+  ListReservationsParams: { operation: 'listReservations' },
 };
 
 /**

@@ -24,6 +24,7 @@ import { Changes } from './resources/changes.js';
 import { Consignments } from './resources/consignments.js';
 import { Invoices } from './resources/invoices.js';
 import { Items } from './resources/items.js';
+import { Reservations } from './resources/reservations.js';
 import { Warehouses } from './resources/warehouses.js';
 import { WebhookEndpoints } from './resources/webhook-endpoints.js';
 
@@ -77,6 +78,7 @@ export class Coinventory {
   readonly maxRetries: number;
 
   readonly items: Items;
+  readonly reservations: Reservations;
   readonly consignments: Consignments;
   readonly invoices: Invoices;
   readonly categories: Categories;
@@ -102,6 +104,7 @@ export class Coinventory {
     const { baseUrl, timeoutMs, maxRetries } = this;
     this.#transport = new HttpTransport({ apiKey, baseUrl, timeoutMs, maxRetries, fetch: options.fetch });
     this.items = new Items(this.#transport);
+    this.reservations = new Reservations(this.#transport);
     this.consignments = new Consignments(this.#transport);
     this.invoices = new Invoices(this.#transport);
     this.categories = new Categories(this.#transport);

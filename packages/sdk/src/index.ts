@@ -2,6 +2,8 @@ import { Coinventory } from './client.js';
 
 // The API's types and enumerations, exactly as the contract defines them.
 export type {
+  Actor,
+  AdjustItemInput,
   ApiKeySummary,
   BatchItemResult,
   BatchItemsInput,
@@ -18,6 +20,7 @@ export type {
   ConsignmentUpdatedChange,
   Consignor,
   CreateItemInput,
+  CreateReservationInput,
   CreateWebhookEndpointInput,
   DeletedItem,
   DeletedWebhookEndpoint,
@@ -42,14 +45,24 @@ export type {
   ListConsignmentsParams,
   ListInvoicesParams,
   ListItemsParams,
+  ListMovementsParams,
+  ListReservationsParams,
   ListValuationsParams,
   ListWarehousesParams,
   ListWebhookDeliveriesParams,
   ListWebhookEndpointsParams,
   Me,
+  Movement,
+  MovementList,
   Organization,
   RateLimitInfo,
   ReplayWebhookInput,
+  Reservation,
+  ReservationCommittedChange,
+  ReservationCreatedChange,
+  ReservationExpiredChange,
+  ReservationList,
+  ReservationReleasedChange,
   UpdateItemInput,
   UpdateWebhookEndpointInput,
   Valuation,
@@ -70,6 +83,10 @@ export type {
   Zone,
 } from '@coinventory/contract';
 export {
+  ACTOR_TYPES,
+  type ActorType,
+  ADJUSTMENT_REASONS,
+  type AdjustmentReason,
   CHANGE_TYPES,
   type ChangeType,
   CONSIGNMENT_STATUSES,
@@ -84,6 +101,10 @@ export {
   ITEM_STATUSES,
   type ItemSort,
   type ItemStatus,
+  MOVEMENT_KINDS,
+  type MovementKind,
+  RESERVATIONS,
+  type ReservationStatus,
   type Scope,
   VALUATION_BASES,
   type ValuationBasis,
@@ -105,12 +126,14 @@ export {
   CoinventoryError,
   ConflictError,
   IdempotencyKeyInUseError,
+  InsufficientQuantityError,
   InternalServerError,
   NotFoundError,
   PayloadTooLargeError,
   PermissionDeniedError,
   PreconditionFailedError,
   RateLimitError,
+  ReservationNotHeldError,
 } from './core/errors.js';
 export type { Fetch } from './core/http.js';
 export { ItemsExport } from './core/items-export.js';
@@ -123,6 +146,7 @@ export { Changes } from './resources/changes.js';
 export { Consignments } from './resources/consignments.js';
 export { Invoices } from './resources/invoices.js';
 export { Items } from './resources/items.js';
+export { Reservations } from './resources/reservations.js';
 export { Warehouses } from './resources/warehouses.js';
 export { WebhookEndpoints } from './resources/webhook-endpoints.js';
 export { VERSION } from './version.js';

@@ -130,11 +130,15 @@ describe('ifNoneMatch: reading again only what changed', () => {
 });
 
 describe('ifMatch: changing only the version you read', () => {
-  /** Serves `verb /items/it-1`: 412 unless If-Match names the current ETag. Records each If-Match. */
-  function conditionalWrite(verb: 'patch' | 'delete', answer: object): (string | null)[] {
+  /** Serves `verb path`: 412 unless If-Match names the current ETag. Records each If-Match. */
+  function conditionalWrite(
+    verb: 'patch' | 'delete' | 'post',
+    answer: object,
+    path = '/items/it-1',
+  ): (string | null)[] {
     const seen: (string | null)[] = [];
     server.use(
-      http[verb](url('/items/it-1'), ({ request }) => {
+      http[verb](url(path), ({ request }) => {
         const ifMatch = request.headers.get(CONDITIONAL.ifMatchHeader);
         seen.push(ifMatch);
         if (ifMatch !== null && ifMatch !== ETAG) {
@@ -156,10 +160,21 @@ describe('ifMatch: changing only the version you read', () => {
   });
 
   it.each([
-    ['update', 'patch', (c: Coinventory) => c.items.update('it-1', { quantity: 2 }, { ifMatch: '"stale"' })],
-    ['delete', 'delete', (c: Coinventory) => c.items.delete('it-1', { ifMatch: '"stale"' })],
-  ] as const)('%s rejects with PreconditionFailedError on a 412, without retrying', async (_name, verb, call) => {
-    const seen = conditionalWrite(verb, { id: 'it-1', deleted: true });
+    [
+      'update',
+      'patch',
+      '/items/it-1',
+      (c: Coinventory) => c.items.update('it-1', { quantity: 2 }, { ifMatch: '"stale"' }),
+    ],
+    ['delete', 'delete', '/items/it-1', (c: Coinventory) => c.items.delete('it-1', { ifMatch: '"stale"' })],
+    [
+      'adjust',
+      'post',
+      '/items/it-1/adjustments',
+      (c: Coinventory) => c.items.adjust('it-1', { sold: 1, available: -1, reason: 'sale' }, { ifMatch: '"stale"' }),
+    ],
+  ] as const)('%s rejects with PreconditionFailedError on a 412, without retrying', async (_name, verb, path, call) => {
+    const seen = conditionalWrite(verb, { id: 'it-1', deleted: true }, path);
     const error = await call(makeClient()).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(PreconditionFailedError);
     expect(error).toBeInstanceOf(APIError);

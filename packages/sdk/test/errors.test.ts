@@ -33,6 +33,8 @@ describe('error mapping', () => {
     [404, 'NOT_FOUND', sdk.NotFoundError],
     [409, 'CONFLICT', sdk.ConflictError],
     [409, 'IDEMPOTENCY_KEY_IN_USE', sdk.IdempotencyKeyInUseError],
+    [409, 'INSUFFICIENT_QUANTITY', sdk.InsufficientQuantityError],
+    [409, 'RESERVATION_NOT_HELD', sdk.ReservationNotHeldError],
     [412, 'PRECONDITION_FAILED', sdk.PreconditionFailedError],
     [413, 'PAYLOAD_TOO_LARGE', sdk.PayloadTooLargeError],
     [429, 'TOO_MANY_REQUESTS', sdk.RateLimitError],
@@ -45,7 +47,13 @@ describe('error mapping', () => {
     expect(error).toBeInstanceOf(sdk.APIError);
     expect(error).toBeInstanceOf(sdk.CoinventoryError);
     expect(error).toBeInstanceOf(Error);
-    for (const [, , Other] of cases) if (Other !== ErrorClass) expect(error).not.toBeInstanceOf(Other);
+    // The 409s of a conflict with the data (not enough quantity, a reservation no longer held) are ConflictErrors too.
+    const conflict = status === 409 && code !== 'IDEMPOTENCY_KEY_IN_USE';
+    for (const [, , Other] of cases) {
+      if (Other === ErrorClass || (conflict && Other === sdk.ConflictError)) continue;
+      expect(error).not.toBeInstanceOf(Other);
+    }
+    if (conflict) expect(error).toBeInstanceOf(sdk.ConflictError);
     expect(error).toMatchObject({
       name: ErrorClass.name,
       status,

@@ -1,7 +1,14 @@
 import { ERRORS, IDEMPOTENCY } from '@coinventory/contract/constants';
 import { HttpResponse, http } from 'msw';
 import { describe, expect, it } from 'vitest';
-import { type Coinventory, CoinventoryError, ConflictError, IdempotencyKeyInUseError } from '../src/index.js';
+import {
+  type Coinventory,
+  CoinventoryError,
+  ConflictError,
+  IdempotencyKeyInUseError,
+  InsufficientQuantityError,
+  ReservationNotHeldError,
+} from '../src/index.js';
 import { settle, useFakeClock } from './support/clock.js';
 import { errorBody, makeClient, server, url, useMsw } from './support/msw.js';
 
@@ -46,6 +53,24 @@ const writes: [method: string, Verb, path: string, (client: Coinventory, key?: s
   ['POST', 'post', '/items', (c, key) => c.items.create({ sku: 'S', title: 'T' }, { idempotencyKey: key })],
   ['PATCH', 'patch', '/items/it-1', (c, key) => c.items.update('it-1', { quantity: 1 }, { idempotencyKey: key })],
   ['DELETE', 'delete', '/items/it-1', (c, key) => c.items.delete('it-1', { idempotencyKey: key })],
+  [
+    'POST (adjust)',
+    'post',
+    '/items/it-1/adjustments',
+    (c, key) => c.items.adjust('it-1', { available: -1, sold: 1, reason: 'sale' }, { idempotencyKey: key }),
+  ],
+  [
+    'POST (reserve)',
+    'post',
+    '/items/it-1/reservations',
+    (c, key) => c.reservations.create('it-1', { quantity: 1 }, { idempotencyKey: key }),
+  ],
+  [
+    'POST (commit)',
+    'post',
+    '/reservations/r-1/commit',
+    (c, key) => c.reservations.commit('r-1', { idempotencyKey: key }),
+  ],
 ];
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
@@ -147,6 +172,24 @@ describe('retrying writes safely', () => {
       ok,
     ]);
     const { error } = await settle(makeClient().items.create({ sku: 'S', title: 'T' }));
+    expect(error).toBeInstanceOf(ConflictError);
+    expect(seen).toHaveLength(1);
+  });
+
+  it.each([
+    ['INSUFFICIENT_QUANTITY', '/items/it-1/adjustments', InsufficientQuantityError],
+    ['RESERVATION_NOT_HELD', '/reservations/r-1/release', ReservationNotHeldError],
+  ] as const)('does not retry 409 %s: the same request gets the same answer', async (code, path, ErrorClass) => {
+    const seen = serve('post', path, [
+      () => HttpResponse.json(errorBody(code, ERRORS[code].message), { status: 409 }),
+      ok,
+    ]);
+    const client = makeClient();
+    const call: Promise<unknown> = path.startsWith('/items')
+      ? client.items.adjust('it-1', { available: -1, reason: 'lost' })
+      : client.reservations.release('r-1');
+    const { error } = await settle(call);
+    expect(error).toBeInstanceOf(ErrorClass);
     expect(error).toBeInstanceOf(ConflictError);
     expect(seen).toHaveLength(1);
   });

@@ -29,6 +29,11 @@ import {
   type PagePromise,
   RateLimitError,
   type RequestOptions,
+  type Reservation,
+  type ReservationCommittedChange,
+  type ReservationCreatedChange,
+  type ReservationExpiredChange,
+  type ReservationReleasedChange,
   type Valuation,
   type ValuationCreatedChange,
   verifyWebhook,
@@ -106,6 +111,42 @@ describe('types come from the contract', () => {
     // @ts-expect-error: items.get needs its path value
     const _params = () => client.request('items.get', {});
     const _ok = () => client.request<Contract.Me, 'me'>('me', {});
+  });
+});
+
+describe('adjustments, movements and reservations', () => {
+  it('type each call by the contract', () => {
+    const reservations = client.reservations;
+    expectTypeOf(client.items.adjust).parameter(1).toEqualTypeOf<Contract.AdjustItemInput>();
+    expectTypeOf(client.items.adjust).returns.resolves.toEqualTypeOf<Contract.Item>();
+    expectTypeOf(client.items.movements).returns.toEqualTypeOf<
+      PagePromise<Contract.Movement, Contract.ListMovementsParams>
+    >();
+    expectTypeOf(reservations.create).parameter(1).toEqualTypeOf<Contract.CreateReservationInput>();
+    expectTypeOf(reservations.create).returns.resolves.toEqualTypeOf<Contract.Reservation>();
+    expectTypeOf<Awaited<ReturnType<typeof reservations.get>>>().toEqualTypeOf<Contract.Reservation>();
+    expectTypeOf(reservations.list).returns.toEqualTypeOf<
+      PagePromise<Contract.Reservation, Contract.ListReservationsParams>
+    >();
+    expectTypeOf(reservations.commit).returns.resolves.toEqualTypeOf<Contract.Reservation>();
+    expectTypeOf(reservations.release).returns.resolves.toEqualTypeOf<Contract.Reservation>();
+  });
+
+  it('refuses what the API would refuse, and takes ifMatch only where it applies', () => {
+    const _calls = () => {
+      client.items.adjust('id', { available: -1, sold: 1, reason: 'sale' }, { ifMatch: '"e"', dryRun: true });
+      // @ts-expect-error: not an adjustment reason
+      client.items.adjust('id', { available: -1, reason: 'stolen' });
+      // @ts-expect-error: the reason is required
+      client.items.adjust('id', { available: -1 });
+      client.reservations.create('item', { quantity: 1, reference: 'WEB-1' }, { idempotencyKey: 'k', dryRun: true });
+      client.reservations.list({ status: 'held', itemId: 'item' });
+      // @ts-expect-error: not a reservation status
+      client.reservations.list({ status: 'cancelled' });
+      // @ts-expect-error: a reservation's steps have no ETag to match
+      client.reservations.commit('id', { ifMatch: '"e"' });
+      client.reservations.release('id', { dryRun: true });
+    };
   });
 });
 
@@ -259,12 +300,26 @@ describe('the changes feed', () => {
             expectTypeOf(change).toEqualTypeOf<InvoiceCreatedChange | InvoiceUpdatedChange>();
             expectTypeOf(change.data).toEqualTypeOf<Invoice>();
             break;
+          case 'reservation.created':
+          case 'reservation.committed':
+          case 'reservation.released':
+          case 'reservation.expired':
+            expectTypeOf(change).toEqualTypeOf<
+              | ReservationCreatedChange
+              | ReservationCommittedChange
+              | ReservationReleasedChange
+              | ReservationExpiredChange
+            >();
+            expectTypeOf(change.data).toEqualTypeOf<Reservation>();
+            break;
           default:
             expectTypeOf(change).toBeNever();
         }
+        // Every change names who made it.
+        expectTypeOf(change.actor).toEqualTypeOf<Contract.Actor>();
         // Not every change's data is an item: `type` must name the item types before reading one.
         if (change.type !== 'item.deleted') {
-          // @ts-expect-error: a Valuation, a Consignment or an Invoice has no sku
+          // @ts-expect-error: a Valuation, a Consignment, an Invoice or a Reservation has no sku
           void change.data.sku;
         }
       }

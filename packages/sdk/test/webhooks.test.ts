@@ -29,6 +29,7 @@ function change(): WebhookEvent {
     type: 'item.deleted',
     objectId: randomUUID(),
     occurredAt: '2026-05-01T12:00:00.000Z',
+    actor: { type: 'key', id: randomUUID(), name: 'Website sync' },
     data: null,
   };
 }
@@ -131,6 +132,13 @@ describe('verifyWebhook accepts what standardwebhooks signs', () => {
       case 'invoice.created':
       case 'invoice.updated':
         expect(verified.data.lines).toEqual(expect.any(Array));
+        break;
+      case 'reservation.created':
+      case 'reservation.committed':
+      case 'reservation.released':
+      case 'reservation.expired':
+        expect(verified.data.itemId).toEqual(expect.any(String));
+        expect(verified.data.status).toBe(type.slice('reservation.'.length).replace('created', 'held'));
         break;
       default:
         expect.fail(`not a change type: ${verified.type}`);

@@ -178,10 +178,35 @@ export class NotFoundError extends APIError {
   }
 }
 
-/** 409 `CONFLICT`: the SKU is already used by another item of the organization. */
+/**
+ * 409: the write conflicts with the data, and nothing was written. `CONFLICT` (this class itself): the SKU is already
+ * used by another item of the organization. Its subclasses name the other conflicts: `InsufficientQuantityError` and
+ * `ReservationNotHeldError`; check `code`, or `instanceof` a subclass, to tell them apart.
+ */
 export class ConflictError extends APIError {
   static {
     brand(ConflictError, 'ConflictError');
+  }
+}
+
+/**
+ * 409 `INSUFFICIENT_QUANTITY`: the item does not have the units the write would take (an adjustment would take
+ * `quantity.available` or `quantity.sold` below 0, or a reservation asks for more than is available), so nothing was
+ * written. Read the item again for what it has; retrying the same call gets the same answer.
+ */
+export class InsufficientQuantityError extends ConflictError {
+  static {
+    brand(InsufficientQuantityError, 'InsufficientQuantityError');
+  }
+}
+
+/**
+ * 409 `RESERVATION_NOT_HELD`: the reservation was already committed, released or has expired, so nothing moved.
+ * `client.reservations.get(id)` tells which.
+ */
+export class ReservationNotHeldError extends ConflictError {
+  static {
+    brand(ReservationNotHeldError, 'ReservationNotHeldError');
   }
 }
 
@@ -285,6 +310,8 @@ const CLASS_BY_STATUS: Readonly<Record<number, APIErrorClass>> = {
 /** Codes that share their status with another meaning, and so have a subclass of their own. */
 const CLASS_BY_CODE: ReadonlyMap<string, APIErrorClass> = new Map([
   ['IDEMPOTENCY_KEY_IN_USE' satisfies ErrorCode, IdempotencyKeyInUseError],
+  ['INSUFFICIENT_QUANTITY' satisfies ErrorCode, InsufficientQuantityError],
+  ['RESERVATION_NOT_HELD' satisfies ErrorCode, ReservationNotHeldError],
 ]);
 
 /**

@@ -1,4 +1,5 @@
 import type {
+  AdjustItemInput,
   BatchItemsInput,
   BatchItemsResult,
   CreateItemInput,
@@ -6,7 +7,9 @@ import type {
   ExportItemsParams,
   Item,
   ListItemsParams,
+  ListMovementsParams,
   ListValuationsParams,
+  Movement,
   UpdateItemInput,
   ValuationList,
 } from '@coinventory/contract';
@@ -23,7 +26,7 @@ import type {
   UnconditionalOptions,
   WriteOptions,
 } from '../core/transport.js';
-import { Resource } from './resource.js';
+import { dryRunQuery, Resource } from './resource.js';
 
 /** Inventory items: `client.items`. */
 export class Items extends Resource {
@@ -80,6 +83,32 @@ export class Items extends Resource {
   }
 
   /**
+   * Adds signed numbers of units to `quantity.available` and `quantity.sold`, together, and returns the item:
+   * `{ available: -1, sold: 1, reason: 'sale', reference: 'ORD-1' }` sells one. Throws `InsufficientQuantityError`
+   * (and changes nothing) when a quantity would go below 0, so two sellers of the last unit never both succeed. The
+   * item's ledger (`movements`) records it with its reason and reference. With `ifMatch`, throws
+   * `PreconditionFailedError` when the item no longer has that ETag. With `{ dryRun: true }`, returns the item as it
+   * would be (or throws what it would throw) and changes nothing.
+   */
+  adjust(id: string, body: AdjustItemInput, options: ConditionalWriteOptions & DryRunOptions = {}): APIPromise<Item> {
+    const { dryRun, ...rest } = options;
+    return this.transport.request('items.adjust', { params: { id }, body, ...dryRunQuery(dryRun) }, rest);
+  }
+
+  /**
+   * The item's ledger, newest first: every movement of its quantities (its creation, a `PATCH` of `quantity`, an
+   * adjustment, each step of a reservation, an import…), by how much, what they were after it, and who made it. Await
+   * it for one page, or iterate it for every movement.
+   */
+  movements(
+    id: string,
+    params: ListMovementsParams = {},
+    options?: RequestOptions,
+  ): PagePromise<Movement, ListMovementsParams> {
+    return this.transport.requestList('items.movements', params, options, { id });
+  }
+
+  /**
    * Deletes an item and any marketplace listing made from it. With `ifMatch`, throws `PreconditionFailedError` (and
    * deletes nothing) when the item no longer has that ETag. With `{ dryRun: true }`, checks it and deletes nothing.
    */
@@ -118,7 +147,3 @@ export class Items extends Resource {
     return this.transport.request('items.valuations', { params: { id }, query: params }, options);
   }
 }
-
-/** The query of a write that may be a dry run: none unless `dryRun` was given. */
-const dryRunQuery = (dryRun: boolean | undefined) =>
-  dryRun === undefined ? {} : { query: { dryRun: String(dryRun) } };

@@ -12,3 +12,7 @@ export abstract class Resource {
     this.transport = transport;
   }
 }
+
+/** The query of a write that may be a dry run: none unless `dryRun` was given. */
+export const dryRunQuery = (dryRun: boolean | undefined): { query?: { dryRun: string } } =>
+  dryRun === undefined ? {} : { query: { dryRun: String(dryRun) } };
