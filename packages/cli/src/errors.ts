@@ -9,6 +9,7 @@ import {
   NotFoundError,
   PayloadTooLargeError,
   PermissionDeniedError,
+  PreconditionFailedError,
   RateLimitError,
 } from '@coinventory/sdk';
 
@@ -23,7 +24,10 @@ export const EXIT = {
   AUTH: 3,
   /** 404. */
   NOT_FOUND: 4,
-  /** 409: the SKU is already used. */
+  /**
+   * 409: the write conflicts with the data (a SKU already used, not enough quantity, a reservation no longer held); or
+   * 412: the item changed since the ETag given as `--if-match`.
+   */
   CONFLICT: 5,
   /** 429, still refused after the retries (or Retry-After too long to wait for). */
   RATE_LIMITED: 6,
@@ -46,7 +50,7 @@ export const EXIT_CODE_HELP: ReadonlyArray<readonly [ExitCode, string]> = [
   [EXIT.USAGE, 'usage: unknown command or option, bad value (also a 400 from the API)'],
   [EXIT.AUTH, 'authentication: no key, key refused (401) or not allowed (403)'],
   [EXIT.NOT_FOUND, 'not found (404)'],
-  [EXIT.CONFLICT, 'conflict (409), e.g. a SKU already in use'],
+  [EXIT.CONFLICT, 'conflict (409: SKU in use, not enough quantity, reservation not held; 412)'],
   [EXIT.RATE_LIMITED, 'rate limited (429) after the retries'],
   [EXIT.SERVER, 'server error (5xx)'],
   [EXIT.NETWORK, 'network: no connection or timeout'],
@@ -85,6 +89,25 @@ export class CliError extends Error {
   }
 }
 
+/**
+ * An API error with what the CLI read after it to explain it (how many units the item has, what became of a
+ * reservation): `detail` is said after the API's message, as a 404 names its object; `hints` are lines under it. It is
+ * reported, and exits, as the API error itself.
+ */
+export class ExplainedError extends Error {
+  override readonly name = 'ExplainedError';
+  readonly error: APIError;
+  readonly detail: string | undefined;
+  readonly hints: readonly string[];
+
+  constructor(error: APIError, explanation: { detail?: string; hints?: readonly string[] }) {
+    super(error.message, { cause: error });
+    this.error = error;
+    this.detail = explanation.detail;
+    this.hints = explanation.hints ?? [];
+  }
+}
+
 /** Whether a file system error has this code (`ENOENT`). */
 export function isErrno(error: unknown, code: string): boolean {
   return error instanceof Error && (error as NodeJS.ErrnoException).code === code;
@@ -106,11 +129,12 @@ export function exitCodeFor(error: unknown): ExitCode {
   if (error instanceof UsageError) return EXIT.USAGE;
   if (error instanceof MissingKeyError) return EXIT.AUTH;
   if (error instanceof CliError) return error.exitCode;
+  if (error instanceof ExplainedError) return exitCodeFor(error.error);
   if (error instanceof APIError) {
     if (error instanceof BadRequestError || error instanceof PayloadTooLargeError) return EXIT.USAGE;
     if (error instanceof AuthenticationError || error instanceof PermissionDeniedError) return EXIT.AUTH;
     if (error instanceof NotFoundError) return EXIT.NOT_FOUND;
-    if (error instanceof ConflictError) return EXIT.CONFLICT;
+    if (error instanceof ConflictError || error instanceof PreconditionFailedError) return EXIT.CONFLICT;
     if (error instanceof RateLimitError) return EXIT.RATE_LIMITED;
     if (error.status >= 500) return EXIT.SERVER;
     return EXIT.ERROR;
@@ -126,20 +150,9 @@ export function exitCodeFor(error: unknown): ExitCode {
  */
 export function reportError(error: unknown): ErrorReport {
   const exitCode = exitCodeFor(error);
-  if (error instanceof APIError) {
-    const code = error.code ? `${error.code}, ` : '';
-    // As the SDK's message does: a 404 names what was not found, unless its hint puts the base URL in doubt.
-    const missing = error instanceof NotFoundError && !error.hint && error.resource;
-    const subject = missing ? `: ${missing.type} ${missing.id}` : '';
-    const lines = [`${error.apiMessage}${subject} (${code}HTTP ${error.status})`];
-    for (const issue of error.issues ?? []) lines.push(`  - ${issue.message}`);
-    if (error instanceof RateLimitError && error.retryAfter !== undefined) {
-      lines.push(`Retry after ${error.retryAfter} s.`);
-    }
-    if (error.requestId) lines.push(`Request ID: ${error.requestId}`);
-    for (const hint of [error.hint, apiHint(error)]) if (hint) lines.push(hint);
-    return { lines, exitCode };
-  }
+  if (error instanceof ExplainedError)
+    return { lines: apiErrorLines(error.error, error.detail, error.hints), exitCode };
+  if (error instanceof APIError) return { lines: apiErrorLines(error), exitCode };
   if (error instanceof APIConnectionTimeoutError) {
     return { lines: [`${error.message} Is the API reachable? (check --base-url)`], exitCode };
   }
@@ -157,6 +170,22 @@ export function reportError(error: unknown): ErrorReport {
   }
   const message = error instanceof Error ? error.message : String(error);
   return { lines: [`Unexpected error: ${message}`], exitCode };
+}
+
+/** An API error's lines: its message (with `detail`, or the object a 404 did not find), issues, request id, hints. */
+function apiErrorLines(error: APIError, detail?: string, hints: readonly string[] = []): string[] {
+  const code = error.code ? `${error.code}, ` : '';
+  // As the SDK's message does: a 404 names what was not found, unless its hint puts the base URL in doubt.
+  const missing = error instanceof NotFoundError && !error.hint && error.resource;
+  const subject = detail ? `: ${detail}` : missing ? `: ${missing.type} ${missing.id}` : '';
+  const lines = [`${error.apiMessage}${subject} (${code}HTTP ${error.status})`];
+  for (const issue of error.issues ?? []) lines.push(`  - ${issue.message}`);
+  if (error instanceof RateLimitError && error.retryAfter !== undefined) {
+    lines.push(`Retry after ${error.retryAfter} s.`);
+  }
+  if (error.requestId) lines.push(`Request ID: ${error.requestId}`);
+  for (const hint of [error.hint, apiHint(error), ...hints]) if (hint) lines.push(hint);
+  return lines;
 }
 
 function apiHint(error: APIError): string | undefined {

@@ -11,6 +11,7 @@ import { registerInvoices } from './commands/invoices.js';
 import { registerItems } from './commands/items.js';
 import { registerListen } from './commands/listen.js';
 import { registerMe } from './commands/me.js';
+import { registerReservations } from './commands/reservations.js';
 import { registerWarehouses } from './commands/warehouses.js';
 import { registerWebhooks } from './commands/webhooks.js';
 import { EXIT, EXIT_CODE_HELP, reportError, UsageError } from './errors.js';
@@ -45,6 +46,8 @@ Examples:
   $ coinventory items list --status in_stock --sort value_desc
   $ coinventory items create --sku MOR-1921 --title "1921 Morgan Dollar" --value 45
   $ coinventory items update MOR-1921 --quantity 3
+  $ coinventory items adjust MOR-1921 --available -1 --sold +1 --reason sale --reference ORD-1
+  $ coinventory reservations create MOR-1921 --reference WEB-ORDER-1187
   $ coinventory items export --format csv > items.csv
   $ coinventory items import items.csv --mode upsert
   $ coinventory changes --after now --follow
@@ -59,7 +62,7 @@ export function buildProgram(): Command {
   const style = createStyle(errorColour);
   const program = new Command('coinventory')
     .description(
-      'Coinventory from the shell: inventory items, valuations, categories, warehouses, consignments, invoices, the changes feed and webhooks.',
+      'Coinventory from the shell: inventory items, their movements and reservations, valuations, categories, warehouses, consignments, invoices, the changes feed and webhooks.',
     )
     .version(packageJson.version, '-v, --version', 'print the version')
     .helpOption('-h, --help', 'show help for a command')
@@ -78,6 +81,7 @@ export function buildProgram(): Command {
 
   registerMe(program);
   registerItems(program);
+  registerReservations(program);
   registerCategories(program);
   registerWarehouses(program);
   registerConsignments(program);

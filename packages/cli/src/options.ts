@@ -33,6 +33,26 @@ export function integer(bounds: { min: number; max?: number }): (value: string) 
   };
 }
 
+/**
+ * A signed whole number within `min`..`max`: digits with an optional `+` or `-` (`-1`, `+1`, `3`). Commander gives an
+ * option that takes a value the next word even when it starts with `-`, so `--available -1` works as `--available=-1`.
+ */
+export function signedInteger(bounds: { min: number; max: number }): (value: string) => number {
+  const range = `from ${bounds.min < 0 ? '-' : ''}${groupDigits(Math.abs(bounds.min))} to ${groupDigits(bounds.max)}`;
+  return (value) => {
+    const sign = value.startsWith('-') ? -1 : 1;
+    const digits = /^[+-]/.test(value) ? value.slice(1) : value;
+    const n = isDigits(digits) ? sign * Number(digits) : Number.NaN;
+    if (!Number.isSafeInteger(n) || n < bounds.min || n > bounds.max) {
+      throw new InvalidArgumentError(
+        `Must be a whole number ${range}, written in digits with an optional sign: -1, +1.`,
+      );
+    }
+    // -0 is 0: JSON writes both as 0, but a check for "no change" should not have to know.
+    return n === 0 ? 0 : n;
+  };
+}
+
 /** Text of `min`..`max` characters that the API can store. */
 export function text(bounds: TextBounds): (value: string) => string {
   return (value) => checkText(value, bounds);

@@ -2,7 +2,7 @@ import { execFile } from 'node:child_process';
 import { existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { ITEM_SORTS, ITEM_STATUSES } from '@coinventory/contract/constants';
+import { ADJUSTMENT_REASONS, ITEM_SORTS, ITEM_STATUSES, RESERVATIONS } from '@coinventory/contract/constants';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { cli, tempDir } from './support/cli.js';
 
@@ -64,6 +64,9 @@ describe('coinventory completion', () => {
       expect(await complete('coinventory', 'it')).toEqual(['items']);
       expect(await complete('coinventory', 'items', 'im')).toEqual(['import']);
       expect(await complete('coinventory', 'items', 'l')).toEqual(['list', 'ls']);
+      expect(await complete('coinventory', 'items', 'm')).toEqual(['movements']);
+      expect(await complete('coinventory', 'res')).toEqual(['reservations']);
+      expect(await complete('coinventory', 'reservations', 'c')).toEqual(['create', 'commit']);
       expect(await complete('coinventory', '')).toEqual(
         expect.arrayContaining(['items', 'invoices', 'webhooks', 'completion', 'login']),
       );
@@ -73,6 +76,8 @@ describe('coinventory completion', () => {
       expect(await complete('coinventory', 'items', 'list', '--st')).toEqual(['--status']);
       expect(await complete('coinventory', 'items', 'list', '--status', '')).toEqual([...ITEM_STATUSES]);
       expect(await complete('coinventory', 'items', 'ls', '--sort', '')).toEqual([...ITEM_SORTS]);
+      expect(await complete('coinventory', 'items', 'adjust', '--reason', '')).toEqual([...ADJUSTMENT_REASONS]);
+      expect(await complete('coinventory', 'reservations', 'ls', '--status', '')).toEqual([...RESERVATIONS.statuses]);
       expect(await complete('coinventory', '--profile', 'staging', 'items', 'list', '--so')).toEqual(['--sort']);
       // A free value (an SKU) gets no words, and the program's options apply everywhere.
       expect(await complete('coinventory', 'items', 'list', '--sku', '')).toEqual([]);
@@ -136,7 +141,7 @@ describe('coinventory completion', () => {
         env: { HOME: tempDir('zsh-home'), PATH: process.env.PATH ?? '' },
       });
       expect(stdout).toContain('registered=_coinventory\n');
-      expect(stdout).toMatch(/^top=me items categories .*completion$/m);
+      expect(stdout).toMatch(/^top=me items reservations categories .*completion$/m);
       expect(stdout).toContain(`values=${ITEM_STATUSES.join(' ')}\n`);
       // An option taking a free value answers '-' (offer nothing), which zsh's echo would have swallowed.
       expect(stdout).toContain('free=-\n');

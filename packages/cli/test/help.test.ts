@@ -12,6 +12,7 @@ describe('help and version', () => {
     for (const command of [
       'me',
       'items',
+      'reservations',
       'categories',
       'warehouses',
       'consignments',
@@ -48,8 +49,15 @@ describe('help and version', () => {
       ['items', 'update'],
       ['items', 'delete'],
       ['items', 'valuations'],
+      ['items', 'adjust'],
+      ['items', 'movements'],
       ['items', 'import'],
       ['items', 'export'],
+      ['reservations', 'list'],
+      ['reservations', 'get'],
+      ['reservations', 'create'],
+      ['reservations', 'commit'],
+      ['reservations', 'release'],
       ['consignments', 'list'],
       ['consignments', 'get'],
       ['invoices', 'list'],
@@ -116,7 +124,7 @@ describe('help and version', () => {
     const { stdout } = await cli(['webhooks', '--help']);
     for (const type of CHANGE_TYPES) expect(stdout).toContain(type);
     expect(stdout.replace(/\s+/g, ' ')).toContain(
-      `invoice.updated; or ${WEBHOOKS.allEvents} (the default for create) for every type, types added to the API later included.`,
+      `${CHANGE_TYPES.at(-1)}; or ${WEBHOOKS.allEvents} (the default for create) for every type, types added to the API later included.`,
     );
   });
 

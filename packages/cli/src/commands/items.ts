@@ -13,6 +13,7 @@ import { onePage } from '../output/render.js';
 import { deleteCommand } from './delete.js';
 import { registerItemExport } from './item-export.js';
 import { registerItemImport } from './item-import.js';
+import { registerItemAdjust, registerItemMovements } from './item-quantities.js';
 import { ITEM_GET_ARGUMENT, type ItemRef, itemArgument, itemId } from './item-ref.js';
 import { itemDetails, itemView, valuationView } from './item-views.js';
 import { writeCommand } from './item-writes.js';
@@ -48,7 +49,8 @@ function itemFilters(statusHelp = '') {
 export function registerItems(program: Command): void {
   const items = resourceCommands(program, {
     name: 'items',
-    description: 'list, show, create, update, delete, import and export inventory items; show their valuations',
+    description:
+      'list, show, create, update, adjust, delete, import and export inventory items; show their movements and valuations',
     view: itemView,
     list: {
       description: 'list items, one page or --all',
@@ -92,7 +94,9 @@ export function registerItems(program: Command): void {
     'coinventory items update <id|sku> --clear certificate-number --clear grading-notes',
   ]);
 
+  registerItemAdjust(items);
   registerItemDelete(items);
+  registerItemMovements(items);
   registerItemValuations(items);
   registerItemImport(items);
   // The export takes the list's filters (not its page, limit or sort).

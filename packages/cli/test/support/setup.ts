@@ -32,6 +32,8 @@ export interface SharedServer extends ServerInfo {
     raw: string;
     /** Spreadsheet formulas in CSV: written neutralised, imported back. */
     formulas: string;
+    /** Adjustments, movements and reservations. */
+    inventory: string;
     /** Keys of an organization of their own (BULK_ORGANIZATION), empty at first: the bulk imports fill it. */
     bulk: string;
     bulkResume: string;
@@ -105,6 +107,7 @@ export default async function setup(project: TestProject): Promise<() => Promise
       exporter,
       raw,
       formulas,
+      inventory,
       [bulk, bulkResume],
     ] = await Promise.all([
       createKey(info, 'cli read-only', 'read'),
@@ -121,6 +124,7 @@ export default async function setup(project: TestProject): Promise<() => Promise
       createKey(info, 'cli export tests', 'read'),
       createKey(info, 'cli api and --fields tests', 'read,write'),
       createKey(info, 'cli CSV formula tests', 'read,write'),
+      createKey(info, 'cli inventory tests', 'read,write'),
       bulkOrganizationKeys(info, ['cli bulk import tests', 'cli bulk import resume tests']),
     ]);
     project.provide('server', {
@@ -141,6 +145,7 @@ export default async function setup(project: TestProject): Promise<() => Promise
         exporter,
         raw,
         formulas,
+        inventory,
         bulk: bulk as string,
         bulkResume: bulkResume as string,
       },
