@@ -25,9 +25,13 @@ export const keyActor = (apiKey: { id: string; name: string | null }): Actor => 
   name: apiKey.name,
 });
 
-/** Makes `actor` the one the rest of this transaction acts for. */
-export async function actAs(tx: Queryable, actor: Actor): Promise<void> {
-  await tx`SELECT set_config('coinventory.actor', ${JSON.stringify(actor)}, true)`;
+/**
+ * Makes `actor` the one the rest of this transaction acts for. The statement is sent at once, and the transaction's
+ * next statements go behind it on the connection without waiting for its answer (postgres.js pipelines them): it
+ * costs no round trip. Await the promise before the transaction ends.
+ */
+export function actAs(tx: Queryable, actor: Actor): Promise<unknown> {
+  return tx`SELECT set_config('coinventory.actor', ${JSON.stringify(actor)}, true)`.execute();
 }
 
 /** What the next quantity moves of this transaction are: their kind, and an adjustment's reason and reference. */
@@ -37,9 +41,9 @@ export interface MovementContext {
   reference?: string | null;
 }
 
-/** Names what moves the item quantities this transaction changes from now on. */
-export async function moveAs(tx: Queryable, movement: MovementContext): Promise<void> {
-  await tx`SELECT set_config('coinventory.movement', ${JSON.stringify(movement)}, true)`;
+/** Names what moves the item quantities this transaction changes from now on; sent at once and pipelined, as actAs. */
+export function moveAs(tx: Queryable, movement: MovementContext): Promise<unknown> {
+  return tx`SELECT set_config('coinventory.movement', ${JSON.stringify(movement)}, true)`.execute();
 }
 
 /** The transaction's actor as JSON, in a statement: the system when nothing set one. */

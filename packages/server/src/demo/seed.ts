@@ -9,6 +9,7 @@ import { insertListingRows } from '../modules/marketplace/index.js';
 // The store's own inserts, not the operator's provisioning: a second seed must end in the slug's unique violation
 // (and roll back), which provisioning would turn into its own conflict.
 import { organizationStore } from '../modules/organizations/index.js';
+import { holdReservedUnits } from '../modules/reservations/index.js';
 import { insertValuationRows, insertValuationSourceRows } from '../modules/valuations/index.js';
 import { createDefaultWarehouse, insertWarehouseRows } from '../modules/warehouses/index.js';
 import { addDays } from './build/context.js';
@@ -78,6 +79,8 @@ export async function seedDemoOrganization(sql: Sql, options: SeedOptions = {}):
     await insertCategoryRows(tx, rows.categories);
     await insertConsignmentRows(tx, rows);
     await insertItemRows(tx, { items: rows.items, images: rows.itemImages });
+    // The catalog's reserved units are held by web checkouts.
+    await holdReservedUnits(tx, organizationId, 'web checkout');
     await insertValuationSourceRows(tx, {
       sales: rows.comparableSales,
       guide: rows.priceGuideEntries,

@@ -31,7 +31,7 @@ export async function moveQuantities(
   movement: MovementContext,
   notify: WriteNotifier = quietNotifier,
 ): Promise<Item> {
-  await moveAs(tx, movement);
+  const moving = moveAs(tx, movement);
   const [moved] = await tx<{ available: number }[]>`
     UPDATE items SET
       quantity_available = quantity_available + ${delta.available},
@@ -44,6 +44,7 @@ export async function moveQuantities(
       AND quantity_reserved::bigint + ${delta.reserved} BETWEEN 0 AND ${LIMITS.quantity.max}
     RETURNING quantity_available AS available
   `;
+  await moving;
   if (!moved) throw await refusal(tx, organizationId, id, delta);
   const sync =
     delta.available === 0

@@ -2,6 +2,7 @@
 // Loading it subscribes the webhooks module to the changes it records (see items/index.ts).
 import '../items/index.js';
 
+export { checkInventory } from './check.js';
 export { startReservationExpiry } from './expiry.js';
 export { reservationRead, reservationsRoutes } from './routes.js';
-export { heldByItem, insertReservationRows, RESERVATIONS, type ReservationRow } from './store.js';
+export { holdReservedUnits, RESERVATIONS } from './store.js';

@@ -117,28 +117,20 @@ export async function dueReservations(
   `;
 }
 
-/** Each item's quantity the organization's held reservations hold, for the invariants' check. */
-export async function heldByItem(sql: Queryable, organizationId: string): Promise<Map<string, number>> {
-  const rows = await sql<{ item_id: string; held: number }[]>`
-    SELECT item_id, sum(quantity)::int AS held FROM reservations
-    WHERE organization_id = ${organizationId} AND status = 'held'
-    GROUP BY item_id
+/**
+ * A held reservation, expiring in seven days (the longest a hold may be), for each item of the organization that has
+ * reserved units no reservation holds: for data loaded with its quantities at once (the demo), so that `reserved`
+ * is what held reservations hold.
+ */
+export async function holdReservedUnits(sql: Queryable, organizationId: string, reference: string): Promise<void> {
+  await sql`
+    INSERT INTO reservations (organization_id, item_id, quantity, reference, expires_at)
+    SELECT i.organization_id, i.id, i.quantity_reserved - coalesce(h.held, 0), ${reference}, now() + interval '7 days'
+    FROM items i
+    LEFT JOIN (
+      SELECT item_id, sum(quantity) AS held FROM reservations
+      WHERE organization_id = ${organizationId} AND status = 'held' GROUP BY item_id
+    ) h ON h.item_id = i.id
+    WHERE i.organization_id = ${organizationId} AND i.quantity_reserved > coalesce(h.held, 0)
   `;
-  return new Map(rows.map((row) => [row.item_id, row.held]));
-}
-
-/** A reservation as stored, for a caller that loads an organization's data at once (the demo). */
-export interface ReservationRow {
-  organization_id: string;
-  id: string;
-  item_id: string;
-  quantity: number;
-  status: ReservationStatus;
-  reference: string | null;
-  expires_at: Date;
-  created_at: Date;
-}
-
-export async function insertReservationRows(sql: Queryable, rows: readonly ReservationRow[]): Promise<void> {
-  if (rows.length > 0) await sql`INSERT INTO reservations ${sql(rows)}`;
 }

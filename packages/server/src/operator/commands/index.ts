@@ -1,5 +1,6 @@
 import { DATABASE_COMMANDS } from './database.js';
 import { IMPORTS_COMMANDS } from './imports.js';
+import { INVENTORY_COMMANDS } from './inventory.js';
 import { KEYS_COMMANDS } from './keys.js';
 import { MARKETPLACE_COMMANDS } from './marketplace.js';
 import { ORGANIZATIONS_COMMANDS } from './organizations.js';
@@ -15,6 +16,7 @@ export const COMMANDS = [
   ...KEYS_COMMANDS,
   ...MARKETPLACE_COMMANDS,
   ...IMPORTS_COMMANDS,
+  ...INVENTORY_COMMANDS,
   ...VALUATIONS_COMMANDS,
   ...WEBHOOKS_COMMANDS,
 ] as const;
