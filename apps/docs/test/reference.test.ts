@@ -34,6 +34,22 @@ const CLI_BIN = join(dirname(require.resolve('@coinventory/cli/package.json')), 
 /** The CLI's commands, from its own help: the CLI reference, and the API reference's CLI samples. */
 const cliCommands = commandTree(helpReader(CLI_BIN), ['coinventory']);
 const context = { routeKeys: routeKeys(contractRoutes), commands: cliCommands };
+/**
+ * The server binary's help, by arguments, each read once (a start of the binary, about half a second of CPU): its
+ * top-level help serves the operator reference, its list of commands and the configuration tables.
+ */
+const serverHelp = (() => {
+  const run = helpReader(SERVER_BIN);
+  const seen = new Map<string, string>();
+  return (args: string[]): string => {
+    const key = JSON.stringify(args);
+    const known = seen.get(key);
+    if (known !== undefined) return known;
+    const text = run(args);
+    seen.set(key, text);
+    return text;
+  };
+})();
 
 describe('the API reference', () => {
   it('has a page for every operation of the contract, as the current document renders it', () => {
@@ -178,7 +194,7 @@ describe('the CLI reference', () => {
 
 describe('the operator commands reference', () => {
   it("is the server binary's own help, current, with every command", () => {
-    const help = helpReader(SERVER_BIN);
+    const help = serverHelp;
     const page = read('reference/operator.md');
     expect(page).toBe(renderOperatorReference(help));
     const names = operatorCommands(help([]));
@@ -187,7 +203,7 @@ describe('the operator commands reference', () => {
   });
 
   it('the deploying guide and the configuration page have a row for every variable the server reads, as its help lists them', () => {
-    const help = helpReader(SERVER_BIN)([]);
+    const help = serverHelp([]);
     const configuration = help.slice(help.indexOf('\nConfiguration'));
     const variables = [...configuration.matchAll(/^ {2}([A-Z][A-Z0-9_]+)\b/gm)].map((m) => m[1]);
     expect(variables).toContain('WEB_CONCURRENCY');
