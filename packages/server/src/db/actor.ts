@@ -46,6 +46,11 @@ export function moveAs(tx: Queryable, movement: MovementContext): Promise<unknow
   return tx`SELECT set_config('coinventory.movement', ${JSON.stringify(movement)}, true)`.execute();
 }
 
-/** The transaction's actor as JSON, in a statement: the system when nothing set one. */
+const NOBODY: Actor = { type: 'system', id: null, name: null };
+
+/**
+ * The transaction's actor as JSON, in a statement: the system when nothing set one. The default goes as text (a json
+ * parameter would be JSON-encoded again by the driver, into a string).
+ */
 export const currentActor = (sql: Queryable): Fragment =>
-  sql`coalesce(nullif(current_setting('coinventory.actor', true), '')::json, ${JSON.stringify({ type: 'system', id: null, name: null })}::json)`;
+  sql`coalesce(nullif(current_setting('coinventory.actor', true), '')::json, ${JSON.stringify(NOBODY)}::text::json)`;
