@@ -1,6 +1,7 @@
 import {
   type Actor,
   type Change,
+  IDEMPOTENCY,
   type Item,
   RESERVATIONS,
   type Reservation,
@@ -421,6 +422,66 @@ describe('the ledger and the feed', () => {
     // One transaction each: the pair shares its occurredAt (the transaction's start).
     expect(changes[0]?.occurredAt).toBe(changes[1]?.occurredAt);
     expect(changes[2]?.occurredAt).toBe(changes[3]?.occurredAt);
+  });
+});
+
+describe('races', () => {
+  it('20 checkouts holding one unit each of 5 at once: exactly 5 held, 15 refused, reserved 5', async () => {
+    const item = await newItem(5, 'RUSH');
+    const responses = await Promise.all(
+      Array.from({ length: 20 }, (_, i) => reserveRequest(api, item.id, { quantity: 1, reference: `RUSH-${i}` })),
+    );
+    expect(
+      responses.map((response) => response.status).sort(),
+      responses.map((response) => response.text).join('\n'),
+    ).toEqual([...Array(5).fill(200), ...Array(15).fill(409)]);
+    for (const refused of responses.filter((response) => response.status === 409)) {
+      expect(refused.body).toEqual(ERROR_BODY.INSUFFICIENT_QUANTITY);
+    }
+    const { item: after } = await expectInvariants(api, item.id);
+    expect(after.quantity).toEqual({ available: 0, sold: 0, reserved: 5 });
+    expect(await reservationsOf(api, { itemId: item.id, status: 'held' })).toHaveLength(5);
+  });
+
+  it('a commit and a release of one hold at once: exactly one ends it, the other is refused', async () => {
+    const item = await newItem(6, 'BOTH');
+    const holds = await Promise.all(
+      [1, 2, 3].map((i) => reserve(api, item.id, { quantity: 2, reference: `BOTH-${i}` })),
+    );
+    const outcomes = await Promise.all(
+      holds.map(async (hold) => {
+        const [commit, release] = await Promise.all([step(api, hold.id, 'commit'), step(api, hold.id, 'release')]);
+        return { hold, commit, release };
+      }),
+    );
+    let sold = 0;
+    for (const { hold, commit, release } of outcomes) {
+      expect([commit.status, release.status].sort(), `${commit.text} ${release.text}`).toEqual([200, 409]);
+      const loser = commit.status === 409 ? commit : release;
+      expect(loser.body).toEqual(ERROR_BODY.RESERVATION_NOT_HELD);
+      const status = commit.status === 200 ? 'committed' : 'released';
+      expect((await getReservation(hold.id)).status).toBe(status);
+      if (status === 'committed') sold += 2;
+    }
+    const { item: after } = await expectInvariants(api, item.id);
+    expect(after.quantity).toEqual({ available: 6 - sold, sold, reserved: 0 });
+  });
+
+  it('with an Idempotency-Key, a retried hold holds once and answers the same reservation', async () => {
+    const item = await newItem(3, 'RETRY');
+    const key = randomId();
+    const send = () =>
+      api.post(`/items/${item.id}/reservations`, {
+        body: { quantity: 2, reference: 'CART-RETRY' },
+        headers: { [IDEMPOTENCY.header]: key },
+      });
+    const first = await send();
+    expectStatus(first, 200);
+    const again = await send();
+    expect([again.status, again.text]).toEqual([200, first.text]);
+    expect(again.headers.get(IDEMPOTENCY.replayedHeader)).toBe('true');
+    expect(await reservationsOf(api, { itemId: item.id })).toEqual([ReservationSchema.parse(first.body)]);
+    expect((await getItem(api, item.id)).quantity).toEqual({ available: 1, sold: 0, reserved: 2 });
   });
 });
 
