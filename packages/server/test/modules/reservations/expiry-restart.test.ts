@@ -8,7 +8,8 @@ import {
   type WebhookEndpointWithSecret,
 } from '@coinventory/contract';
 import { afterAll, describe, expect, it } from 'vitest';
-import { type Running, removeTempDirs, start, stop } from '../../support/binary.js';
+import { EXIT } from '../../support/admin.js';
+import { type Running, removeTempDirs, runToEnd, start, stop } from '../../support/binary.js';
 import { type BinaryDatabase, startOnOwnDatabase } from '../../support/binary-database.js';
 import { ERROR_BODY } from '../../support/errors.js';
 import { client, expectStatus } from '../../support/http.js';
@@ -58,7 +59,7 @@ describe('a server killed with holds about to expire', () => {
     let api = client(first.baseUrl, key);
     const me = await api.get('/me');
     expectStatus(me, 200);
-    const { apiKey } = MeSchema.parse(me.body);
+    const { apiKey, organization } = MeSchema.parse(me.body);
     const keyActor: Actor = { type: 'key', id: apiKey.id, name: apiKey.name };
 
     const endpoint = await api.post<WebhookEndpointWithSecret>('/webhook-endpoints', {
@@ -157,5 +158,13 @@ describe('a server killed with holds about to expire', () => {
         .map((p) => p.objectId)
         .sort(),
     ).toEqual([...soonIds].sort());
+
+    // The operator's check, through the binary (on the embedded database, by the running server's socket), finds
+    // every item of the organization keeping the invariants: these, and on the embedded one the demo's.
+    const checked = await runToEnd(['check', '--org', organization.slug], env);
+    expect(checked.code, checked.stderr).toBe(EXIT.ok);
+    expect(checked.stdout).toMatch(
+      new RegExp(`^All \\d+ items of ${organization.slug} keep the inventory invariants\\.\\n$`),
+    );
   }, 120_000);
 });
