@@ -189,8 +189,10 @@ describe('reservations', () => {
   const reference = `WEB-${randomUUID().slice(0, 8)}`;
   let item: Item;
   let held: Reservation;
+  let cursor: string;
 
   beforeAll(async () => {
+    ({ cursor } = await sdk.changes.cursor());
     item = await sdk.items.create({ sku, title: 'Held while a customer pays', quantity: 2 });
   });
 
@@ -243,5 +245,30 @@ describe('reservations', () => {
     expect((await sdk.reservations.get(hold.id)).status).toBe('held');
     expect(json<Reservation>(await run(['reservations', 'release', hold.id, '--json'])).status).toBe('released');
     expect((await sdk.items.get(item.id)).quantity).toEqual({ available: 1, sold: 2, reserved: 0 });
+  });
+
+  it('the changes feed shows each step: its units and reference in the table, the key as actor in --json', async () => {
+    const types = 'reservation.created,reservation.committed';
+    const [table, lines] = await Promise.all([
+      run(['changes', '--after', cursor, '--types', types]),
+      run(['changes', '--after', cursor, '--types', types, '--json']),
+    ]);
+    expect(table.code).toBe(0);
+    const rows = table.stdout
+      .trimEnd()
+      .split('\n')
+      .slice(1)
+      .map((row) => row.split(/ {2,}/).slice(1));
+    expect(rows).toEqual([
+      ['reservation.created', held.id, '-', `2 units for ${reference}`],
+      ['reservation.committed', held.id, '-', `2 units for ${reference}`],
+      ['reservation.created', expect.any(String), '-', '1 unit'],
+    ]);
+    const { apiKey } = await sdk.me();
+    const actors = lines.stdout
+      .trimEnd()
+      .split('\n')
+      .map((line) => (JSON.parse(line) as { actor: unknown }).actor);
+    expect(actors).toEqual(rows.map(() => ({ type: 'key', id: apiKey.id, name: apiKey.name })));
   });
 });

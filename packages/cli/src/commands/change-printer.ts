@@ -79,6 +79,18 @@ export class ChangePrinter {
       case 'invoice.created':
       case 'invoice.updated':
         return { change, ref: formatText(change.data.number), description: personName(change.data.customer) };
+      case 'reservation.created':
+      case 'reservation.committed':
+      case 'reservation.released':
+      case 'reservation.expired': {
+        const { itemId, quantity, reference } = change.data;
+        const units = `${quantity} ${quantity === 1 ? 'unit' : 'units'}`;
+        return {
+          change,
+          ref: this.#items.get(itemId)?.sku ?? NONE,
+          description: reference ? `${units} for ${reference}` : units,
+        };
+      }
       default:
         // A type added to the API after this CLI was built: its type and object id say what there is to say.
         return { change, ref: NONE, description: NONE };

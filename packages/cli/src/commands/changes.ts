@@ -133,9 +133,12 @@ Output:
              valuation.*    the item's SKU (when this run saw the item), the summary
              consignment.*  the consignment's number and name
              invoice.*      the invoice's number and customer
+             reservation.*  the item's SKU (when this run saw the item), the units
+                            held and the reference
   --json   one Change per line (NDJSON), exactly as the API returns it: { id, type,
-           objectId, occurredAt, data }, data being the object as its GET returns it
-           (the item, valuation, consignment or invoice; null for a deleted item)
+           objectId, occurredAt, actor, data }, data being the object as its GET returns
+           it (the item, valuation, consignment, invoice or reservation; null for a
+           deleted item), actor who made it (a key, the operator or the server)
 
 Cursors:
   Cursors are opaque: store them as they are. --cursor-file <file> starts from the
