@@ -26,6 +26,7 @@ export const guideSections: GuideSection[] = [
       { text: 'Pagination', link: '/guide/pagination' },
       { text: 'Keeping your store in sync', link: '/guide/keeping-in-sync' },
       { text: 'Webhooks', link: '/guide/webhooks' },
+      { text: 'Selling in several places', link: '/guide/selling-in-several-places' },
       { text: 'Money, dates and identifiers', link: '/guide/conventions' },
     ],
   },
