@@ -302,6 +302,7 @@ describe('the SDK reference', () => {
     const resources = {
       client,
       items: client.items,
+      reservations: client.reservations,
       consignments: client.consignments,
       invoices: client.invoices,
       categories: client.categories,
