@@ -28,6 +28,7 @@
  * @property {import('./run/bulk-step.mjs').BulkFigures} bulk
  * @property {ManyKeys} [manyKeys]
  * @property {Baseline | null} [baseline]
+ * @property {import('./run/inventory-step.mjs').InventoryFigures} [inventory]
  */
 
 /**
@@ -189,8 +190,120 @@ export function targetsOf(report) {
     measured: `${int(rss)} MB at most`,
     met: rss < 250,
   });
+  if (report.inventory) targets.push(...inventoryTargets(report.inventory));
   targets.push(...bulkTargets(report.bulk));
   return targets;
+}
+
+/**
+ * The inventory part's targets: the issue's 50 concurrent sellers of 10 units (10 sold, 40 refused, none oversold,
+ * in every round), and every one of the holds made due at once given back (its time is reported, with no target).
+ * @param {import('./run/inventory-step.mjs').InventoryFigures} inventory
+ * @returns {Target[]}
+ */
+export function inventoryTargets(inventory) {
+  const s = inventory.sellers;
+  const x = inventory.expiry;
+  const right = (/** @type {import('./run/inventory-step.mjs').SellerRound} */ r) =>
+    r.ok === s.units && r.refused === s.sellers - s.units && r.other === 0 && r.oversold === 0 && r.available === 0;
+  const wrong = s.rounds.filter((r) => !right(r));
+  return [
+    {
+      target: `${s.sellers} concurrent sellers of ${s.units} units: ${s.units} sold, ${s.sellers - s.units} refused, 0 oversold`,
+      scenario: `POST /items/{id}/adjustments, ${s.rounds.length} rounds`,
+      measured:
+        `${wrong.length === 0 ? `every round ${s.units} × 200, ${s.sellers - s.units} × 409, 0 oversold` : `**${wrong.length} of ${s.rounds.length} rounds off**: ${wrong.map(sellerRoundText).join('; ')}`}` +
+        `; p50 ${ms(s.p50Ms)} ms, p99 ${ms(s.p99Ms)} ms`,
+      met: s.rounds.length > 0 && wrong.length === 0,
+    },
+    {
+      target: `${int(x.holds)} holds due at once all given back (the time is reported)`,
+      scenario: 'the reservation expiry worker',
+      measured:
+        x.releasedMs === null
+          ? `**${int(x.held)} still held** after the timeout`
+          : `in ${secs(x.releasedMs)} s; ${int(x.expired)} expired, reserved ${int(x.reserved)}, available ${x.availableRestored ? 'restored' : '**not restored**'}`,
+      met:
+        x.releasedMs !== null &&
+        x.create.notOk === 0 &&
+        x.expired === x.holds &&
+        x.reserved === 0 &&
+        x.availableRestored,
+    },
+  ];
+}
+
+/**
+ * At most about `most` of a series' entries, evenly spaced, the last always kept.
+ * @template T
+ * @param {T[]} series
+ * @param {number} most
+ * @returns {T[]}
+ */
+const thinned = (series, most) => {
+  const every = Math.max(1, Math.ceil(series.length / most));
+  return series.filter((_, i) => i % every === 0 || i === series.length - 1);
+};
+
+/** @param {import('./run/inventory-step.mjs').SellerRound} r */
+const sellerRoundText = (r) =>
+  `${r.ok} × 200, ${r.refused} × 409${r.other ? `, ${r.other} other` : ''}, ${r.oversold} oversold, available ${r.available}`;
+
+/**
+ * The inventory part: adjustments per second, the concurrent sellers, the reservation expiry.
+ * @param {import('./run/inventory-step.mjs').InventoryFigures} inventory
+ * @param {number} connections
+ * @returns {string[]}
+ */
+export function inventoryLines(inventory, connections) {
+  const s = inventory.sellers;
+  const x = inventory.expiry;
+  const lines = [
+    '',
+    `**Adjustments** (\`POST /items/{id}/adjustments\` \`{ available: -1, sold: 1, reason: 'sale' }\`, in the organization ` +
+      `${inventory.organization} of its own, its ${int(inventory.items)} items made through the API with ${int(inventory.stock)} units each, so no sale ` +
+      `is refused; ${inventory.server}; ${connections} connections):`,
+    '',
+    '| Scenario | items | req/s | p50 ms | p99 ms | errors | units sold (warm-up too) | quantities add up | RSS MB |',
+    '| --- | ---: | ---: | ---: | ---: | ---: | ---: | :---: | ---: |',
+    ...inventory.adjustments.map(
+      (r) =>
+        `| ${r.label} | ${int(r.items)} | ${int(r.server.rps)} | ${ms(r.server.p50Ms)} | ${ms(r.server.p99Ms)} | ${r.server.errors} | ` +
+        `${int(r.sold)} | ${r.unitsKept ? 'yes' : '**no**'} | ${r.server.rssMaxMB} |`,
+    ),
+    '',
+    `**${s.sellers} concurrent sellers of ${s.units} units** (an item with available ${s.units}, ${s.sellers} sales sent at once, each on a ` +
+      `connection of its own; a fresh item each round, after a round of warm-up; the item read from the database afterwards; ` +
+      `latency per request as its seller saw it):`,
+    '',
+    '| Round | 200 | 409 | other | oversold | available | sold | adjustment movements | p50 ms | p99 ms | max ms | all answered ms |',
+    '| ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |',
+    ...[s.warmup, ...s.rounds].map(
+      (r) =>
+        `| ${r.round === 0 ? 'warm-up' : r.round} | ${r.ok} | ${r.refused} | ${r.other} | ${r.oversold ? `**${r.oversold}**` : 0} | ${r.available} | ` +
+        `${r.sold} | ${r.movements} | ${ms(r.p50Ms)} | ${ms(r.p99Ms)} | ${ms(r.maxMs)} | ${ms(r.wallMs)} |`,
+    ),
+    '',
+    `Over the ${s.rounds.length} rounds: p50 ${ms(s.p50Ms)} ms, p99 ${ms(s.p99Ms)} ms.`,
+    '',
+    `**Reservation expiry**: ${int(x.holds)} holds of one unit on ${int(x.items)} items, made through \`POST /items/{id}/reservations\` ` +
+      `by ${x.create.clients} clients at once (${int(x.create.perSecond)} holds/s, p50 ${ms(x.create.p50Ms)} ms, p99 ${ms(x.create.p99Ms)} ms` +
+      `${x.create.notOk ? `, **${x.create.notOk} refused**` : ''}), then ${int(x.due)} made due at once in the database (\`expires_at\` a second ` +
+      `in the past: through the API a hold lasts 60 s at least); the server's own worker (every ${int(x.intervalMs)} ms) gave them back: ` +
+      (x.releasedMs === null
+        ? `**${int(x.held)} still held after the timeout**`
+        : `**all in ${secs(x.releasedMs)} s** (the first after ${ms(x.firstMs ?? 0)} ms; ${x.perSecond === null ? '–' : int(x.perSecond)} holds/s from the first to the last)`) +
+      `; then ${int(x.held)} held, the items' reserved ${int(x.reserved)}, their available ${x.availableRestored ? 'as before the holds' : '**not as before the holds**'}, ` +
+      `${int(x.expired)} reservations expired and ${int(x.movements)} \`expire\` movements in the ledger. Held left over time ` +
+      `(every sample, about once a second, in the JSON): ${thinned(x.progress, 12)
+        .map(([t, held]) => `${secs(t)} s ${int(held)}`)
+        .join(', ')}.`,
+    '',
+    "The machine's 1-minute load average before each measurement: adjustments " +
+      `${inventory.adjustments.map((r) => r.loadAverage.toFixed(1)).join(', ')}, sellers ${s.loadAverage.toFixed(1)}, ` +
+      `expiry ${x.loadAverage.toFixed(1)}.`,
+  ];
+  return lines;
 }
 
 /**
@@ -484,6 +597,7 @@ export function markdownReport(report) {
   }
   if (report.manyKeys) lines.push(...manyKeysLines(report.manyKeys, s.connections));
   if (report.baseline) lines.push(...baselineLines(report.baseline));
+  if (report.inventory) lines.push(...inventoryLines(report.inventory, s.connections));
   lines.push(...bulkLines(report.bulk));
   lines.push('', '**Targets** (reported, not asserted):', '');
   lines.push('| Target | Scenario | Measured | Met |');

@@ -9,11 +9,12 @@ import { prepareBaseline } from './run/baseline-step.mjs';
 import { measureBulkAlone, measureBulkWrites } from './run/bulk-step.mjs';
 import { captureScenarios } from './run/capture-all.mjs';
 import { prepareFeed } from './run/feed-step.mjs';
+import { measureInventory } from './run/inventory-step.mjs';
 import { measureManyKeys, provisionManyKeys } from './run/many-keys-step.mjs';
 import { measureScenarios } from './run/measure.mjs';
 import { BASELINE, MAIN, MANY_KEYS, ONLY, OTHERS, PROFILE, SALES, SIZES, tail } from './run/options.mjs';
 import { profileScenario } from './run/profile-step.mjs';
-import { writeBulkReport, writeReport } from './run/results.mjs';
+import { writeBulkReport, writeInventoryReport, writeReport } from './run/results.mjs';
 import { seed } from './seed.mjs';
 import { log, seconds } from './util.mjs';
 
@@ -29,13 +30,16 @@ import { log, seconds } from './util.mjs';
  * 4. A consumer of the changes feed catching up after 100 changes and the measured workspace's export; scaling
  *    (workspaces of 10,000 and 1,000,000 items, and deeper pages), one against two server processes, and with
  *    --profile a CPU profile of the slowest scenario.
- * 5. Bulk writes in workspaces of their own: batches of 100 with the limit raised, and the CLI's import of a
+ * 5. Selling in several places (inventory-step.mjs), in an organization of its own: adjustments per second on one item
+ *    and on many, 50 concurrent sellers of 10 units, and 10,000 holds due at once given back by the expiry worker.
+ * 6. Bulk writes in workspaces of their own: batches of 100 with the limit raised, and the CLI's import of a
  *    10,000-row CSV under the real limit.
- * 6. A markdown table on stdout, everything in bench/results/latest.json.
+ * 7. A markdown table on stdout, everything in bench/results/latest.json.
  *
  * The steps live in run/: the options (options.mjs), the changes feed's batch and catch-up (feed-step.mjs), the
  * capture run (capture-all.mjs), the measurements (measure.mjs), the profile (profile-step.mjs), the bulk part
- * (bulk-step.mjs) and the report (results.mjs). `--only=bulk` seeds the same data and runs the bulk part alone.
+ * (bulk-step.mjs), the inventory part (inventory-step.mjs) and the report (results.mjs). `--only=bulk` seeds the same
+ * data and runs the bulk part alone; `--only=inventory` runs the inventory part alone, without seeding.
  */
 
 async function main() {
@@ -72,6 +76,15 @@ async function main() {
     execFileSync(process.execPath, [MAIN, 'migrate'], {
       env: { PATH: process.env.PATH ?? '', DATABASE_URL: cluster.url },
     });
+
+    if (ONLY === 'inventory') {
+      // Its own organization and nothing else: no seeding.
+      const admin = postgres(cluster.url, { max: 1, onnotice: () => {} });
+      cleanup.push(() => admin.end({ timeout: 1 }));
+      const inventory = await measureInventory({ databaseUrl: cluster.url, admin, work, cleanup });
+      writeInventoryReport({ started, postgres: cluster.version, pgbench, inventory });
+      return;
+    }
 
     log('workspaces through the operator commands');
     const [measured, small, large] = await Promise.all([
@@ -144,6 +157,7 @@ async function main() {
       { count: MANY_KEYS.count, ownerEmail: measured.ownerEmail },
     );
     const manyKeys = await measureManyKeys({ cluster, admin, pgbench, work, callers, keyIds, cleanup });
+    const inventory = await measureInventory({ databaseUrl: cluster.url, admin, work, cleanup });
     const bulkWrites = await measureBulkWrites({ databaseUrl: cluster.url, work, cleanup });
     writeReport({
       started,
@@ -153,6 +167,7 @@ async function main() {
       figures,
       profile,
       manyKeys,
+      inventory,
       bulk: { export: figures.exports, ...bulkWrites },
     });
   } finally {

@@ -14,6 +14,8 @@ import { itemId } from './util.mjs';
  * @property {number} listings    items with a marketplace listing: n = 50k + 7 for 0 ≤ k < listings
  * @property {string} [changesAfter]  a changes cursor taken before a batch of more than FEED_PAGE changes made
  *   through the API (run/feed-step.mjs), so every page after it is full; the `changes` scenario reads that page
+ * @property {string[]} [itemIds]  the ids of items made through the API (run/inventory-step.mjs): the adjustment
+ *   scenarios adjust the first (`adjust-hot`) or each in turn (`adjust-spread`)
  */
 
 /**
@@ -242,6 +244,46 @@ export const SCENARIOS = [
 ];
 for (const scenario of SCENARIOS) byName[scenario.name] = scenario;
 
+/** One sale, as a shop counter or a website's checkout sends it: one unit from available to sold. */
+export const SALE = JSON.stringify({ available: -1, sold: 1, reason: 'sale' });
+
+/**
+ * The adjustment scenarios (run/inventory-step.mjs), against items made through the API with stock enough for every
+ * sale of the run, so none is refused: every request on one item (its row lock the limit), or each request on the
+ * next item in turn (as many items as the target has ids, so concurrent requests never share one). Not in SCENARIOS:
+ * no floors are measured for them.
+ * @param {'adjust-hot' | 'adjust-spread'} name
+ * @returns {Scenario}
+ */
+function adjustment(name) {
+  let turn = 0;
+  /** @param {Target} target */
+  const pick = (target) => {
+    const ids = target.itemIds ?? [];
+    if (ids.length === 0) throw new Error(`no items for ${name}: the inventory step makes them`);
+    return /** @type {string} */ (name === 'adjust-hot' ? ids[0] : ids[turn++ % ids.length]);
+  };
+  /** @param {Target} target @returns {Request} */
+  const request = (target) => ({ method: 'POST', path: `/v1/items/${pick(target)}/adjustments`, body: SALE });
+  return {
+    name,
+    label:
+      name === 'adjust-hot'
+        ? 'POST /items/{id}/adjustments, one item'
+        : 'POST /items/{id}/adjustments, each request another item',
+    kind: 'write',
+    next: request,
+    capture: (target) => ({ request: request(target), variations: [] }),
+    method: 'POST',
+    pattern: /^\/v1\/items\/[0-9a-f-]{36}\/adjustments$/,
+  };
+}
+
+/** @type {Record<string, Scenario>} */
+const INVENTORY_SCENARIOS = { 'adjust-hot': adjustment('adjust-hot'), 'adjust-spread': adjustment('adjust-spread') };
+/** The names of the inventory step's scenarios, which have no capture (so no profile and no baseline). */
+export const INVENTORY_SCENARIO_NAMES = Object.keys(INVENTORY_SCENARIOS);
+
 /**
  * The mixed load: 80% reads, 20% writes, in the proportions an inventory sync and a sale floor produce.
  * @type {ReadonlyArray<readonly [string, number]>}
@@ -271,7 +313,7 @@ export const MANY_KEYS_MIX = [
 ];
 
 /**
- * A scenario by name: the main ones, `mixed`, `many-keys` or `items-page-<n>`.
+ * A scenario by name: the main ones, `mixed`, `many-keys`, `items-page-<n>`, `adjust-hot` or `adjust-spread`.
  * @param {string} name
  * @returns {Scenario}
  */
@@ -280,9 +322,9 @@ export function scenario(name) {
   if (name === 'many-keys') return MANY_KEYS;
   const page = /^items-page-(\d+)$/.exec(name);
   if (page) return pageScenario(Number(page[1]));
-  const found = byName[name];
+  const found = byName[name] ?? INVENTORY_SCENARIOS[name];
   if (!found) {
-    const known = [...Object.keys(byName), 'mixed', 'many-keys', 'items-page-<n>'];
+    const known = [...Object.keys(byName), 'mixed', 'many-keys', 'items-page-<n>', ...Object.keys(INVENTORY_SCENARIOS)];
     throw new Error(`unknown scenario "${name}": one of ${known.join(', ')}`);
   }
   return found;

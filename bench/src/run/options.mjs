@@ -2,19 +2,19 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { RATE_LIMIT } from '@coinventory/contract';
-import { scenario } from '../scenarios.mjs';
+import { INVENTORY_SCENARIO_NAMES, scenario } from '../scenarios.mjs';
 import { SERVER_SETTINGS } from '../server.mjs';
 
 /** The run's options (read once, at start) and the sizes of what it seeds and measures. */
 
 const USAGE = `usage: pnpm bench [--] [--quick] [--connections=N] [--duration=S] [--warmup=S]
                   [--profile=<scenario> | --no-profile] [--output=<file.json>] [--main=<dist/main.js>]
-                  [--only=bulk] [--cli=<bin/coinventory.js>] [--baseline=<dist/main.js | commit>]
+                  [--only=bulk|inventory] [--cli=<bin/coinventory.js>] [--baseline=<dist/main.js | commit>]
                   [--baseline-rounds=N] [--baseline-scenarios=<scenario>,...]
 (bench/README.md says what each option does)`;
 
 /** The parts `--only` runs alone. */
-const ONLY_PARTS = ['bulk'];
+const ONLY_PARTS = ['bulk', 'inventory'];
 
 /** The options, read leniently about one thing: `pnpm bench -- --quick` hands the script its `--` too. */
 function readArgs() {
@@ -33,7 +33,8 @@ function readArgs() {
         output: { type: 'string' },
         // Another build of the server to measure (its dist/main.js), e.g. a checkout of an earlier commit.
         main: { type: 'string' },
-        // One part of the run alone, on the same data: `bulk` (export, batches, the CLI's import).
+        // One part of the run alone: `bulk` (export, batches, the CLI's import) on the same data, `inventory`
+        // (adjustments, concurrent sellers, reservation expiry) in its own organization, without the seeded data.
         only: { type: 'string' },
         // The CLI the import runs (its bin/coinventory.js, or a build's dist/coinventory.js).
         cli: { type: 'string' },
@@ -53,8 +54,15 @@ function readArgs() {
       }
     }
     // Checked now rather than after ten minutes of measuring.
-    if (values.profile !== undefined) scenario(values.profile);
-    for (const name of values['baseline-scenarios'].split(',')) scenario(name);
+    for (const name of [
+      ...(values.profile === undefined ? [] : [values.profile]),
+      ...values['baseline-scenarios'].split(','),
+    ]) {
+      scenario(name);
+      if (INVENTORY_SCENARIO_NAMES.includes(name)) {
+        throw new Error(`${name} is measured by the inventory step only: it has no capture to profile or compare`);
+      }
+    }
     if (values.only !== undefined && !ONLY_PARTS.includes(values.only)) {
       throw new Error(`--only takes one of ${ONLY_PARTS.join(', ')}, not "${values.only}"`);
     }
@@ -78,8 +86,11 @@ export const FLOOR_WARMUP = Math.min(1, WARMUP);
 export const QUICK = args.quick === true;
 export const SCALE = QUICK ? 0.1 : 1;
 export const PROFILE = args['no-profile'] ? null : (args.profile ?? 'slowest');
-/** --only=<part>: that part alone, on the same data set (its figures go to <part>-only.json, not latest.json). */
-export const ONLY = /** @type {'bulk' | null} */ (args.only ?? null);
+/**
+ * --only=<part>: that part alone (its figures go to <part>-only.json, not latest.json): `bulk` on the same data set,
+ * `inventory` in its own organization without seeding.
+ */
+export const ONLY = /** @type {'bulk' | 'inventory' | null} */ (args.only ?? null);
 /** Where the figures go (the markdown goes beside it). */
 export const OUTPUT =
   args.output ??
@@ -154,3 +165,22 @@ export function tail(count, total) {
   sizes[0] = (sizes[0] ?? 0) + total - sizes.reduce((a, b) => a + b, 0);
   return sizes;
 }
+
+/**
+ * The inventory part (run/inventory-step.mjs), in an organization of its own made with the operator commands, its
+ * items made through the API (`POST /v1/items/batch`), against a server with the measuring settings (the limit raised)
+ * and its expiry worker on (SYNC_WORKER=on, every RESERVATION_EXPIRY_INTERVAL_MS):
+ * - adjustments (`{ available: -1, sold: 1, reason: 'sale' }`) under the closed loop, on one item and on `items`
+ *   items in turn, each with `stock` units so that no sale is refused;
+ * - `sellers.rounds` rounds of `sellers.sellers` concurrent sellers of an item of `sellers.units` units, each a
+ *   fresh item, after one round of warm-up;
+ * - `expiry.holds` holds of one unit (`expiry.perItem` per item), made through the API by `expiry.clients` clients at
+ *   once, then made due in the database, until the server's worker has given every one back (at most
+ *   `expiry.timeoutSeconds`).
+ */
+export const INVENTORY = {
+  items: QUICK ? 200 : 2_000,
+  stock: 1_000_000,
+  sellers: { rounds: QUICK ? 2 : 5, sellers: 50, units: 10 },
+  expiry: { holds: QUICK ? 1_000 : 10_000, perItem: 5, clients: 32, timeoutSeconds: 300, intervalMs: 1_000 },
+};

@@ -1,7 +1,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { TUNING } from '../cluster.mjs';
-import { bulkLines, bulkTargets, markdownReport, targetsOf } from '../report.mjs';
+import { bulkLines, bulkTargets, inventoryLines, inventoryTargets, markdownReport, targetsOf } from '../report.mjs';
 import { DEEP_PAGE, FEED_PAGE, scenario } from '../scenarios.mjs';
 import { SERVER_SETTINGS } from '../server.mjs';
 import { log, seconds } from '../util.mjs';
@@ -12,6 +12,7 @@ import {
   DB_SESSIONS,
   DURATION,
   FLOOR_WARMUP,
+  INVENTORY,
   OTHERS,
   OUTPUT,
   QUICK,
@@ -27,9 +28,10 @@ import {
  * @param {{ started: number, postgres: string, pgbench: string, seeded: import('../seed.mjs').SeedResult,
  *   figures: Awaited<ReturnType<typeof import('./measure.mjs').measureScenarios>>['figures'],
  *   profile: import('./profile-step.mjs').Profile | null, bulk: import('./bulk-step.mjs').BulkFigures,
- *   manyKeys: Awaited<ReturnType<typeof import('./many-keys-step.mjs').measureManyKeys>> }} run
+ *   manyKeys: Awaited<ReturnType<typeof import('./many-keys-step.mjs').measureManyKeys>>,
+ *   inventory: import('./inventory-step.mjs').InventoryFigures }} run
  */
-export function writeReport({ started, postgres, pgbench, seeded, figures, profile, bulk, manyKeys }) {
+export function writeReport({ started, postgres, pgbench, seeded, figures, profile, bulk, manyKeys, inventory }) {
   const { main, pages, scaling, workers, catchUp, baseline } = figures;
   const report = {
     ...header({ started, postgres, pgbench }),
@@ -49,6 +51,7 @@ export function writeReport({ started, postgres, pgbench, seeded, figures, profi
       postgres: TUNING,
       cores: 'the load generator, the server and PostgreSQL share the same cores',
       bulk: BULK,
+      inventory: INVENTORY,
     },
     seed: seedOf(seeded),
     scenarios: main,
@@ -67,6 +70,7 @@ export function writeReport({ started, postgres, pgbench, seeded, figures, profi
     profile,
     manyKeys,
     baseline,
+    inventory,
     bulk,
   };
   const withTargets = { ...report, targets: targetsOf(report) };
@@ -96,6 +100,44 @@ export function writeBulkReport({ started, postgres, pgbench, seeded, bulk }) {
       `${report.versions.postgres}, commit ${report.versions.commit}. The same data set as the full run ` +
       `(${(seeded.rows.items ?? 0).toLocaleString('en-US')} items, seeded in ${report.seed.seconds} s); whole run ${report.wallSeconds} s.`,
     ...bulkLines(bulk),
+    '',
+    '| Target | Scenario | Measured | Met |',
+    '| --- | --- | --- | :---: |',
+    ...targets.map((t) => `| ${t.target} | ${t.scenario} | ${t.measured} | ${t.met ? 'yes' : '**no**'} |`),
+    '',
+  ].join('\n');
+  write({ ...report, targets }, markdown, started);
+}
+
+/**
+ * `--only=inventory`: the inventory part's figures and targets alone, with the machine and versions (in OUTPUT, by
+ * default results/inventory-only.json). Nothing is seeded: the part runs in an organization of its own.
+ * @param {{ started: number, postgres: string, pgbench: string,
+ *   inventory: import('./inventory-step.mjs').InventoryFigures }} run
+ */
+export function writeInventoryReport({ started, postgres, pgbench, inventory }) {
+  const report = {
+    ...header({ started, postgres, pgbench }),
+    only: 'inventory',
+    settings: {
+      connections: CONNECTIONS,
+      warmupSeconds: WARMUP,
+      durationSeconds: DURATION,
+      server: SERVER_SETTINGS,
+      postgres: TUNING,
+      inventory: INVENTORY,
+    },
+    inventory,
+  };
+  const targets = inventoryTargets(inventory);
+  const m = report.machine;
+  const markdown = [
+    `### Benchmark ${report.date.slice(0, 10)}, the inventory part alone (--only=inventory${QUICK ? ', --quick: smaller sizes' : ''})`,
+    '',
+    `${m.cpu}, ${m.cores} cores, ${m.memoryGiB} GiB, Linux ${m.kernel} (${m.os}). Node ${report.versions.node}, ` +
+      `${report.versions.postgres}, commit ${report.versions.commit}. No seeded data: an organization of its own; ` +
+      `${WARMUP} s warm-up and ${DURATION} s per closed-loop run; whole run ${report.wallSeconds} s.`,
+    ...inventoryLines(inventory, CONNECTIONS),
     '',
     '| Target | Scenario | Measured | Met |',
     '| --- | --- | --- | :---: |',
