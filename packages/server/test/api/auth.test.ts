@@ -60,7 +60,8 @@ async function stateOf(target: TestOrganization, ids: SeededResources) {
 }
 
 beforeAll(async () => {
-  server = await startTestServer();
+  // Not about the rate limit: each key here calls every route several times, more than 120 a minute.
+  server = await startTestServer({ policy: { maxRequests: 100_000, windowSeconds: 60 } });
   organization = await createTestOrganization(sql());
   data = await seedResources(sql(), server.baseUrl, organization, 'AUTH');
 });

@@ -43,6 +43,7 @@ const ID_FIELD: Record<string, keyof SeededResources> = {
   categories: 'categoryId',
   warehouses: 'warehouseId',
   'webhook-endpoints': 'webhookEndpointId',
+  reservations: 'reservationId',
 };
 function idFieldOf(entry: ContractRoute): keyof SeededResources {
   const field = ID_FIELD[entry.route.path.split('/')[1] ?? ''];

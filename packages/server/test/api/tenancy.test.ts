@@ -39,7 +39,8 @@ async function snapshotOfB() {
 let bBefore: Awaited<ReturnType<typeof snapshotOfB>>;
 
 beforeAll(async () => {
-  server = await startTestServer();
+  // Not about the rate limit: each key here calls every route several times, more than 120 a minute.
+  server = await startTestServer({ policy: { maxRequests: 100_000, windowSeconds: 60 } });
   a = await createTestOrganization(server.database.sql);
   b = await createTestOrganization(server.database.sql);
   aData = await seedResources(server.database.sql, server.baseUrl, a, 'ALPHA');
@@ -60,6 +61,12 @@ describe('the routes that take an id', () => {
         'GET /items/:id',
         'GET /items/:id/valuations',
         'PATCH /items/:id',
+        'POST /items/:id/adjustments',
+        'GET /items/:id/movements',
+        'POST /items/:id/reservations',
+        'GET /reservations/:id',
+        'POST /reservations/:id/commit',
+        'POST /reservations/:id/release',
         'GET /webhook-endpoints/:id',
         'PATCH /webhook-endpoints/:id',
         'DELETE /webhook-endpoints/:id',

@@ -21,6 +21,8 @@ const OWNERS: Readonly<Record<string, string>> = {
   rate_limit_state: 'access',
   items: 'items',
   item_images: 'items',
+  item_movements: 'items',
+  reservations: 'reservations',
   categories: 'categories',
   warehouses: 'warehouses',
   zones: 'warehouses',
@@ -127,6 +129,12 @@ interface Write {
  */
 const MIGRATION_LEDGER = { file: 'db/migrate.ts', table: 'schema_migrations' };
 
+/**
+ * Tables only a trigger of their owner's table writes (declared in the migrations): an item's movements are recorded
+ * by the trigger on `items` (migration 0013), so no statement of src writes them.
+ */
+const WRITTEN_BY_TRIGGER: ReadonlySet<string> = new Set(['item_movements']);
+
 /** Every table write in src (the migrations aside), with the file and the module that makes it (null: none). */
 function writesIn(tables: readonly string[]): Write[] {
   const writes: Write[] = [];
@@ -193,7 +201,10 @@ describe('one owner per table', () => {
   it('has each table written by its owner only, and by no file outside the modules', () => {
     const writes = writesIn(tables);
     // The scan's own check: it finds a write of every table (each is written somewhere, by its owner).
-    expect(tables.filter((table) => !writes.some((write) => write.table === table))).toEqual([]);
+    expect(
+      tables.filter((table) => !WRITTEN_BY_TRIGGER.has(table) && !writes.some((write) => write.table === table)),
+    ).toEqual([]);
+    expect(writes.filter((write) => WRITTEN_BY_TRIGGER.has(write.table))).toEqual([]);
     const ledger = ({ file, table }: Write) => file === MIGRATION_LEDGER.file && table === MIGRATION_LEDGER.table;
     const unknown = writes.filter((write) => !tables.includes(write.table) && !ledger(write));
     expect(unknown, 'a write to a table no migration creates (or the scan misread one)').toEqual([]);

@@ -20,6 +20,10 @@ export interface ResourceIds {
   categoryId: string;
   warehouseId: string;
   webhookEndpointId: string;
+  /** A held reservation of the item (the one committed by `reservations.commit`)... */
+  reservationId: string;
+  /** ... and another, released by `reservations.release`: each route's request succeeds whichever runs first. */
+  releasableReservationId: string;
   /** A changes cursor of the organization (at its feed's start), for bodies that take one. */
   changesCursor: string;
 }
@@ -32,7 +36,11 @@ const ID_OF_COLLECTION: Record<string, keyof ResourceIds> = {
   categories: 'categoryId',
   warehouses: 'warehouseId',
   'webhook-endpoints': 'webhookEndpointId',
+  reservations: 'reservationId',
 };
+
+/** Routes whose id is not their collection's usual one. */
+const ID_OF_ROUTE: Record<string, keyof ResourceIds> = { '/reservations/:id/release': 'releasableReservationId' };
 
 export const WRITE_METHODS: ReadonlySet<string> = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
@@ -52,7 +60,7 @@ export function pathFor(route: ContractRoute['route'], ids: ResourceIds | string
   return route.path.replace(/:([A-Za-z]+)/g, (_match, name: string) => {
     if (name !== 'id') throw new Error(`routes.ts cannot fill path parameter :${name} of ${route.path}`);
     if (typeof ids === 'string') return encodeURIComponent(ids);
-    const field = ID_OF_COLLECTION[collection];
+    const field = ID_OF_ROUTE[route.path] ?? ID_OF_COLLECTION[collection];
     if (!field) throw new Error(`routes.ts does not know which id fills ${route.path}`);
     return ids[field];
   });
@@ -72,6 +80,9 @@ const ANY_CURSOR = encodeCursor({ organizationId: '00000000-0000-4000-8000-00000
 const VALID_BODIES: Record<string, (ids: ResourceIds | string) => Record<string, unknown>> = {
   'items.create': () => ({ sku: uniqueSku('PROBE'), title: 'Route probe' }),
   'items.update': () => ({ title: 'Route probe (changed)' }),
+  // Units added: an adjustment that can always be applied.
+  'items.adjust': () => ({ available: 1, reason: 'received' }),
+  'reservations.create': () => ({ quantity: 1 }),
   'items.batch': () => ({ mode: 'create', items: [{ sku: uniqueSku('BATCH'), title: 'Route probe' }] }),
   // A public https URL: accepted, and never delivered to in these suites (they run no webhook worker).
   'webhookEndpoints.create': () => ({ url: 'https://hooks.example.com/coinventory', events: ['*'] }),
@@ -207,6 +218,16 @@ export async function seedResources(
     INSERT INTO invoice_payments (organization_id, invoice_id, amount_in_cents, method, status, paid_at)
     VALUES (${org}, ${invoice.id}, ${5_000}, 'card', 'succeeded', now())
   `;
+  const hold = async (cart: string) => {
+    const held = await call<{ id: string }>(baseUrl, 'POST', `/items/${itemId}/reservations`, {
+      key: organization.key,
+      body: { quantity: 1, reference: `${label}-${cart}` },
+    });
+    if (held.status !== 200) throw new Error(`seeding reservation failed: ${held.status} ${held.text}`);
+    return held.body.id;
+  };
+  const reservationId = await hold('CART-1');
+  const releasableReservationId = await hold('CART-2');
   // A receiver no delivery reaches: its address is refused before connecting, so a test ping answers at once.
   const [endpoint] = await sql<{ id: string }[]>`
     INSERT INTO webhook_endpoints (organization_id, url, description, events, secret)
@@ -217,6 +238,8 @@ export async function seedResources(
   return {
     itemId,
     webhookEndpointId: endpoint.id,
+    reservationId,
+    releasableReservationId,
     changesCursor: encodeCursor({ organizationId: org, position: 0 }),
     consignmentId: consignment.id,
     invoiceId: invoice.id,
@@ -250,7 +273,9 @@ export async function rowCounts(sql: Sql, organizationId: string): Promise<Recor
       (SELECT count(*)::int FROM changes WHERE organization_id = ${organizationId}) AS changes,
       (SELECT count(*)::int FROM idempotency_keys WHERE organization_id = ${organizationId}) AS idempotency_keys,
       (SELECT count(*)::int FROM webhook_endpoints WHERE organization_id = ${organizationId}) AS webhook_endpoints,
-      (SELECT count(*)::int FROM webhook_deliveries WHERE organization_id = ${organizationId}) AS webhook_deliveries
+      (SELECT count(*)::int FROM webhook_deliveries WHERE organization_id = ${organizationId}) AS webhook_deliveries,
+      (SELECT count(*)::int FROM reservations WHERE organization_id = ${organizationId}) AS reservations,
+      (SELECT count(*)::int FROM item_movements WHERE organization_id = ${organizationId}) AS item_movements
   `;
   if (!row) throw new Error('no counts');
   return { ...row };
