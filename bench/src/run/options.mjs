@@ -182,5 +182,5 @@ export const INVENTORY = {
   items: QUICK ? 200 : 2_000,
   stock: 1_000_000,
   sellers: { rounds: QUICK ? 2 : 5, sellers: 50, units: 10 },
-  expiry: { holds: QUICK ? 1_000 : 10_000, perItem: 5, clients: 32, timeoutSeconds: 300, intervalMs: 1_000 },
+  expiry: { holds: QUICK ? 1_000 : 10_000, perItem: 5, clients: 32, timeoutSeconds: 900, intervalMs: 1_000 },
 };
