@@ -6,6 +6,7 @@ import {
   MovementListSchema,
 } from '@coinventory/contract';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { pruneChanges } from '../../../src/modules/changes/index.js';
 import { feedCursor, readToEnd } from '../../support/changes.js';
 import { ERROR_BODY, expectBadRequest } from '../../support/errors.js';
 import { client, expectStatus } from '../../support/http.js';
@@ -135,6 +136,29 @@ describe('who made each change', () => {
 });
 
 describe('GET /items/:id/movements', () => {
+  it('keeps an item’s movements when the feed prunes its changes', async () => {
+    const organization = await createTestOrganization(ctx.server.database.sql);
+    const { api: theirs } = await keyedApi(ctx.server.database.sql, ctx.server.baseUrl, organization, 'old stock');
+    const item = await createItem(theirs, { sku: uniqueSku('OLD'), title: 'Old stock', quantity: 4 });
+    await adjusted(theirs, item.id, { available: -1, sold: 1, reason: 'sale' });
+    const before = await movementsOf(theirs, item.id);
+    const sql = ctx.server.database.sql;
+    // A year ago, as far as the feed and the ledger know.
+    await sql`
+      UPDATE changes SET occurred_at = now() - interval '365 days'
+      WHERE organization_id = ${organization.organizationId} AND object_id = ${item.id}
+    `;
+    await sql`
+      UPDATE item_movements SET occurred_at = now() - interval '365 days'
+      WHERE organization_id = ${organization.organizationId} AND item_id = ${item.id}
+    `;
+    const cutoff = new Date(Date.now() - 30 * 24 * 3600 * 1000);
+    expect(await pruneChanges(sql, cutoff)).toBeGreaterThanOrEqual(2);
+    const after = await movementsOf(theirs, item.id);
+    expect(after.map(({ occurredAt: _, ...rest }) => rest)).toEqual(before.map(({ occurredAt: _, ...rest }) => rest));
+    await expectInvariants(theirs, item.id);
+  });
+
   it('pages newest first with the list envelope; a read-only key may read', async () => {
     const item = await createItem(api, { sku: uniqueSku('PAGED'), title: 'Paged', quantity: 0 });
     for (let i = 1; i <= 4; i += 1)
