@@ -1,6 +1,6 @@
 import { isDeepStrictEqual } from 'node:util';
-import type { Valuation, ValuationBasis } from '@coinventory/contract';
-import { actAs, SYSTEM } from '../../db/actor.js';
+import type { Actor, Valuation, ValuationBasis } from '@coinventory/contract';
+import { actAs, OPERATOR } from '../../db/actor.js';
 import { violatedForeignKey } from '../../db/errors.js';
 import type { Sql } from '../../db/types.js';
 import { ApiError, ProvisioningError } from '../../errors.js';
@@ -53,6 +53,8 @@ export async function valuate(
     coins?: ReadonlySet<string>;
     /** Checked before each item: true ends the run there (a process shutting down). */
     stopped?: () => boolean;
+    /** Who the valuations' changes name: the operator who ran the command, unless the scheduler runs it. */
+    actor?: Actor;
   },
 ): Promise<ValuateResult> {
   const org = await requireOrganization(sql, input.org);
@@ -75,7 +77,7 @@ export async function valuate(
   };
   for (const item of items) {
     if (input.stopped?.()) break;
-    await valueItem(sql, { organizationId: org.id, apply, now }, item, sources, result);
+    await valueItem(sql, { organizationId: org.id, apply, now, actor: input.actor ?? OPERATOR }, item, sources, result);
   }
   return result;
 }
@@ -107,7 +109,7 @@ async function sourcesOf(sql: Sql, organizationId: string, items: readonly ItemT
 /** Values one item into `result`: valued, unchanged (its latest valuation still stands) or skipped (no basis). */
 async function valueItem(
   sql: Sql,
-  run: { organizationId: string; apply: boolean; now: Date },
+  run: { organizationId: string; apply: boolean; now: Date; actor: Actor },
   item: ItemToValue,
   sources: Sources,
   result: ValuateResult,
@@ -129,7 +131,7 @@ async function valueItem(
     result.unchanged.push({ itemId: item.id, sku: item.sku, valuationId: standing.id });
     return;
   }
-  const valuationId = await recordValuation(sql, run.organizationId, item.id, found, run.apply);
+  const valuationId = await recordValuation(sql, run, item.id, found);
   if (valuationId === null) return;
   result.valued.push({
     itemId: item.id,
@@ -148,14 +150,13 @@ async function valueItem(
  */
 async function recordValuation(
   sql: Sql,
-  organizationId: string,
+  { organizationId, apply, actor }: { organizationId: string; apply: boolean; actor: Actor },
   itemId: string,
   found: Estimate,
-  apply: boolean,
 ): Promise<string | null> {
   return sql
     .begin(async (tx) => {
-      await actAs(tx, SYSTEM.valuations);
+      await actAs(tx, actor);
       // The item's row first, then the feed (recordChange), as every write of an item: none deadlock.
       if (!(await lockItem(tx, organizationId, itemId))) return null;
       const id = await data.insertValuation(tx, organizationId, itemId, found);

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
+import { SYSTEM } from '../../db/actor.js';
 import type { Sql } from '../../db/types.js';
 import type { Logger } from '../../logger.js';
 import { type PollingLoop, startPollingLoop } from '../../polling-loop.js';
@@ -29,7 +30,13 @@ export function startValuationScheduler(options: { sql: Sql; logger: Logger; pol
     if (!due) return;
     try {
       const stopped = () => loop.stopped;
-      const result = await valuate(sql, { org: due.organizationId, item: null, apply: due.apply, stopped });
+      const result = await valuate(sql, {
+        org: due.organizationId,
+        item: null,
+        apply: due.apply,
+        stopped,
+        actor: SYSTEM.valuations,
+      });
       // A run cut short by a shutdown is due again at once, for the next process to start.
       await finishValuationRun(
         sql,
