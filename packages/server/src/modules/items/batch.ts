@@ -10,7 +10,7 @@ import type { TransactionSql } from '../../db/types.js';
 import { ApiError, issuesOf } from '../../errors.js';
 import type { WriteNotifier } from '../../request/pipeline.js';
 import { createItem, updateItem } from './service.js';
-import { findIdBySku } from './store.js';
+import { findIdBySku, lockItemsBySku } from './store.js';
 
 const refused = (index: number, error: ApiError): BatchItemResult => ({
   index,
@@ -66,7 +66,14 @@ export async function batchItems(
   options: { dryRun: boolean; notify: WriteNotifier },
 ): Promise<BatchItemsResult> {
   // Each entry's quantity, as it creates or sets it, is one `batch` movement of its item's ledger.
-  await moveAs(tx, { kind: 'batch' });
+  const moving = moveAs(tx, { kind: 'batch' });
+  // The items an upsert may change, locked first and in one order: entries record their changes as they go, and the
+  // feed's lock the first one takes must not be held while a later entry waits for an item.
+  if (body.mode === 'upsert') {
+    const skus = body.items.flatMap((entry) => (typeof entry.sku === 'string' ? [entry.sku] : []));
+    await lockItemsBySku(tx, organizationId, skus);
+  }
+  await moving;
   const results: BatchItemResult[] = [];
   for (const [index, entry] of body.items.entries()) {
     results.push(await applyEntry(tx, organizationId, body.mode, entry, index, options.notify));

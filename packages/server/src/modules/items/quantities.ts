@@ -21,7 +21,8 @@ export interface QuantityDelta {
  * transaction), and a concurrent one that committed first is seen before the guard is checked, so two sellers of the
  * last unit never both succeed. A quantity that would go below 0 refuses the move with 409 INSUFFICIENT_QUANTITY and
  * writes nothing. The item's ledger records it as `movement` (migration 0013's trigger), a changed `available` is
- * queued for the linked listing as a PATCH of `quantity` is, and an `item.updated` change is recorded.
+ * queued for the linked listing as a PATCH of `quantity` is, and an `item.updated` change is recorded (after what
+ * `alongside` writes and records).
  */
 export async function moveQuantities(
   tx: Queryable,
@@ -30,6 +31,8 @@ export async function moveQuantities(
   delta: QuantityDelta,
   movement: MovementContext,
   notify: WriteNotifier = quietNotifier,
+  /** What goes with the move and is recorded before the item's change (a reservation's own write and change). */
+  alongside?: () => Promise<void>,
 ): Promise<Item> {
   const moving = moveAs(tx, movement);
   const [moved] = await tx<{ available: number }[]>`
@@ -50,6 +53,7 @@ export async function moveQuantities(
     delta.available === 0
       ? 0
       : await enqueueForItem(tx, organizationId, id, { kind: 'set_quantity', quantity: moved.available });
+  await alongside?.();
   const item = await writtenItem(tx, organizationId, id);
   const webhooks = await recordChange(tx, organizationId, { type: 'item.updated', objectId: id, data: item });
   tell(notify, { sync, webhooks });

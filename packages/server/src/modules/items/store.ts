@@ -240,6 +240,19 @@ export async function findIdBySku(sql: Queryable, organizationId: string, sku: s
   return row?.id ?? null;
 }
 
+/**
+ * Locks the organization's items with these SKUs, in one order (by id), until the transaction ends: for a write of
+ * several items (a batch), so that it holds every item it changes before it records its first change (and takes the
+ * feed's lock), as a write of one item does; two such writes, or one and a single item's, never deadlock.
+ */
+export async function lockItemsBySku(sql: Queryable, organizationId: string, skus: readonly string[]): Promise<void> {
+  if (skus.length === 0) return;
+  await sql`
+    SELECT 1 FROM items WHERE organization_id = ${organizationId} AND sku = ANY(${skus as string[]})
+    ORDER BY id FOR UPDATE
+  `;
+}
+
 export async function itemExists(sql: Queryable, organizationId: string, id: string): Promise<boolean> {
   const [row] = await sql`SELECT 1 FROM items WHERE organization_id = ${organizationId} AND id = ${id}`;
   return row !== undefined;

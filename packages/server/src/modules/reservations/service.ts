@@ -11,7 +11,7 @@ import { endReservation, findReservation, insertReservation, itemOfReservation, 
  * A reservation's life: held (units move from `available` to `reserved`), then committed (to `sold`), released or
  * expired (back to `available`). Every step locks the item's row first, then the reservation's, as every write of an
  * item takes the item's lock first: a step and a PATCH, or two steps, never deadlock. Each records the reservation's
- * change after the item's `item.updated`.
+ * change, then the item's `item.updated` it causes.
  */
 
 /** The reservation as this transaction left it. */
@@ -42,6 +42,7 @@ export async function createReservation(
   notify: WriteNotifier = quietNotifier,
 ): Promise<Reservation> {
   const reference = body.reference ?? null;
+  let reservation: Reservation | undefined;
   await moveQuantities(
     tx,
     organizationId,
@@ -49,14 +50,18 @@ export async function createReservation(
     { available: -body.quantity, sold: 0, reserved: body.quantity },
     { kind: 'reserve', reference },
     notify,
+    async () => {
+      const id = await insertReservation(tx, organizationId, {
+        itemId,
+        quantity: body.quantity,
+        expiresInSeconds: body.expiresInSeconds,
+        reference,
+      });
+      reservation = await recordReservation(tx, organizationId, id, 'reservation.created', notify);
+    },
   );
-  const id = await insertReservation(tx, organizationId, {
-    itemId,
-    quantity: body.quantity,
-    expiresInSeconds: body.expiresInSeconds,
-    reference,
-  });
-  return recordReservation(tx, organizationId, id, 'reservation.created', notify);
+  if (!reservation) throw new Error('the reservation was not written with its move');
+  return reservation;
 }
 
 /** How each way a held reservation ends moves its units, and what it records. */
@@ -89,9 +94,13 @@ export async function endHeld(
   const { kind, change, to } = ENDINGS[ending];
   const delta: QuantityDelta = { available: 0, sold: 0, reserved: -held.quantity };
   delta[to] = held.quantity;
-  await moveQuantities(tx, organizationId, itemId, delta, { kind, reference: held.reference }, notify);
-  await endReservation(tx, organizationId, id, ending);
-  return recordReservation(tx, organizationId, id, change, notify);
+  let ended: Reservation | undefined;
+  await moveQuantities(tx, organizationId, itemId, delta, { kind, reference: held.reference }, notify, async () => {
+    await endReservation(tx, organizationId, id, ending);
+    ended = await recordReservation(tx, organizationId, id, change, notify);
+  });
+  if (!ended) throw new Error('the reservation was not ended with its move');
+  return ended;
 }
 
 /** POST /reservations/{id}/commit or /release: 409 RESERVATION_NOT_HELD when it is no longer held. */
