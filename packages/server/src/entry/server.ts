@@ -220,7 +220,7 @@ async function prepareDatabase(
 
 /**
  * What a server process runs beside its requests: metrics, and with SYNC_WORKER=on the sync and webhook workers and
- * the valuation scheduler, and housekeeping; `stop` waits for each.
+ * the valuation scheduler and the reservation expiry, and housekeeping; `stop` waits for each.
  */
 function startBackground(env: Env, database: Database, logger: Logger, webhookPolicy: AddressPolicy) {
   const metrics =

@@ -37,7 +37,7 @@ export const USAGE = `Usage: coinventory-server [command] [options]
 Commands:
   start              Start the HTTP server (the default). Applies pending migrations first. On an empty
                      embedded database it also creates a demo organization and prints an API key once.
-  sync-worker        Run only the background workers: marketplace sync, webhooks, scheduled valuations (for SYNC_WORKER=off).
+  sync-worker        Run only the background workers (marketplace sync, webhooks, valuations, reservation expiry) for SYNC_WORKER=off.
 ${COMMANDS.map((c) => `  ${c.name.padEnd(17)}  ${c.summary}`).join('\n')}
 
 Run "coinventory-server <command> --help" for a command's options, "coinventory-server <group> --help" for a
@@ -83,8 +83,9 @@ export const SYNC_WORKER_USAGE = `Usage: coinventory-server sync-worker
 
 Runs only the background workers, for servers started with SYNC_WORKER=off: the marketplace sync worker
 delivers the queued listing changes to the marketplace (the SYNC_* and MARKETPLACE_* settings), and the
-webhook worker sends the queued webhook deliveries (the WEBHOOK_* settings), and the valuation scheduler runs the
-valuations organizations scheduled (VALUATION_POLL_MS); all are listed by
+webhook worker sends the queued webhook deliveries (the WEBHOOK_* settings), the valuation scheduler runs the
+valuations organizations scheduled (VALUATION_POLL_MS), and the reservation expiry gives back the units of holds
+past their expiresAt (RESERVATION_EXPIRY_INTERVAL_MS); all are listed by
 "coinventory-server --help". It takes no options. Run as many as you like against one DATABASE_URL: a
 listing, or a webhook endpoint, is served by one worker at a time. On the embedded database it needs the data directory to
 itself, so it cannot run beside a server there. SIGTERM or SIGINT: it finishes its deliveries and exits 0.
