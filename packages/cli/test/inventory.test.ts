@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Item, Movement, Reservation } from '@coinventory/sdk';
-import { beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { parseCsv } from './support/csv.js';
 import { json, withKey } from './support/demo.js';
 
@@ -9,6 +9,18 @@ import { json, withKey } from './support/demo.js';
 // about 0.4 s of CPU, so each test asks several things of one run.
 
 const { run, sdk } = withKey(inject('server').keys.inventory);
+
+// The items are made in the demo organization that other files list and snapshot: each is deleted once its tests ran
+// (its reservations and movements with it).
+const created: Item[] = [];
+async function createItem(input: Parameters<typeof sdk.items.create>[0]): Promise<Item> {
+  const item = await sdk.items.create(input);
+  created.push(item);
+  return item;
+}
+afterAll(async () => {
+  for (const item of created) await sdk.items.delete(item.id);
+});
 const REQUEST_ID = 'Request ID: req_\\S+';
 
 describe('items adjust', () => {
@@ -16,7 +28,7 @@ describe('items adjust', () => {
   let item: Item;
 
   beforeAll(async () => {
-    item = await sdk.items.create({ sku, title: 'Sold in several places', quantity: 2 });
+    item = await createItem({ sku, title: 'Sold in several places', quantity: 2 });
   });
 
   it('takes signed numbers after a space (--available -1 --sold +1), by SKU, and prints the item', async () => {
@@ -127,7 +139,7 @@ describe('items movements', () => {
   let ledger: Movement[];
 
   beforeAll(async () => {
-    item = await sdk.items.create({ sku, title: 'A ledger', quantity: 5 });
+    item = await createItem({ sku, title: 'A ledger', quantity: 5 });
     await sdk.items.adjust(item.id, { available: -1, sold: 1, reason: 'sale', reference: 'POS-1' });
     await sdk.items.adjust(item.id, { available: -1, reason: 'damaged' });
     ledger = (await sdk.items.movements(item.id)).items;
@@ -193,7 +205,7 @@ describe('reservations', () => {
 
   beforeAll(async () => {
     ({ cursor } = await sdk.changes.cursor());
-    item = await sdk.items.create({ sku, title: 'Held while a customer pays', quantity: 2 });
+    item = await createItem({ sku, title: 'Held while a customer pays', quantity: 2 });
   });
 
   it('create <sku> holds units and prints the reservation; list and get find it', async () => {
