@@ -12,6 +12,7 @@ import { organizationPage } from '../../db/organization-rows.js';
 import { defineTable } from '../../db/table.js';
 import type { Queryable } from '../../db/types.js';
 import { notFound } from '../../errors.js';
+import { itemExists } from './store.js';
 
 const kind: ColumnType<Movement['kind']> = { kind: 'value' };
 const reason: ColumnType<Movement['reason']> = { kind: 'value' };
@@ -48,13 +49,13 @@ export async function listMovements(
   itemId: string,
   query: ListMovementsQuery,
 ): Promise<MovementList> {
-  const [page, [item]] = await Promise.all([
+  const [page, exists] = await Promise.all([
     organizationPage(sql, MOVEMENTS, organizationId, query, {
       where: sql`AND m.item_id = ${itemId}`,
       order: sql`m.position DESC`,
     }),
-    sql`SELECT 1 FROM items WHERE organization_id = ${organizationId} AND id = ${itemId}`,
+    itemExists(sql, organizationId, itemId),
   ]);
-  if (!item) throw notFound();
+  if (!exists) throw notFound();
   return page;
 }
