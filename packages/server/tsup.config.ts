@@ -37,7 +37,9 @@ export default defineConfig({
   platform: 'node',
   target: 'node20',
   clean: true,
-  splitting: false,
+  // Chunks, so that what only the server loads (Express, metrics, the logger, PGlite) is read only when it starts:
+  // an operator command through a running server's socket loads the commands and the contract alone.
+  splitting: true,
   noExternal: ['postgres'],
   sourcemap: true,
   dts: { entry: { 'demo-data': 'src/demo/shared.ts' } },

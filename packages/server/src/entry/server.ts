@@ -17,6 +17,7 @@ import { startValuationScheduler } from '../modules/valuations/index.js';
 import { type AddressPolicy, addressPolicyFromEnv, webhookWorkerFromEnv } from '../modules/webhooks/index.js';
 import { checkStatementTimeout } from './database.js';
 import { startHousekeeping } from './housekeeping.js';
+import { ListenError } from './listen-error.js';
 
 export interface RunningServer {
   /** The base URL of the API, ending in /v1. */
@@ -63,11 +64,6 @@ function untilAborted<T>(work: Promise<T>, signal: AbortSignal | undefined): Pro
       },
     );
   });
-}
-
-/** The port could not be listened on; the message names the setting to change. */
-export class ListenError extends Error {
-  override name = 'ListenError';
 }
 
 function listenError(error: unknown, env: Env): unknown {

@@ -1,8 +1,6 @@
 import { mkdirSync } from 'node:fs';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { connectDatabase, databaseOptions } from '../db/connect.js';
 import { DataDirBusyError, type DataDirLock, lockDataDir } from '../db/data-dir-lock.js';
-import { migrate } from '../db/migrate.js';
 import type { Env } from '../env.js';
 import { prepareOperatorCommand } from './run.js';
 import { operatorSocketPath, sendOperatorCommand } from './socket.js';
@@ -18,7 +16,11 @@ const BUSY_WAIT_MS = 10_000;
 export async function runOperatorCommand(argv: string[], env: Env): Promise<CommandOutput> {
   const prepared = prepareOperatorCommand(argv);
   if (prepared.kind === 'done') return prepared.output;
+  // The database drivers (PGlite's WebAssembly, postgres.js) are loaded only when this process opens the database,
+  // not when a running server's socket takes the command.
+  const connection = () => import('../db/connect.js');
   if (env.DATABASE_URL) {
+    const { connectDatabase, databaseOptions } = await connection();
     const database = await connectDatabase(databaseOptions(env, { poolSize: 1, statementTimeoutMs: 0 }));
     try {
       // `migrate` over DATABASE_DIRECT_URL when set, as every migration; the others need no session of their own.
@@ -44,9 +46,9 @@ export async function runOperatorCommand(argv: string[], env: Env): Promise<Comm
       continue;
     }
     try {
-      const database = await connectDatabase({ dataDir, poolSize: 1, statementTimeoutMs: 0 });
+      const database = await (await connection()).connectDatabase({ dataDir, poolSize: 1, statementTimeoutMs: 0 });
       try {
-        if (prepared.name !== 'migrate') await migrate(database.sql);
+        if (prepared.name !== 'migrate') await (await import('../db/migrate.js')).migrate(database.sql);
         return await prepared.run(database.sql);
       } finally {
         await database.close();

@@ -1,11 +1,11 @@
 import { contract } from '@coinventory/contract';
-import { initServer } from '@ts-rest/express';
 import { read } from '../../request/pipeline.js';
+import { routeFor } from '../../request/routes.js';
 import type { RatePolicy } from './rate-limit.js';
 
 /** GET /me: the caller's organization, its key and the rate limit it is held to. */
 export const meRoute = (policy: RatePolicy) =>
-  initServer().route(
+  routeFor(
     contract.me,
     read(async ({ caller: { organization, apiKey } }) => ({
       organization,

@@ -1,7 +1,7 @@
 import { contract } from '@coinventory/contract';
-import { initServer } from '@ts-rest/express';
 import { readById } from '../../request/gated-read.js';
 import { read, readOne, type WriteNotifier, write } from '../../request/pipeline.js';
+import { routesFor } from '../../request/routes.js';
 import { createReservation, endByClient } from './service.js';
 import { listReservations, RESERVATIONS, reservationById } from './store.js';
 
@@ -10,7 +10,7 @@ export const reservationRead = readById(contract.reservations.get, RESERVATIONS,
 
 /** The reservations routes; each step tells `notify` of the sync jobs and deliveries it queued, after its commit. */
 export const reservationsRoutes = (notify: WriteNotifier) =>
-  initServer().router(contract.reservations, {
+  routesFor(contract.reservations, {
     create: write(notify, ({ tx, organizationId, notify: told }, { params, body }) =>
       createReservation(tx, organizationId, params.id, body, told),
     ),

@@ -1,9 +1,9 @@
 import { contract } from '@coinventory/contract';
-import { initServer } from '@ts-rest/express';
 import { found } from '../../errors.js';
 import { conditionsOf } from '../../request/etag.js';
 import { readById } from '../../request/gated-read.js';
 import { read, readOne, send, type WriteNotifier, write } from '../../request/pipeline.js';
+import { routesFor } from '../../request/routes.js';
 import {
   createEndpoint,
   deleteEndpoint,
@@ -21,7 +21,7 @@ export const endpointRead = readById(contract.webhookEndpoints.get, ENDPOINTS, e
 /** The webhook endpoints routes: managing endpoints, their deliveries, replays and test pings. */
 export const webhooksRoutes = (settings: WebhookSettings) => {
   const notify: WriteNotifier = { syncQueued: () => {}, webhooksQueued: settings.queued };
-  return initServer().router(contract.webhookEndpoints, {
+  return routesFor(contract.webhookEndpoints, {
     list: read(({ db, organizationId }, { query }) => listEndpoints(db, organizationId, query)),
     create: write(notify, ({ tx, organizationId }, { body }) => createEndpoint(tx, organizationId, body, settings)),
     get: readOne(endpointRead),
