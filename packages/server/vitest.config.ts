@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs';
-import { findPostgresBin } from '@coinventory/test-server';
+import { findPostgresBin, TEST_SERVER_NODE_FLAGS } from '@coinventory/test-server';
 import { vitestConfig } from '@coinventory/vitest-config';
 
 /**
@@ -44,6 +44,9 @@ export default vitestConfig({
     // over some 130 file runs: a third of the suite's CPU). Every file builds its own database and app, and the
     // server keeps no state in modules, so a file cannot see another's.
     isolate: false,
+    // The embedded database runs in the worker: its WebAssembly with the baseline compiler only, as every server
+    // these tests start (TEST_SERVER_NODE_FLAGS says why).
+    poolOptions: { forks: { execArgv: TEST_SERVER_NODE_FLAGS } },
     projects: [
       {
         extends: true,

@@ -25,6 +25,14 @@ import { fileURLToPath } from 'node:url';
  */
 export const SERVER_BIN = fileURLToPath(new URL('../../../packages/server/dist/main.js', import.meta.url));
 
+/**
+ * Node's flags for a server a test starts. It lives seconds, not days: on the embedded database V8's optimizing tier
+ * recompiles PostgreSQL's hot WebAssembly in the background at more CPU than it saves in that time, about a third of a
+ * start. The baseline compiler alone runs the same code. (The binary sets it itself for an operator command; a
+ * deployed server keeps both tiers.)
+ */
+export const TEST_SERVER_NODE_FLAGS = ['--liftoff-only'];
+
 /** The demo organization every fresh embedded database gets, and its owner (the creator of new keys). */
 export const DEMO_ORGANIZATION = 'liberty-coin';
 export const DEMO_OWNER = 'owner@liberty-coin.example';
@@ -85,7 +93,7 @@ async function spawnServer(
   extra: Record<string, string>,
   knownKey: string | undefined,
 ): Promise<Omit<RunningServer, 'dataDir'>> {
-  const child = spawn(process.execPath, [SERVER_BIN, 'start'], {
+  const child = spawn(process.execPath, [...TEST_SERVER_NODE_FLAGS, SERVER_BIN, 'start'], {
     env: serverEnv(dataDir, extra),
     stdio: ['ignore', 'pipe', 'pipe'],
   });

@@ -2,6 +2,7 @@ import { execFileSync, spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { TEST_SERVER_NODE_FLAGS } from '@coinventory/test-server';
 import { afterAll, describe, expect, it } from 'vitest';
 import { formatLogLine } from '../../src/log-format.js';
 import { removeTempDirs, tempDir } from '../support/binary.js';
@@ -50,11 +51,15 @@ describe.runIf(hasScript)('coinventory-server start on a terminal', () => {
   it('logs readable coloured lines and sets the demo key apart; LOG_FORMAT=json keeps JSON there', async () => {
     const dataDir = join(tempDir(), 'data');
     const started = async (extra: Record<string, string>) => {
-      const child = spawn('script', ['-qec', `"${process.execPath}" "${MAIN}" start`, '/dev/null'], {
-        env: { PATH: process.env.PATH ?? '', HOST: '127.0.0.1', PORT: '0', COINVENTORY_DATA_DIR: dataDir, ...extra },
-        stdio: ['pipe', 'pipe', 'pipe'],
-        detached: true,
-      });
+      const child = spawn(
+        'script',
+        ['-qec', `"${process.execPath}" ${TEST_SERVER_NODE_FLAGS.join(' ')} "${MAIN}" start`, '/dev/null'],
+        {
+          env: { PATH: process.env.PATH ?? '', HOST: '127.0.0.1', PORT: '0', COINVENTORY_DATA_DIR: dataDir, ...extra },
+          stdio: ['pipe', 'pipe', 'pipe'],
+          detached: true,
+        },
+      );
       let output = '';
       child.stdout.on('data', (chunk: Buffer) => {
         output += chunk.toString();

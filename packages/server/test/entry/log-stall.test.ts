@@ -3,7 +3,7 @@ import { once } from 'node:events';
 import { closeSync, constants, cpSync, openSync, readFileSync, readSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { firstStartTemplate } from '@coinventory/test-server';
+import { firstStartTemplate, TEST_SERVER_NODE_FLAGS } from '@coinventory/test-server';
 import { afterAll, afterEach, describe, expect, inject, it } from 'vitest';
 import { removeTempDirs, tempDir } from '../support/binary.js';
 
@@ -56,7 +56,7 @@ async function startOnFifo(env: Record<string, string>) {
   const reader = openSync(fifo, constants.O_RDONLY | constants.O_NONBLOCK);
   fds.push(reader);
   const writer = openSync(fifo, constants.O_WRONLY);
-  const child = spawn(process.execPath, [MAIN, 'start'], {
+  const child = spawn(process.execPath, [...TEST_SERVER_NODE_FLAGS, MAIN, 'start'], {
     env: { PATH: process.env.PATH ?? '', HOST: '127.0.0.1', PORT: '0', LOG_LEVEL: 'info', ...env },
     stdio: ['ignore', writer, 'pipe'],
   });

@@ -4,7 +4,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { outputOf } from '@coinventory/test-server';
+import { outputOf, TEST_SERVER_NODE_FLAGS } from '@coinventory/test-server';
 import { expect } from 'vitest';
 
 /** The built binary, run as an operator would run it. */
@@ -19,7 +19,7 @@ export interface Running {
 
 /** Spawns the binary with these arguments and environment, without waiting for anything. */
 export function run(args: string[], env: Record<string, string>): ChildProcess {
-  return spawn(process.execPath, [MAIN, ...args], {
+  return spawn(process.execPath, [...TEST_SERVER_NODE_FLAGS, MAIN, ...args], {
     env: { PATH: process.env.PATH ?? '', HOST: '127.0.0.1', PORT: '0', LOG_LEVEL: 'info', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
