@@ -28,8 +28,10 @@ import {
   startCluster,
   startServer,
   stopServer,
+  TEST_SERVER_NODE_FLAGS,
   THROWAWAY_SETTINGS,
 } from '@coinventory/test-server';
+import { CI_SLOWDOWN } from '@coinventory/vitest-config';
 import ts from 'typescript';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type DocumentOperation, operationsByTag } from '../scripts/render.mjs';
@@ -42,6 +44,12 @@ import { type RecordingProxy, startRecordingProxy } from './support/recording-pr
 const DOCS = fileURLToPath(new URL('..', import.meta.url));
 const REPO = join(DOCS, '../..');
 const CLI_BIN = join(REPO, 'packages/cli/dist/coinventory.js');
+/**
+ * How long one sample may run before it is killed as hung: a minute alone, longer in CI, where every package's suite
+ * shares two cores and a sample of thirty commands has taken over a minute. Each test's timeout leaves room for it.
+ */
+const SAMPLE_LIMIT_MS = 60_000 * CI_SLOWDOWN;
+const SAMPLE_TEST_TIMEOUT_MS = SAMPLE_LIMIT_MS + 30_000 * CI_SLOWDOWN;
 /** The address the samples are written with; the runner substitutes the live server's. */
 const WRITTEN_ORIGIN = 'http://localhost:3000';
 
@@ -122,7 +130,7 @@ async function runBash(block: CodeBlock, env: NodeJS.ProcessEnv): Promise<Finish
   // The live server's address, as the sample's environment names it (the recording proxy it goes through).
   const code = block.code.replaceAll(WRITTEN_ORIGIN, new URL(env.COINVENTORY_BASE_URL ?? baseUrl).origin);
   const child = spawn('bash', ['-euo', 'pipefail', '-c', code], { cwd: REPO, env, stdio: ['ignore', 'pipe', 'pipe'] });
-  const timer = setTimeout(() => child.kill('SIGKILL'), 60_000);
+  const timer = setTimeout(() => child.kill('SIGKILL'), SAMPLE_LIMIT_MS);
   const result = await collect(child).done;
   clearTimeout(timer);
   return result;
@@ -155,7 +163,7 @@ async function runServerSample(block: CodeBlock, postgres: boolean): Promise<voi
   });
   const { output, done } = collect(child);
   try {
-    const deadline = Date.now() + 60_000;
+    const deadline = Date.now() + SAMPLE_LIMIT_MS;
     let healthy = false;
     while (!healthy && Date.now() < deadline && child.exitCode === null) {
       healthy = await fetch(`http://127.0.0.1:${port}/healthz`)
@@ -207,7 +215,7 @@ function transpiled(block: CodeBlock): string {
 async function runTs(block: CodeBlock, env: NodeJS.ProcessEnv = sampleEnv()): Promise<Finished> {
   const file = transpiled(block);
   const child = spawn(process.execPath, [file], { cwd: REPO, env, stdio: ['ignore', 'pipe', 'pipe'] });
-  const timer = setTimeout(() => child.kill('SIGKILL'), 60_000);
+  const timer = setTimeout(() => child.kill('SIGKILL'), SAMPLE_LIMIT_MS);
   const result = await collect(child).done;
   clearTimeout(timer);
   return result;
@@ -234,7 +242,7 @@ async function runReceiverSample(block: CodeBlock): Promise<void> {
   });
   const { output, done } = collect(child);
   try {
-    await listening(port, 60_000, () => child.exitCode === null).catch((error: Error) => {
+    await listening(port, SAMPLE_LIMIT_MS, () => child.exitCode === null).catch((error: Error) => {
       throw new Error(`${error.message}:\n${output()}`);
     });
     const operator = async (args: string[]) => {
@@ -292,7 +300,7 @@ case "$package" in
   @coinventory/server|@coinventory/cli)
     while [ "$1" != "$package" ]; do shift; done
     shift
-    if [ "$package" = @coinventory/server ]; then exec "${process.execPath}" "${SERVER_BIN}" "$@"; fi
+    if [ "$package" = @coinventory/server ]; then exec "${process.execPath}" ${TEST_SERVER_NODE_FLAGS.join(' ')} "${SERVER_BIN}" "$@"; fi
     exec "${process.execPath}" "${CLI_BIN}" "$@";;
 esac
 exec "${npx}" "$@"
@@ -311,11 +319,11 @@ beforeAll(async () => {
   mkdirSync(join(work, 'home'));
   binDir = join(work, 'bin');
   mkdirSync(binDir);
-  for (const [name, target] of [
-    ['coinventory', CLI_BIN],
-    ['coinventory-server', SERVER_BIN],
+  for (const [name, target, flags] of [
+    ['coinventory', CLI_BIN, ''],
+    ['coinventory-server', SERVER_BIN, TEST_SERVER_NODE_FLAGS.join(' ')],
   ] as const) {
-    writeFileSync(join(binDir, name), `#!/bin/sh\nexec "${process.execPath}" "${target}" "$@"\n`);
+    writeFileSync(join(binDir, name), `#!/bin/sh\nexec "${process.execPath}" ${flags} "${target}" "$@"\n`);
     chmodSync(join(binDir, name), 0o755);
   }
   // `npx [-y] @coinventory/server …` (and the CLI) in a guide runs this clone's build, as `npm install -g` samples
@@ -353,7 +361,7 @@ beforeAll(async () => {
     .filter((block) => block.lang === 'ts');
   for (const block of tsSamples) writeFileSync(sampleFile(block), block.code);
   typeErrors = tsSamples.length ? typeCheck(tsSamples.map(sampleFile)) : [];
-}, 120_000);
+}, 120_000 * CI_SLOWDOWN);
 
 afterAll(async () => {
   await proxy?.close();
@@ -419,19 +427,23 @@ for (const { file } of pages) {
     for (const block of samples) {
       const kind = block.directive.kind;
       const name = `${block.lang} sample at line ${block.line}${kind === 'server' || kind === 'receiver' ? ` (${kind})` : ''}`;
-      it(name, async (context) => {
-        const { directive } = block;
-        if (directive.kind === 'server' && directive.postgres && postgresMissing) {
-          console.warn(`${block.file}:${block.line}: skipped, no PostgreSQL server binaries on this machine`);
-          return context.skip();
-        }
-        if (directive.kind === 'server') return runServerSample(block, directive.postgres);
-        if (directive.kind === 'receiver') return runReceiverSample(block);
-        if (directive.kind !== 'run')
-          throw new Error(`${block.file}:${block.line}: cannot run a ${directive.kind} sample`);
-        proxy.take();
-        await runChecked(block, directive, sampleEnv(), proxy);
-      }, 90_000);
+      it(
+        name,
+        async (context) => {
+          const { directive } = block;
+          if (directive.kind === 'server' && directive.postgres && postgresMissing) {
+            console.warn(`${block.file}:${block.line}: skipped, no PostgreSQL server binaries on this machine`);
+            return context.skip();
+          }
+          if (directive.kind === 'server') return runServerSample(block, directive.postgres);
+          if (directive.kind === 'receiver') return runReceiverSample(block);
+          if (directive.kind !== 'run')
+            throw new Error(`${block.file}:${block.line}: cannot run a ${directive.kind} sample`);
+          proxy.take();
+          await runChecked(block, directive, sampleEnv(), proxy);
+        },
+        SAMPLE_TEST_TIMEOUT_MS,
+      );
     }
   });
 }
@@ -542,54 +554,58 @@ describe('the API reference', () => {
         );
       });
 
-      it('runs each of them against the live server', async () => {
-        if (!tagKeys.has(tag))
-          tagKeys.set(tag, createKey(server, `docs samples: the API reference, ${tag}`, 'read,write'));
-        const key = await tagKeys.get(tag);
-        const names = requestEnv(sampleRequest(operation));
-        const pathParameters = operation.parameters.filter((parameter) => parameter.in === 'path');
-        // A create (a POST to a collection) is run one sample at a time, each cleaned up before the next, so the
-        // three can create the same thing; the others at once.
-        const creates = operation.method === 'POST' && pathParameters.length === 0;
-        const run = async (block: CodeBlock, lane: RecordingProxy) => {
-          const fresh: string[] = [];
-          const extra: Record<string, string> = {};
-          for (const parameter of pathParameters)
-            extra[pathEnvName(operation.path, parameter.name)] = await pathObject(operation, parameter.name, fresh);
-          if (names.includes(CURSOR_ENV))
-            extra[CURSOR_ENV] = (await api<{ cursor: string }>('GET', '/changes/cursor')).cursor;
-          const before = creates ? await listIds(collectionOf(operation.path)) : [];
-          const laneUrl = `${lane.origin}${new URL(server.baseUrl).pathname}`;
-          try {
-            const env = sampleEnv({
-              COINVENTORY_API_KEY: key ?? '',
-              COINVENTORY_BASE_URL: laneUrl,
-              ...extra,
-            });
-            await runChecked(block, { exit: 0, http: [] }, env, lane);
-          } finally {
-            if (creates) {
-              const collection = collectionOf(operation.path);
-              for (const id of await listIds(collection)) if (!before.includes(id)) fresh.push(`${collection}/${id}`);
+      it(
+        'runs each of them against the live server',
+        async () => {
+          if (!tagKeys.has(tag))
+            tagKeys.set(tag, createKey(server, `docs samples: the API reference, ${tag}`, 'read,write'));
+          const key = await tagKeys.get(tag);
+          const names = requestEnv(sampleRequest(operation));
+          const pathParameters = operation.parameters.filter((parameter) => parameter.in === 'path');
+          // A create (a POST to a collection) is run one sample at a time, each cleaned up before the next, so the
+          // three can create the same thing; the others at once.
+          const creates = operation.method === 'POST' && pathParameters.length === 0;
+          const run = async (block: CodeBlock, lane: RecordingProxy) => {
+            const fresh: string[] = [];
+            const extra: Record<string, string> = {};
+            for (const parameter of pathParameters)
+              extra[pathEnvName(operation.path, parameter.name)] = await pathObject(operation, parameter.name, fresh);
+            if (names.includes(CURSOR_ENV))
+              extra[CURSOR_ENV] = (await api<{ cursor: string }>('GET', '/changes/cursor')).cursor;
+            const before = creates ? await listIds(collectionOf(operation.path)) : [];
+            const laneUrl = `${lane.origin}${new URL(server.baseUrl).pathname}`;
+            try {
+              const env = sampleEnv({
+                COINVENTORY_API_KEY: key ?? '',
+                COINVENTORY_BASE_URL: laneUrl,
+                ...extra,
+              });
+              await runChecked(block, { exit: 0, http: [] }, env, lane);
+            } finally {
+              if (creates) {
+                const collection = collectionOf(operation.path);
+                for (const id of await listIds(collection)) if (!before.includes(id)) fresh.push(`${collection}/${id}`);
+              }
+              for (const path of fresh) await api('DELETE', path).catch(() => undefined); // gone if the sample deleted it
             }
-            for (const path of fresh) await api('DELETE', path).catch(() => undefined); // gone if the sample deleted it
-          }
-        };
-        const outcomes: PromiseSettledResult<void>[] = [];
-        if (creates)
-          for (const [i, block] of samples.entries())
-            outcomes.push(...(await Promise.allSettled([run(block, lanes[i] as RecordingProxy)])));
-        else
-          outcomes.push(
-            ...(await Promise.allSettled(samples.map((block, i) => run(block, lanes[i] as RecordingProxy)))),
+          };
+          const outcomes: PromiseSettledResult<void>[] = [];
+          if (creates)
+            for (const [i, block] of samples.entries())
+              outcomes.push(...(await Promise.allSettled([run(block, lanes[i] as RecordingProxy)])));
+          else
+            outcomes.push(
+              ...(await Promise.allSettled(samples.map((block, i) => run(block, lanes[i] as RecordingProxy)))),
+            );
+          const failed = outcomes.flatMap((outcome, i) =>
+            outcome.status === 'rejected'
+              ? [`${samples[i]?.lang} sample at line ${samples[i]?.line}: ${outcome.reason}`]
+              : [],
           );
-        const failed = outcomes.flatMap((outcome, i) =>
-          outcome.status === 'rejected'
-            ? [`${samples[i]?.lang} sample at line ${samples[i]?.line}: ${outcome.reason}`]
-            : [],
-        );
-        if (failed.length) throw new Error(`${file}:\n\n${failed.join('\n\n')}`);
-      }, 120_000);
+          if (failed.length) throw new Error(`${file}:\n\n${failed.join('\n\n')}`);
+        },
+        SAMPLE_TEST_TIMEOUT_MS,
+      );
     });
   }
 });
