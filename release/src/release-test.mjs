@@ -159,8 +159,15 @@ try {
       .map((dir) => join(npxRoot, dir, 'node_modules'))
       .find((dir) => existsSync(join(dir, '@coinventory/server/package.json')));
     check(installed !== undefined, `no @coinventory/server under ${npxRoot}`);
-    const main = readFileSync(join(String(installed), '@coinventory/server/dist/main.js'), 'utf8');
-    check(main.includes('nextWriteTimer = chunk = null'), 'the installed server lacks the postgres.js patch');
+    // The build is split into chunks (main.js and what it loads): the patch is in one of them.
+    const dist = join(String(installed), '@coinventory/server/dist');
+    const build = readdirSync(dist)
+      .filter((file) => file.endsWith('.js'))
+      .map((file) => readFileSync(join(dist, file), 'utf8'));
+    check(
+      build.some((code) => code.includes('nextWriteTimer = chunk = null')),
+      'the installed server lacks the postgres.js patch',
+    );
     check(!existsSync(join(String(installed), 'postgres')), 'npx installed postgres.js beside the server');
     // The reference's Swagger UI files come in the server's build: swagger-ui-dist would bring @scarf/scarf, whose
     // install script reports the install to a third party.
