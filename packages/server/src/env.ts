@@ -2,12 +2,18 @@ import { API_VERSION, DEFAULT_CHANGES_RETENTION_DAYS, RATE_LIMIT, WEBHOOKS } fro
 import { z } from 'zod';
 import { parseAllowedOrigins } from './cors-origins.js';
 
+/** An integer setting: its bounds, its default and what it does, all four shown by the help (describeSettings). */
+function integer(bounds: { min: number; max?: number; default: number }, description: string) {
+  const atLeast = z.coerce.number().int().min(bounds.min);
+  return (bounds.max === undefined ? atLeast : atLeast.max(bounds.max)).default(bounds.default).describe(description);
+}
+
 /**
  * The server's configuration, read from the environment in this one place and validated at boot.
  * Nothing else reads process.env.
  */
 const EnvShape = z.object({
-  PORT: z.coerce.number().int().min(0).max(65_535).default(3000).describe('TCP port to listen on (0: any free port).'),
+  PORT: integer({ min: 0, max: 65_535, default: 3000 }, 'TCP port to listen on (0: any free port).'),
   HOST: z.string().min(1).default('127.0.0.1').describe('Address to listen on; 0.0.0.0 or :: for every interface.'),
   DATABASE_URL: z
     .string()
@@ -42,75 +48,42 @@ const EnvShape = z.object({
     .enum(['auto', 'json', 'pretty'])
     .default('auto')
     .describe('auto: readable lines when stdout is a terminal, JSON lines otherwise; json or pretty: always that.'),
-  STATEMENT_TIMEOUT_MS: z.coerce
-    .number()
-    .int()
-    .min(0)
-    .default(10_000)
-    .describe(
-      'Longest one SQL statement may run before PostgreSQL cancels it (0: no limit). Sent when connecting, except with DATABASE_POOLER=transaction: then the pooler or the role sets it, and the server warns at start when it differs.',
-    ),
-  REQUEST_TIMEOUT_MS: z.coerce
-    .number()
-    .int()
-    .min(100)
-    .default(12_000)
-    .describe(
-      'Longest a request may take: then its statements are cancelled, its transaction rolled back, and it is answered 500. Keep it above STATEMENT_TIMEOUT_MS.',
-    ),
-  REQUEST_BODY_TIMEOUT_MS: z.coerce
-    .number()
-    .int()
-    .min(100)
-    .default(10_000)
-    .describe(
-      'Longest a request body may take to arrive (REQUEST_TIMEOUT_MS if that is shorter): then it is answered 408 and nothing runs.',
-    ),
-  REQUEST_QUEUE_LIMIT: z.coerce
-    .number()
-    .int()
-    .min(1)
-    .max(100_000)
-    .default(256)
-    .describe(
-      'Requests one server process holds at once (running, or waiting for a database connection); more are answered 503 at once, with Retry-After: 1.',
-    ),
-  DATABASE_POOL_SIZE: z.coerce
-    .number()
-    .int()
-    .min(1)
-    .max(100)
-    .default(10)
-    .describe('Connections to DATABASE_URL, per server process (the embedded database uses one).'),
-  SHUTDOWN_TIMEOUT_MS: z.coerce
-    .number()
-    .int()
-    .min(0)
-    .default(10_000)
-    .describe('How long SIGTERM waits for in-flight requests before closing them.'),
-  RATE_LIMIT_MAX_REQUESTS: z.coerce
-    .number()
-    .int()
-    .min(1)
-    .max(1_000_000)
-    .default(RATE_LIMIT.maxRequests)
-    .describe('Requests one key may make per window. The API promises 120 per 60 s: raise it only for load tests.'),
-  RATE_LIMIT_WINDOW_SECONDS: z.coerce
-    .number()
-    .int()
-    .min(1)
-    .max(86_400)
-    .default(RATE_LIMIT.windowSeconds)
-    .describe("The rate limit's sliding window."),
-  AUTH_FAILURE_LIMIT: z.coerce
-    .number()
-    .int()
-    .min(0)
-    .max(10_000)
-    .default(20)
-    .describe(
-      'Failed key lookups (unknown, expired or revoked key) one client address may make per 10 s; then its requests with keys this process has not recently verified are answered 429 without a lookup (0: off).',
-    ),
+  STATEMENT_TIMEOUT_MS: integer(
+    { min: 0, default: 10_000 },
+    'Longest one SQL statement may run before PostgreSQL cancels it (0: no limit). Sent when connecting, except with DATABASE_POOLER=transaction: then the pooler or the role sets it, and the server warns at start when it differs.',
+  ),
+  REQUEST_TIMEOUT_MS: integer(
+    { min: 100, default: 12_000 },
+    'Longest a request may take: then its statements are cancelled, its transaction rolled back, and it is answered 500. Keep it above STATEMENT_TIMEOUT_MS.',
+  ),
+  REQUEST_BODY_TIMEOUT_MS: integer(
+    { min: 100, default: 10_000 },
+    'Longest a request body may take to arrive (REQUEST_TIMEOUT_MS if that is shorter): then it is answered 408 and nothing runs.',
+  ),
+  REQUEST_QUEUE_LIMIT: integer(
+    { min: 1, max: 100_000, default: 256 },
+    'Requests one server process holds at once (running, or waiting for a database connection); more are answered 503 at once, with Retry-After: 1.',
+  ),
+  DATABASE_POOL_SIZE: integer(
+    { min: 1, max: 100, default: 10 },
+    'Connections to DATABASE_URL, per server process (the embedded database uses one).',
+  ),
+  SHUTDOWN_TIMEOUT_MS: integer(
+    { min: 0, default: 10_000 },
+    'How long SIGTERM waits for in-flight requests before closing them.',
+  ),
+  RATE_LIMIT_MAX_REQUESTS: integer(
+    { min: 1, max: 1_000_000, default: RATE_LIMIT.maxRequests },
+    'Requests one key may make per window. The API promises 120 per 60 s: raise it only for load tests.',
+  ),
+  RATE_LIMIT_WINDOW_SECONDS: integer(
+    { min: 1, max: 86_400, default: RATE_LIMIT.windowSeconds },
+    "The rate limit's sliding window.",
+  ),
+  AUTH_FAILURE_LIMIT: integer(
+    { min: 0, max: 10_000, default: 20 },
+    'Failed key lookups (unknown, expired or revoked key) one client address may make per 10 s; then its requests with keys this process has not recently verified are answered 429 without a lookup (0: off).',
+  ),
   PUBLIC_BASE_URL: z
     .string()
     .url()
@@ -148,86 +121,43 @@ const EnvShape = z.object({
     .optional()
     .describe("The marketplace's API. Unset: deliveries are recorded locally instead of sent."),
   MARKETPLACE_API_TOKEN: z.string().min(1).optional().describe('The bearer token sent to MARKETPLACE_API_URL.'),
-  MARKETPLACE_TIMEOUT_MS: z.coerce
-    .number()
-    .int()
-    .min(100)
-    .max(120_000)
-    .default(10_000)
-    .describe('Longest one marketplace call may take.'),
+  MARKETPLACE_TIMEOUT_MS: integer(
+    { min: 100, max: 120_000, default: 10_000 },
+    'Longest one marketplace call may take.',
+  ),
   SYNC_WORKER: z
     .enum(['on', 'off'])
     .default('on')
     .describe(
       'on: each server process runs the marketplace sync and webhook workers and the scheduled valuations; off: run "coinventory-server sync-worker" apart.',
     ),
-  SYNC_POLL_MS: z.coerce
-    .number()
-    .int()
-    .min(10)
-    .max(60_000)
-    .default(1_000)
-    .describe('How often an idle sync worker looks for due jobs.'),
-  SYNC_CONCURRENCY: z.coerce
-    .number()
-    .int()
-    .min(1)
-    .max(64)
-    .default(4)
-    .describe('Listings one sync worker delivers at once.'),
-  SYNC_GIVE_UP_SECONDS: z.coerce
-    .number()
-    .int()
-    .min(1)
-    .max(30 * 86_400)
-    .default(86_400)
-    .describe(
-      'How long a job may keep failing transiently (network, timeout, 429, 5xx) before it is given up as dead: 24 hours by default. A 4xx refusal fails it at once.',
-    ),
-  SYNC_BASE_DELAY_MS: z.coerce
-    .number()
-    .int()
-    .min(1)
-    .default(1_000)
-    .describe('First retry delay; it doubles with every attempt (with jitter).'),
-  SYNC_MAX_DELAY_MS: z.coerce
-    .number()
-    .int()
-    .min(1)
-    .default(5 * 60_000)
-    .describe('Longest retry delay.'),
-  SYNC_LEASE_MS: z.coerce
-    .number()
-    .int()
-    .min(1_000)
-    .default(60_000)
-    .describe('How long a worker holds a listing while delivering; must exceed MARKETPLACE_TIMEOUT_MS.'),
-  SYNC_CIRCUIT_FAILURES: z.coerce
-    .number()
-    .int()
-    .min(1)
-    .max(1_000)
-    .default(5)
-    .describe(
-      'Transient failures in a row, across all listings, that open the circuit: deliveries stop and one probe is sent after SYNC_CIRCUIT_OPEN_MS.',
-    ),
-  SYNC_CIRCUIT_OPEN_MS: z.coerce
-    .number()
-    .int()
-    .min(1)
-    .default(30_000)
-    .describe(
-      'How long the circuit stays open before its probe; it doubles with each failed probe, up to SYNC_MAX_DELAY_MS.',
-    ),
-  CHANGES_RETENTION_DAYS: z.coerce
-    .number()
-    .int()
-    .min(1)
-    .max(3_650)
-    .default(DEFAULT_CHANGES_RETENTION_DAYS)
-    .describe(
-      'How long the changes feed keeps a change; a cursor older than that is refused and its consumer reads everything again.',
-    ),
+  SYNC_POLL_MS: integer({ min: 10, max: 60_000, default: 1_000 }, 'How often an idle sync worker looks for due jobs.'),
+  SYNC_CONCURRENCY: integer({ min: 1, max: 64, default: 4 }, 'Listings one sync worker delivers at once.'),
+  SYNC_GIVE_UP_SECONDS: integer(
+    { min: 1, max: 30 * 86_400, default: 86_400 },
+    'How long a job may keep failing transiently (network, timeout, 429, 5xx) before it is given up as dead: 24 hours by default. A 4xx refusal fails it at once.',
+  ),
+  SYNC_BASE_DELAY_MS: integer(
+    { min: 1, default: 1_000 },
+    'First retry delay; it doubles with every attempt (with jitter).',
+  ),
+  SYNC_MAX_DELAY_MS: integer({ min: 1, default: 5 * 60_000 }, 'Longest retry delay.'),
+  SYNC_LEASE_MS: integer(
+    { min: 1_000, default: 60_000 },
+    'How long a worker holds a listing while delivering; must exceed MARKETPLACE_TIMEOUT_MS.',
+  ),
+  SYNC_CIRCUIT_FAILURES: integer(
+    { min: 1, max: 1_000, default: 5 },
+    'Transient failures in a row, across all listings, that open the circuit: deliveries stop and one probe is sent after SYNC_CIRCUIT_OPEN_MS.',
+  ),
+  SYNC_CIRCUIT_OPEN_MS: integer(
+    { min: 1, default: 30_000 },
+    'How long the circuit stays open before its probe; it doubles with each failed probe, up to SYNC_MAX_DELAY_MS.',
+  ),
+  CHANGES_RETENTION_DAYS: integer(
+    { min: 1, max: 3_650, default: DEFAULT_CHANGES_RETENTION_DAYS },
+    'How long the changes feed keeps a change; a cursor older than that is refused and its consumer reads everything again.',
+  ),
   // Each entry is checked when the server starts (modules/webhooks/from-env.ts), which names a bad one.
   WEBHOOK_ALLOWED_HOSTS: z
     .string()
@@ -235,61 +165,31 @@ const EnvShape = z.object({
     .describe(
       'Comma-separated host names, addresses and CIDR ranges webhook endpoints may use although private, loopback or link-local, and over plain http (development, tests, receivers on a trusted network). Empty: only https to public addresses.',
     ),
-  WEBHOOK_TIMEOUT_MS: z.coerce
-    .number()
-    .int()
-    .min(100)
-    .max(60_000)
-    .default(WEBHOOKS.timeoutMs)
-    .describe('Longest a webhook receiver may take to answer one delivery, or a test ping.'),
-  WEBHOOK_CONCURRENCY: z.coerce
-    .number()
-    .int()
-    .min(1)
-    .max(256)
-    .default(16)
-    .describe('Webhook endpoints one worker sends to at once (each endpoint gets one delivery at a time).'),
-  WEBHOOK_POLL_MS: z.coerce
-    .number()
-    .int()
-    .min(10)
-    .max(60_000)
-    .default(1_000)
-    .describe(
-      'How often an idle webhook worker looks for due deliveries (a commit in the same process wakes it at once).',
-    ),
-  WEBHOOK_BASE_DELAY_MS: z.coerce
-    .number()
-    .int()
-    .min(1)
-    .default(5_000)
-    .describe(
-      `First webhook retry delay, and first pause of a failing endpoint; both double with every failure (with jitter). Deliveries are retried for ${WEBHOOKS.retryHours} hours.`,
-    ),
-  WEBHOOK_MAX_DELAY_MS: z.coerce
-    .number()
-    .int()
-    .min(1)
-    .default(60 * 60_000)
-    .describe('Longest webhook retry delay and endpoint pause.'),
-  VALUATION_POLL_MS: z.coerce
-    .number()
-    .int()
-    .min(10)
-    .max(3_600_000)
-    .default(60_000)
-    .describe(
-      'How often a worker looks for an organization whose scheduled valuation is due ("coinventory-server valuation policy --every-hours").',
-    ),
-  RESERVATION_EXPIRY_INTERVAL_MS: z.coerce
-    .number()
-    .int()
-    .min(10)
-    .max(60_000)
-    .default(1_000)
-    .describe(
-      'How often a worker gives back the units of reservations whose expiresAt has passed: a hold is released within about this long after it expires.',
-    ),
+  WEBHOOK_TIMEOUT_MS: integer(
+    { min: 100, max: 60_000, default: WEBHOOKS.timeoutMs },
+    'Longest a webhook receiver may take to answer one delivery, or a test ping.',
+  ),
+  WEBHOOK_CONCURRENCY: integer(
+    { min: 1, max: 256, default: 16 },
+    'Webhook endpoints one worker sends to at once (each endpoint gets one delivery at a time).',
+  ),
+  WEBHOOK_POLL_MS: integer(
+    { min: 10, max: 60_000, default: 1_000 },
+    'How often an idle webhook worker looks for due deliveries (a commit in the same process wakes it at once).',
+  ),
+  WEBHOOK_BASE_DELAY_MS: integer(
+    { min: 1, default: 5_000 },
+    `First webhook retry delay, and first pause of a failing endpoint; both double with every failure (with jitter). Deliveries are retried for ${WEBHOOKS.retryHours} hours.`,
+  ),
+  WEBHOOK_MAX_DELAY_MS: integer({ min: 1, default: 60 * 60_000 }, 'Longest webhook retry delay and endpoint pause.'),
+  VALUATION_POLL_MS: integer(
+    { min: 10, max: 3_600_000, default: 60_000 },
+    'How often a worker looks for an organization whose scheduled valuation is due ("coinventory-server valuation policy --every-hours").',
+  ),
+  RESERVATION_EXPIRY_INTERVAL_MS: integer(
+    { min: 10, max: 60_000, default: 1_000 },
+    'How often a worker gives back the units of reservations whose expiresAt has passed: a hold is released within about this long after it expires.',
+  ),
   // Each entry is checked with the rest (parseAllowedOrigins, cors-origins.ts), which names a bad one.
   CORS_ALLOWED_ORIGINS: z
     .string()
@@ -297,13 +197,10 @@ const EnvShape = z.object({
     .describe(
       "Comma-separated origins (https://backoffice.example.com) whose pages may call the API from a browser (CORS). Empty: none. Only for a dealer's own trusted pages or a proxy: API keys are secrets and do not belong in a browser.",
     ),
-  WEB_CONCURRENCY: z.coerce
-    .number()
-    .int()
-    .min(1)
-    .max(64)
-    .default(1)
-    .describe('Server processes sharing the port (node:cluster). More than one needs DATABASE_URL.'),
+  WEB_CONCURRENCY: integer(
+    { min: 1, max: 64, default: 1 },
+    'Server processes sharing the port (node:cluster). More than one needs DATABASE_URL.',
+  ),
 });
 
 const EnvSchema = EnvShape.refine((env) => env.SYNC_LEASE_MS > env.MARKETPLACE_TIMEOUT_MS, {
