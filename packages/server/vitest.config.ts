@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs';
-import { findPostgresBin, TEST_SERVER_NODE_FLAGS } from '@coinventory/test-server';
+import { findPostgresBin } from '@coinventory/test-server';
 import { vitestConfig } from '@coinventory/vitest-config';
 
 /**
@@ -44,9 +44,11 @@ export default vitestConfig({
     // over some 130 file runs: a third of the suite's CPU). Every file builds its own database and app, and the
     // server keeps no state in modules, so a file cannot see another's.
     isolate: false,
-    // The embedded database runs in the worker: its WebAssembly with the baseline compiler only, as every server
-    // these tests start (TEST_SERVER_NODE_FLAGS says why).
-    poolOptions: { forks: { execArgv: TEST_SERVER_NODE_FLAGS } },
+    // Two files at a time, also on two cores: much of a file's time is spent waiting (a rate limit's window, a
+    // worker's poll, a server starting in another process), which the other file fills. Each file has its own
+    // database (copied from the template) and its own servers, so neither sees the other's.
+    maxWorkers: 2,
+    minWorkers: 1,
     projects: [
       {
         extends: true,

@@ -208,8 +208,9 @@ describe('GET /exports/items', () => {
         (
           await ctx.server.database.sql<{ open: number }[]>`
             SELECT count(*)::int AS open FROM pg_stat_activity
-            WHERE state LIKE 'idle in transaction%' OR (state = 'active' AND query LIKE '%ORDER BY i.created_at ASC%'
-              AND pid <> pg_backend_pid())
+            WHERE datname = current_database()
+              AND (state LIKE 'idle in transaction%' OR (state = 'active' AND query LIKE '%ORDER BY i.created_at ASC%'
+                AND pid <> pg_backend_pid()))
           `
         )[0]?.open;
       for (let tries = 0; tries < 50 && (await open()) !== 0; tries += 1) await sleep(100);
