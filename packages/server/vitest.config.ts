@@ -44,11 +44,6 @@ export default vitestConfig({
     // over some 130 file runs: a third of the suite's CPU). Every file builds its own database and app, and the
     // server keeps no state in modules, so a file cannot see another's.
     isolate: false,
-    // Two files at a time, also on two cores: much of a file's time is spent waiting (a rate limit's window, a
-    // worker's poll, a server starting in another process), which the other file fills. Each file has its own
-    // database (copied from the template) and its own servers, so neither sees the other's.
-    maxWorkers: 2,
-    minWorkers: 1,
     projects: [
       {
         extends: true,

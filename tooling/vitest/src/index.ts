@@ -22,9 +22,10 @@ const base: ViteUserConfig = {
 
 /**
  * In CI, runs this suite (and the servers and CLIs it starts, which inherit it) at a lower CPU priority than the
- * server's. The server's suite is the longest (two files at a time, much of it waiting on timers and other
- * processes): when it has to share the two cores equally with three other suites it finishes minutes after them.
- * Given the CPU first, it finishes with them, and their work fills what it leaves. Nothing changes outside CI.
+ * server's. The server's suite runs one file at a time and is the longest: when it has to share the two cores
+ * equally with three other suites it finishes minutes after them, alone on one core. Given the CPU first, it
+ * finishes with them, and their work fills the other core. Nothing changes outside CI. (Two files at a time were
+ * tried: the suite's own CPU grew by a sixth, which the other suites, sharing the same two cores, paid for.)
  */
 export function yieldToServerSuiteInCi(): void {
   if (process.env.CI) os.setPriority(10);
