@@ -1,14 +1,14 @@
 #!/usr/bin/env node
 import { setFlagsFromString } from 'node:v8';
 import { DataDirBusyError } from '../db/data-dir-lock.js';
-import { ConfigError, loadEnv } from '../env.js';
+import { ConfigError, type Env, loadEnv } from '../env.js';
 import { EXIT, isOperatorCommand, runOperatorCommand } from '../operator/index.js';
 import { ListenError } from './listen-error.js';
 import { nounUsage, START_USAGE, SYNC_WORKER_USAGE, USAGE, UsageError } from './usage.js';
 
 // The server and the sync worker are loaded only when started (the HTTP stack, metrics, the logger): an operator
 // command, which most often only talks to a running server's socket, starts in a fraction of the time without them.
-const logger = async (env: ReturnType<typeof loadEnv>) =>
+const logger = async (env: Env) =>
   (await import('../logger.js')).createLogger(env.LOG_LEVEL, env.LOG_FORMAT);
 
 /** The binary: routes its first argument to a command, and turns expected failures into one line and an exit code. */
