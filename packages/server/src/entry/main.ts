@@ -8,8 +8,7 @@ import { nounUsage, START_USAGE, SYNC_WORKER_USAGE, USAGE, UsageError } from './
 
 // The server and the sync worker are loaded only when started (the HTTP stack, metrics, the logger): an operator
 // command, which most often only talks to a running server's socket, starts in a fraction of the time without them.
-const logger = async (env: Env) =>
-  (await import('../logger.js')).createLogger(env.LOG_LEVEL, env.LOG_FORMAT);
+const logger = async (env: Env) => (await import('../logger.js')).createLogger(env.LOG_LEVEL, env.LOG_FORMAT);
 
 /** The binary: routes its first argument to a command, and turns expected failures into one line and an exit code. */
 async function main(argv: string[]): Promise<number | undefined> {

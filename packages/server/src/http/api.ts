@@ -11,6 +11,7 @@ import {
   rateLimitPolicyHeader,
 } from '../modules/access/index.js';
 import { idempotentWrites } from '../modules/idempotency/index.js';
+import { ExportSlots } from '../modules/items/index.js';
 import { addressPolicy, type WebhookSettings } from '../modules/webhooks/index.js';
 import type { PublicUrls } from '../request/public-urls.js';
 import { entityTags } from './middleware/etag.js';
@@ -33,6 +34,8 @@ export interface ApiOptions {
   onSyncQueued?: (() => void) | undefined;
   webhooks?: WebhookSettings | undefined;
   failedAuth?: FailedAuthLimiter | undefined;
+  /** How long an export's reader may take nothing before it is dropped (EXPORTS.stallTimeoutMs unless given). */
+  exportStallTimeoutMs?: number | undefined;
 }
 
 /**
@@ -50,6 +53,7 @@ export function apiRouter({
   onSyncQueued = () => {},
   webhooks = { policy: addressPolicy(''), timeoutMs: WEBHOOKS.timeoutMs, queued: () => {} },
   failedAuth,
+  exportStallTimeoutMs,
 }: ApiOptions): express.Router {
   const api = express.Router({ caseSensitive: true, strict: false });
   api.use((_req, res, next) => {
@@ -69,7 +73,13 @@ export function apiRouter({
   }
   createExpressEndpoints(
     contract,
-    createRouter(policy, { syncQueued: onSyncQueued, webhooksQueued: webhooks.queued }, webhooks, logger),
+    createRouter(
+      policy,
+      { syncQueued: onSyncQueued, webhooksQueued: webhooks.queued },
+      webhooks,
+      logger,
+      new ExportSlots(exportStallTimeoutMs),
+    ),
     api,
     {
       logInitialization: false,

@@ -44,6 +44,8 @@ export interface AppDependencies {
   metrics?: { metrics: Metrics; token?: string | undefined } | undefined;
   /** Origins whose pages may call the API from a browser (CORS_ALLOWED_ORIGINS); absent or empty, none. */
   corsOrigins?: readonly string[];
+  /** How long an export's reader may take nothing before it is dropped (EXPORTS.stallTimeoutMs unless given). */
+  exportStallTimeoutMs?: number | undefined;
 }
 
 /** The HTTP application, without a listening socket (tests and the entry point add that). */
@@ -62,6 +64,7 @@ export function createApp({
   failedAuth,
   metrics,
   corsOrigins = [],
+  exportStallTimeoutMs,
 }: AppDependencies): express.Express {
   const urls = publicUrls(publicBaseUrl);
   const app = express();
@@ -108,7 +111,20 @@ export function createApp({
   });
   app.use(docsRouter(urls));
 
-  app.use(`/${API_VERSION}`, apiRouter({ sql, logger, urls, inFlight, policy, onSyncQueued, webhooks, failedAuth }));
+  app.use(
+    `/${API_VERSION}`,
+    apiRouter({
+      sql,
+      logger,
+      urls,
+      inFlight,
+      policy,
+      onSyncQueued,
+      webhooks,
+      failedAuth,
+      exportStallTimeoutMs,
+    }),
+  );
 
   app.use((_req, res, next) => {
     res.setHeader('Cache-Control', 'no-store');

@@ -6,7 +6,7 @@ import { categoriesRoutes, categoryRead } from '../modules/categories/index.js';
 import { changesRoutes } from '../modules/changes/index.js';
 import { consignmentRead, consignmentsRoutes } from '../modules/consignments/index.js';
 import { invoiceRead, invoicesRoutes } from '../modules/invoices/index.js';
-import { itemRead, itemsRoutes } from '../modules/items/index.js';
+import { type ExportSlots, itemRead, itemsRoutes } from '../modules/items/index.js';
 import { reservationRead, reservationsRoutes } from '../modules/reservations/index.js';
 import { warehouseRead, warehousesRoutes } from '../modules/warehouses/index.js';
 import { endpointRead, type WebhookSettings, webhooksRoutes } from '../modules/webhooks/index.js';
@@ -32,10 +32,16 @@ export const gatedReads = [
  * The contract's router, assembled from each module's slice. Every handler is one of request/pipeline.ts's: it runs
  * on its request's own database work, whose statements the request's deadline can cancel and roll back.
  */
-export function createRouter(policy: RatePolicy, notify: WriteNotifier, webhooks: WebhookSettings, logger: Logger) {
+export function createRouter(
+  policy: RatePolicy,
+  notify: WriteNotifier,
+  webhooks: WebhookSettings,
+  logger: Logger,
+  exportSlots: ExportSlots,
+) {
   return s.router(contract, {
     me: meRoute(policy),
-    items: itemsRoutes(notify, logger),
+    items: itemsRoutes(notify, logger, exportSlots),
     reservations: reservationsRoutes(notify),
     consignments: consignmentsRoutes,
     invoices: invoicesRoutes,

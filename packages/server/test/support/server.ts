@@ -37,6 +37,8 @@ export interface TestServerOptions {
   webhooks?: WebhookSettings;
   /** Origins allowed to call from a browser (CORS_ALLOWED_ORIGINS); none unless given. */
   corsOrigins?: readonly string[];
+  /** How long an export's reader may take nothing before it is dropped (EXPORTS.stallTimeoutMs unless given). */
+  exportStallTimeoutMs?: number;
 }
 
 export async function startTestServer(options: TestServerOptions = {}): Promise<TestServer> {
@@ -54,6 +56,7 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
       onSyncQueued: options.onSyncQueued,
       webhooks: options.webhooks,
       ...(options.corsOrigins && { corsOrigins: options.corsOrigins }),
+      exportStallTimeoutMs: options.exportStallTimeoutMs,
       cancelStatements: database.kind === 'postgres',
     }),
   );

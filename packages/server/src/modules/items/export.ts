@@ -125,6 +125,9 @@ export class ExportSlots {
   private readonly held = new Map<string, number>();
   private total = 0;
 
+  /** @param stallTimeoutMs how long an answer's reader may take nothing before it is dropped and its slot freed. */
+  constructor(readonly stallTimeoutMs: number = EXPORTS.stallTimeoutMs) {}
+
   /**
    * Takes a slot for the key of an organization, or refuses: 429 over the key's or the organization's cap, 503 over the
    * process's. Returns its release, which may be called more than once.
@@ -248,8 +251,8 @@ export async function spoolItemsExport(
 /**
  * Answers with a spooled export: 200 with its length, ETag and the snapshot's facts in headers (304 when
  * `If-None-Match` names the ETag; HEAD without the body). The file is sent as the caller takes it, and closed when the
- * answer closes, whichever way; a caller that takes nothing for EXPORTS.stallTimeoutMs is cut off. Returns the body
- * for ts-rest to pipe.
+ * answer closes, whichever way; a caller that takes nothing for `stallTimeoutMs` is cut off. Returns the body for
+ * ts-rest to pipe.
  */
 export function answerWithExport(
   req: Request,
@@ -258,6 +261,7 @@ export function answerWithExport(
   format: ExportFormat,
   logger: Logger,
   requestId: string,
+  stallTimeoutMs: number,
   closed: () => void = () => {},
 ): { status: 200 | 304; body: Readable } {
   const { file, bytes, etag, cursor, count } = spooled;
@@ -280,9 +284,9 @@ export function answerWithExport(
   // Progress is a chunk read from the file or the socket taking what it was given; a caller that allows neither for
   // the stall limit holds a file and a slot for nothing.
   const stall = setTimeout(() => {
-    logger.info({ requestId, reason: `the caller took nothing for ${EXPORTS.stallTimeoutMs} ms` }, 'export stopped');
+    logger.info({ requestId, reason: `the caller took nothing for ${stallTimeoutMs} ms` }, 'export stopped');
     res.destroy();
-  }, EXPORTS.stallTimeoutMs);
+  }, stallTimeoutMs);
   const progress = () => stall.refresh();
   body.on('data', progress);
   res.on('drain', progress);
@@ -348,5 +352,5 @@ export async function exportItems(
     return unanswered('the caller went away');
   }
   // From here the file holds the slot, until the answer is done with it.
-  return answerWithExport(req, res, spooled, format, logger, requestId, release);
+  return answerWithExport(req, res, spooled, format, logger, requestId, slots.stallTimeoutMs, release);
 }

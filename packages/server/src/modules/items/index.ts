@@ -14,6 +14,7 @@ export {
   readConsignmentsWith,
   recordConsignmentsChanged,
 } from './consignment-changes.js';
+export { ExportSlots } from './export.js';
 export { IMAGES_IMPORT } from './images-import.js';
 export { MOVEMENTS } from './movements.js';
 export { moveQuantities, type QuantityDelta } from './quantities.js';

@@ -6,7 +6,7 @@ import { read, readAnswer, readOne, type WriteNotifier, write } from '../../requ
 import { routesFor } from '../../request/routes.js';
 import { batchItems } from './batch.js';
 import { ITEMS } from './columns.js';
-import { ExportSlots, exportItems } from './export.js';
+import { type ExportSlots, exportItems } from './export.js';
 import { listMovements } from './movements.js';
 import { adjustItem } from './quantities.js';
 import { createItem, deleteItem, listItemValuations, updateItem } from './service.js';
@@ -16,7 +16,7 @@ import { itemById, listItems } from './store.js';
 export const itemRead = readById(contract.items.get, ITEMS, itemById);
 
 /** The items routes; writes that queue work for the background workers tell `notify` after their commit. */
-export const itemsRoutes = (notify: WriteNotifier, logger: Logger, exportSlots = new ExportSlots()) =>
+export const itemsRoutes = (notify: WriteNotifier, logger: Logger, exportSlots: ExportSlots) =>
   routesFor(contract.items, {
     list: read(({ db, organizationId }, { query }) => listItems(db, organizationId, query)),
     batch: write(notify, ({ tx, organizationId, notify: told }, { query, body }) =>

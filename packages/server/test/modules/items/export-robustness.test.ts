@@ -7,12 +7,18 @@ import { issueApiKey } from '../../../src/modules/access/index.js';
 import { parseNdjson, requestExport } from '../../support/exports.js';
 import { client, expectStatus } from '../../support/http.js';
 import { createTestOrganization, type TestOrganization } from '../../support/organization.js';
-import { exchange } from '../../support/raw-http.js';
+import { capturingLogger, exchange } from '../../support/raw-http.js';
 import { pathFor, readRoutes, serverWithResources } from '../../support/routes.js';
+import { serverWithOrganization, type TestServer } from '../../support/server.js';
 
 // Issue 35: a request over HTTP/1.0 (or HEAD, or Connection: close) must not end the process, and exports that stall
 // must not hold the database for everyone else.
-const ctx = serverWithResources('Robust', { policy: { maxRequests: 100_000, windowSeconds: 60 } });
+const ctx = serverWithResources('Robust', {
+  policy: { maxRequests: 100_000, windowSeconds: 60 },
+  // The readers these tests stall must stay stalled however slow the machine is: were one dropped for its stall
+  // part-way, its slot would come back under the test. Dropping them has its own test, with a short limit.
+  exportStallTimeoutMs: 10 * 60_000,
+});
 
 const port = () => Number(new URL(ctx.server.origin).port);
 const CSV = 'text/csv';
@@ -27,8 +33,8 @@ async function expectAlive(label: string) {
  * An organization of `count` items of about 3 KB each: 2,500 make an export (8 MB) larger than what the loopback socket
  * buffers of a reader that stopped hold (the server's send buffer grows to 4 MB at most), so the server cannot finish.
  */
-async function organizationOf(count: number): Promise<TestOrganization> {
-  const { sql } = ctx.server.database;
+async function organizationOf(count: number, server: TestServer = ctx.server): Promise<TestOrganization> {
+  const { sql } = server.database;
   const organization = await createTestOrganization(sql);
   await sql`
     INSERT INTO items (organization_id, sku, title, description, warehouse_id, zone_id, created_at)
@@ -104,9 +110,14 @@ afterEach(() => {
   for (const req of open.splice(0)) req.destroy();
 });
 
-function stalledExport(key: string, mode: 'first chunk' | 'never read', accept = '*/*'): StalledExport {
+function stalledExport(
+  key: string,
+  mode: 'first chunk' | 'never read',
+  accept = '*/*',
+  baseUrl = ctx.server.baseUrl,
+): StalledExport {
   let bytes = 0;
-  const req = request(`${ctx.server.baseUrl}/exports/items`, {
+  const req = request(`${baseUrl}/exports/items`, {
     headers: { authorization: `Bearer ${key}`, accept },
   });
   open.push(req);
@@ -296,5 +307,41 @@ describe('exports whose readers stop', () => {
       again = await otherApi.get('/exports/items');
     }
     expectStatus(again, 200);
+  });
+});
+
+describe('an export whose reader takes nothing for the stall limit', () => {
+  const STALL_LIMIT_MS = 1_000;
+  const logs = capturingLogger();
+  const short = serverWithOrganization({
+    policy: { maxRequests: 100_000, windowSeconds: 60 },
+    exportStallTimeoutMs: STALL_LIMIT_MS,
+    logger: logs.logger,
+  });
+
+  it('is dropped by the server, says why in the log, and gives its slot back', async () => {
+    const organization = await organizationOf(2_500, short.server);
+    // The key's two slots, held by a reader that took one chunk and one that took none. Neither hangs up.
+    const stalled = [
+      stalledExport(organization.readKey, 'first chunk', '*/*', short.server.baseUrl),
+      stalledExport(organization.readKey, 'never read', CSV, short.server.baseUrl),
+    ];
+    const responses = await Promise.all(stalled.map((entry) => entry.response));
+    expect(responses.map((res) => res.statusCode)).toEqual([200, 200]);
+    // The server drops both once they have taken nothing for the limit (their readers, paused, cannot tell yet).
+    const reason = `the caller took nothing for ${STALL_LIMIT_MS} ms`;
+    const dropped = () => logs.current().filter((line) => line.msg === 'export stopped' && line.reason === reason);
+    for (let waited = 0; dropped().length < 2 && waited < 20 * STALL_LIMIT_MS; waited += 50) await sleep(50);
+    expect(dropped()).toHaveLength(2);
+    expect(stalled[0]?.received()).toBeGreaterThan(0);
+    expect(stalled[0]?.received()).toBeLessThan(Number(responses[0]?.headers['content-length']));
+    // Both slots are free again while those readers are still connected: the key takes two exports at once, whole.
+    const again = await Promise.all([
+      requestExport(short.server.baseUrl, organization.readKey),
+      requestExport(short.server.baseUrl, organization.readKey, '', { accept: CSV }),
+    ]);
+    expect(again.map((answer) => answer.status)).toEqual([200, 200]);
+    expect(parseNdjson(again[0]?.body ?? '').end?.count).toBe(2_500);
+    expect(again[1]?.complete).toBe(true);
   });
 });
