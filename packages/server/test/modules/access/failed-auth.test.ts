@@ -250,7 +250,10 @@ describe('AUTH_FAILURE_LIMIT', () => {
   let dataDir: string | undefined;
   const running: RunningServer[] = [];
 
-  /** The server as `coinventory-server start` runs it, configured by these variables, on a fresh database. */
+  /**
+   * The server as `coinventory-server start` runs it, configured by these variables. The first start makes its
+   * database; the next reopens it (the one before has closed), as a restart with new settings would.
+   */
   async function start(variables: Record<string, string>): Promise<RunningServer> {
     const clusterUrl = inject('postgresUrl');
     const env: Record<string, string> = { PORT: '0', HOST: '127.0.0.1', SYNC_WORKER: 'off', ...variables };
@@ -263,7 +266,7 @@ describe('AUTH_FAILURE_LIMIT', () => {
       env.DATABASE_URL = url.toString();
     } else {
       dataDir ??= mkdtempSync(join(tmpdir(), 'coinventory-failed-auth-'));
-      env.COINVENTORY_DATA_DIR = join(dataDir, String(running.length));
+      env.COINVENTORY_DATA_DIR = dataDir;
     }
     const started = await startServer({ env: loadEnv(env), logger: pino({ level: 'silent' }) });
     running.push(started);
