@@ -3,7 +3,7 @@ import { DEFAULT_BASE_URL } from '@coinventory/contract/constants';
 import type { RouteKey } from '@coinventory/contract/routes';
 import { APIPromise, type NotModified } from './core/api-promise.js';
 import { CoinventoryError } from './core/errors.js';
-import { checkMaxRetries, checkTimeout, type Fetch, HttpTransport } from './core/http.js';
+import { checkBaseUrl, checkMaxRetries, checkTimeout, type Fetch, HttpTransport } from './core/http.js';
 import type { PageParams, PagePromise } from './core/pagination.js';
 import type {
   ConditionalGetOptions,
@@ -35,7 +35,8 @@ export interface ClientOptions {
    */
   apiKey?: string | undefined;
   /**
-   * The API's base URL, including its version prefix.
+   * The API's base URL, including its version prefix. Anything but an http or https URL throws here, not at the first
+   * request.
    * @default process.env.COINVENTORY_BASE_URL, else `http://localhost:3000/v1` (the contract's DEFAULT_BASE_URL)
    */
   baseUrl?: string | undefined;
@@ -95,7 +96,11 @@ export class Coinventory {
         'Missing API key: pass `apiKey` to `new Coinventory({ apiKey })` or set the COINVENTORY_API_KEY environment variable.',
       );
     }
-    this.baseUrl = (options.baseUrl ?? readEnv('COINVENTORY_BASE_URL') ?? DEFAULT_BASE_URL).replace(/\/+$/, '');
+    const fromEnv = options.baseUrl === undefined ? readEnv('COINVENTORY_BASE_URL') : undefined;
+    this.baseUrl = checkBaseUrl(
+      options.baseUrl ?? fromEnv ?? DEFAULT_BASE_URL,
+      fromEnv === undefined ? 'baseUrl' : 'COINVENTORY_BASE_URL',
+    );
     this.timeoutMs = checkTimeout(options.timeoutMs ?? DEFAULT_TIMEOUT_MS);
     this.maxRetries = checkMaxRetries(options.maxRetries ?? DEFAULT_MAX_RETRIES);
     if (!options.fetch && typeof globalThis.fetch !== 'function') {

@@ -41,6 +41,39 @@ describe('constructing a client', () => {
     );
   });
 
+  it('refuses a base URL that is not http(s) when it is made, before any request, naming where it came from', () => {
+    const fetch = vi.fn<Fetch>();
+    const refused = (baseUrl: string) => {
+      try {
+        new Coinventory({ apiKey: API_KEY, baseUrl, fetch });
+      } catch (error) {
+        expect(error).toBeInstanceOf(CoinventoryError);
+        return (error as Error).message;
+      }
+      throw new Error(`${baseUrl} was taken`);
+    };
+    // The usual slip, a missing scheme, is named with what was probably meant.
+    expect(refused('localhost:3000/v1')).toBe(
+      `baseUrl must be an http or https URL such as ${DEFAULT_BASE_URL}; got "localhost:3000/v1". Did you mean "http://localhost:3000/v1"?`,
+    );
+    expect(refused('api.dealer.example/v1')).toMatch(/Did you mean "http:\/\/api\.dealer\.example\/v1"\?$/);
+    expect(refused('ftp://files.example/v1')).toBe(
+      `baseUrl must be an http or https URL such as ${DEFAULT_BASE_URL}; got "ftp://files.example/v1".`,
+    );
+    expect(refused('http//localhost:3000')).toBe(
+      `baseUrl must be an http or https URL such as ${DEFAULT_BASE_URL}; got "http//localhost:3000".`,
+    );
+    vi.stubEnv('COINVENTORY_BASE_URL', 'localhost:3000/v1');
+    expect(() => new Coinventory({ apiKey: API_KEY, fetch })).toThrowError(
+      /^COINVENTORY_BASE_URL must be an http or https URL .*Did you mean "http:\/\/localhost:3000\/v1"\?$/,
+    );
+    // A baseUrl given outright wins over the variable, which is then not checked.
+    expect(new Coinventory({ apiKey: API_KEY, baseUrl: 'http://127.0.0.1:3000/v1', fetch }).baseUrl).toBe(
+      'http://127.0.0.1:3000/v1',
+    );
+    expect(fetch).not.toHaveBeenCalled();
+  });
+
   it('documents its defaults: 60 s timeout, 2 retries', () => {
     const client = makeClient();
     expect(client.timeoutMs).toBe(60_000);

@@ -1,4 +1,4 @@
-import { CONDITIONAL, IDEMPOTENCY } from '@coinventory/contract/constants';
+import { CONDITIONAL, DEFAULT_BASE_URL, IDEMPOTENCY } from '@coinventory/contract/constants';
 import { ROUTES, type RouteKey } from '@coinventory/contract/routes';
 import { VERSION } from '../version.js';
 import { APIPromise, type APIResponse, NOT_MODIFIED, type NotModified } from './api-promise.js';
@@ -280,6 +280,24 @@ function attemptControl(timeoutMs: number, signal: AbortSignal | undefined) {
   signal?.addEventListener('abort', onAbort, { once: true });
   return { controller, timer, onAbort, timedOut: () => timedOut };
 }
+
+/**
+ * The API's base URL, checked when the client is made rather than failing its first request after retries: an http or
+ * https URL, its trailing slashes dropped. `from` names where it came from, for the message.
+ */
+export function checkBaseUrl(value: string, from: string): string {
+  if (HTTP_URL.test(value)) return value.replace(/\/+$/, '');
+  // The usual slip is a missing scheme ('localhost:3000/v1'): name what was probably meant.
+  const suggestion =
+    HOST_AND_PATH.test(value) && !value.includes('//') ? ` Did you mean ${JSON.stringify(`http://${value}`)}?` : '';
+  throw new CoinventoryError(
+    `${from} must be an http or https URL such as ${DEFAULT_BASE_URL}; got ${JSON.stringify(value)}.${suggestion}`,
+  );
+}
+
+// Patterns, not the URL class: the SDK runs where only fetch's own globals are sure to exist.
+const HTTP_URL = /^https?:\/\/[^\s/?#]+(?:[/?#]\S*)?$/i;
+const HOST_AND_PATH = /^[^\s/?#:]+(?::\d+)?(?:[/?#]\S*)?$/;
 
 export function checkTimeout(value: number): number {
   if (typeof value !== 'number' || Number.isNaN(value) || value <= 0) {
