@@ -52,7 +52,7 @@ Examples:
   $ coinventory items export --format csv > items.csv
   $ coinventory items import items.csv --mode upsert
   $ coinventory changes --after now --follow
-  $ coinventory listen --forward-to http://localhost:3000/webhooks
+  $ coinventory listen --forward-to http://localhost:4242/webhooks
   $ coinventory invoices list --all --output csv > invoices.csv
   $ coinventory items list --fields sku,title,quantity.available
   $ coinventory api GET /items --query status=at_auction

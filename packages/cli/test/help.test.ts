@@ -1,4 +1,4 @@
-import { CHANGE_TYPES, ITEM_STATUSES, WEBHOOKS } from '@coinventory/contract/constants';
+import { CHANGE_TYPES, DEFAULT_BASE_URL, ITEM_STATUSES, WEBHOOKS } from '@coinventory/contract/constants';
 import { describe, expect, it } from 'vitest';
 import { cli } from './support/cli.js';
 
@@ -118,6 +118,16 @@ describe('help and version', () => {
       expect(stdout).toContain(text);
     }
     for (const type of CHANGE_TYPES) expect(stdout).toContain(type);
+  });
+
+  it("listen's examples, here and in the program's help, forward to a receiver, never to the API's own port", async () => {
+    const apiOrigin = new URL(DEFAULT_BASE_URL).origin;
+    for (const args of [['listen', '--help'], ['--help']]) {
+      const { stdout } = await cli(args);
+      const targets = [...stdout.matchAll(/--forward-to (https?:\/\/\S+)/g)].map((match) => match[1] ?? '');
+      expect(targets.length, args.join(' ')).toBeGreaterThan(0);
+      for (const target of targets) expect(new URL(target).origin, args.join(' ')).not.toBe(apiOrigin);
+    }
   });
 
   it('webhooks lists every change type an endpoint takes, and what * means', async () => {

@@ -175,8 +175,8 @@ export function registerListen(program: Command): void {
     .command('listen')
     .description("forward the organization's changes, signed like webhooks, to a local receiver as they happen")
     .addOption(
-      new Option('--forward-to <url>', 'the receiver: an http(s) URL, e.g. http://localhost:3000/webhooks')
-        .argParser(httpUrl('http://localhost:3000/webhooks'))
+      new Option('--forward-to <url>', 'the receiver: an http(s) URL, e.g. http://localhost:4242/webhooks')
+        .argParser(httpUrl('http://localhost:4242/webhooks'))
         .makeOptionMandatory(),
     )
     .addOption(
@@ -209,8 +209,8 @@ export function registerListen(program: Command): void {
     await untilStopped((signal) => listenAndForward({ client, options, format, io, signal }));
   });
   examples(listen, [
-    'coinventory listen --forward-to http://localhost:3000/webhooks',
-    'coinventory listen --forward-to http://localhost:3000/webhooks --events item.created,item.deleted',
+    'coinventory listen --forward-to http://localhost:4242/webhooks',
+    'coinventory listen --forward-to http://localhost:4242/webhooks --events item.created,item.deleted',
     'coinventory listen --forward-to http://127.0.0.1:8080/hooks --secret whsec_… --json',
   ]);
 }
