@@ -10,6 +10,7 @@ import { insertItems } from '../../support/items.js';
 import {
   crashingBefore,
   eventually,
+  FAST_WORKER,
   type JobRow,
   leaseAsDeadWorker,
   MARKETPLACE_BASE,
@@ -246,14 +247,27 @@ describe('two workers on one database', () => {
     // New quantities 100…119: each differs from the 10 the items hold.
     for (const [i, itemId] of ids.entries()) await fx.patchQuantity(itemId, 100 + i);
 
+    // The first deliveries wait until more are under way than one worker's lanes can make, so both workers are
+    // delivering at once however the machine schedules them (a worker whose pool connects late would otherwise find
+    // nothing left). Leases and the adapter's timeout outlast that wait, so no listing is claimed or sent twice for it.
+    const together = FAST_WORKER.concurrency + 1;
+    let started = 0;
+    let allStarted: () => void = () => {};
+    const overlap = new Promise<void>((resolve) => {
+      allStarted = resolve;
+    });
     fx.marketplace.behaviour = async () => {
+      started += 1;
+      if (started === together) allStarted();
+      if (started <= together) await Promise.race([overlap, wait(20_000)]);
       await wait(15);
       return ok();
     };
     const other = await secondPool(fx.database);
     try {
-      const a = fx.worker(fx.sql(), {}, { autostart: false });
-      const b = fx.worker(other.sql, {}, { autostart: false });
+      const leases = { leaseMs: 60_000 };
+      const a = fx.worker(fx.sql(), leases, { autostart: false, timeoutMs: 60_000 });
+      const b = fx.worker(other.sql, leases, { autostart: false, timeoutMs: 60_000 });
       const [handledA, handledB] = await Promise.all([a.drain(), b.drain()]);
       expect(handledA + handledB).toBe(count);
       expect(handledA).toBeGreaterThan(0);
