@@ -1,5 +1,6 @@
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { explainDataDirFailure } from './unavailable.js';
 
 /**
  * The embedded database's files may be opened by one process at a time. Whoever opens them (the server, or an
@@ -41,7 +42,7 @@ export function lockDataDir(dataDir: string): DataDirLock {
         },
       };
     } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw explainDataDirFailure(error, dataDir) ?? error;
       const holder = Number(readFileSync(path, 'utf8').trim());
       if (Number.isInteger(holder) && holder > 0 && isAlive(holder)) throw new DataDirBusyError(dataDir, holder);
       // Left behind by a process that died: take it over.
@@ -54,6 +55,15 @@ export function lockDataDir(dataDir: string): DataDirLock {
 /** Locks the embedded database's data directory (created if need be); nothing to lock on DATABASE_URL. */
 export function lockEmbeddedDataDir(databaseUrl: string | undefined, dataDir: string): DataDirLock | undefined {
   if (databaseUrl) return undefined;
-  mkdirSync(dataDir, { recursive: true });
+  makeDataDir(dataDir);
   return lockDataDir(dataDir);
+}
+
+/** Creates the data directory if need be; one it cannot be is a DatabaseUnavailableError naming why. */
+export function makeDataDir(dataDir: string): void {
+  try {
+    mkdirSync(dataDir, { recursive: true });
+  } catch (error) {
+    throw explainDataDirFailure(error, dataDir) ?? error;
+  }
 }

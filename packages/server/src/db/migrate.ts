@@ -1,5 +1,6 @@
 import { migrations as allMigrations, type Migration } from './migrations/index.js';
 import type { Sql } from './types.js';
+import { type DatabaseTarget, DatabaseUnavailableError, describeTarget } from './unavailable.js';
 
 // Any fixed number: every process that migrates takes the same lock, so two starting at once apply each
 // migration exactly once.
@@ -39,4 +40,30 @@ export async function migrate(sql: Sql, migrations: readonly Migration[] = allMi
   }
   const [latest] = await sql<{ version: number | null }[]>`SELECT max(version) AS version FROM schema_migrations`;
   return { applied, current: latest?.version ?? 0 };
+}
+
+/** The schema version a database is at: the latest migration recorded, 0 when none is (or it has no ledger yet). */
+export async function schemaVersion(sql: Sql): Promise<number> {
+  const [ledger] = await sql<{ present: boolean }[]>`SELECT to_regclass('schema_migrations') IS NOT NULL AS present`;
+  if (!ledger?.present) return 0;
+  const [latest] = await sql<{ version: number | null }[]>`SELECT max(version) AS version FROM schema_migrations`;
+  return latest?.version ?? 0;
+}
+
+/** The version this release's migrations bring a database to. */
+export const LATEST_SCHEMA_VERSION = Math.max(0, ...allMigrations.map((migration) => migration.version));
+
+/**
+ * Refuses a database whose schema is behind this release's (migrations not applied): a command would fail on a
+ * missing table or column, halfway, with PostgreSQL's words. A server applies them at start; `migrate` does too.
+ */
+export async function ensureMigrated(sql: Sql, target: DatabaseTarget): Promise<void> {
+  const version = await schemaVersion(sql);
+  if (version >= LATEST_SCHEMA_VERSION) return;
+  const where = describeTarget(target);
+  const state =
+    version === 0 ? 'has no Coinventory tables' : `is at schema version ${version}, not ${LATEST_SCHEMA_VERSION}`;
+  throw new DatabaseUnavailableError(
+    `database "${where.database}" at ${where.address} ${state} (migrations not applied); run "coinventory-server migrate" with the same settings, or start the server once`,
+  );
 }

@@ -1,9 +1,9 @@
 import cluster, { type Worker } from 'node:cluster';
 import { connectDatabase, databaseOptions } from '../db/connect.js';
-import { migrate } from '../db/migrate.js';
 import type { Env } from '../env.js';
 import type { Logger } from '../logger.js';
 import { serveClusterMetrics } from '../modules/metrics/index.js';
+import { migrateDatabase } from './database.js';
 import { baseUrlOf, ensurePortFree } from './server.js';
 
 /**
@@ -102,7 +102,7 @@ function shutdownOf(primary: Primary, logger: Logger): (reason: string, exitCode
 async function migrateOnce(env: Env, logger: Logger): Promise<void> {
   const database = await connectDatabase(databaseOptions(env, { poolSize: 1, statementTimeoutMs: 0 }));
   try {
-    const migrations = await database.direct(migrate);
+    const migrations = await migrateDatabase(database, env);
     for (const { version, name } of migrations.applied) logger.info({ version, name }, 'migration applied');
   } finally {
     await database.close();

@@ -1,4 +1,6 @@
 import type { Database } from '../db/connect.js';
+import { migrate } from '../db/migrate.js';
+import { explainDatabaseFailure, explainingFailures, migrationTarget, poolTarget } from '../db/unavailable.js';
 import { ConfigError, type Env } from '../env.js';
 import type { Logger } from '../logger.js';
 
@@ -36,8 +38,10 @@ export async function checkStatementTimeout(database: Database, env: Env, logger
     `;
     databaseMs = row?.ms ?? 0;
   } catch (error) {
+    // The first statement of a start: a database that cannot be reached or refuses the login fails it in one line.
     const parameter = refusedStartupParameter(error);
-    throw parameter ? refusal(env, parameter) : error;
+    const target = poolTarget(env.DATABASE_URL ?? '');
+    throw parameter ? refusal(env, parameter) : (explainDatabaseFailure(error, target) ?? error);
   }
   const configuredMs = env.STATEMENT_TIMEOUT_MS;
   if (databaseMs === configuredMs) return;
@@ -49,4 +53,11 @@ export async function checkStatementTimeout(database: Database, env: Env, logger
       : 'the server sends it when connecting, so something in between dropped it (PgBouncer with ' +
         'ignore_startup_parameters?): through a pooler, set DATABASE_POOLER=transaction and set it there';
   logger.warn({ databaseMs, configuredMs, fix }, "the database's statement_timeout differs from STATEMENT_TIMEOUT_MS");
+}
+
+/** Applies pending migrations (over DATABASE_DIRECT_URL when set); PostgreSQL out of reach fails it in one line. */
+export function migrateDatabase(database: Database, env: Env) {
+  const work = () => database.direct(migrate);
+  if (database.kind !== 'postgres' || !env.DATABASE_URL) return work();
+  return explainingFailures(migrationTarget(env.DATABASE_URL, env.DATABASE_DIRECT_URL), work);
 }

@@ -1,14 +1,15 @@
 #!/usr/bin/env node
 import { setFlagsFromString } from 'node:v8';
-import { DataDirBusyError } from '../db/data-dir-lock.js';
-import { ConfigError, type Env, loadEnv } from '../env.js';
-import { EXIT, isOperatorCommand, runOperatorCommand } from '../operator/index.js';
-import { ListenError } from './listen-error.js';
+import { type Env, loadEnv } from '../env.js';
+import { EXIT, isOperatorCommand, runOperatorCommand, unknownCommandLine } from '../operator/index.js';
+import { failureReport } from './failure.js';
 import { nounUsage, START_USAGE, SYNC_WORKER_USAGE, USAGE, UsageError } from './usage.js';
 
 // The server and the sync worker are loaded only when started (the HTTP stack, metrics, the logger): an operator
 // command, which most often only talks to a running server's socket, starts in a fraction of the time without them.
 const logger = async (env: Env) => (await import('../logger.js')).createLogger(env.LOG_LEVEL, env.LOG_FORMAT);
+
+const CONFIGURED = 'it is configured by environment variables, listed by "coinventory-server --help"';
 
 /** The binary: routes its first argument to a command, and turns expected failures into one line and an exit code. */
 async function main(argv: string[]): Promise<number | undefined> {
@@ -22,7 +23,7 @@ async function main(argv: string[]): Promise<number | undefined> {
       process.stdout.write(`${START_USAGE}\n`);
       return EXIT.ok;
     }
-    if (rest.length > 0) throw new UsageError(`start takes no arguments (got "${rest.join(' ')}").`, START_USAGE);
+    if (rest.length > 0) throw new UsageError(`start takes no arguments (got "${rest.join(' ')}")`, CONFIGURED);
     const env = loadEnv();
     const { start } = await import('./start.js');
     await start(env, await logger(env));
@@ -33,8 +34,7 @@ async function main(argv: string[]): Promise<number | undefined> {
       process.stdout.write(`${SYNC_WORKER_USAGE}\n`);
       return EXIT.ok;
     }
-    if (rest.length > 0)
-      throw new UsageError(`sync-worker takes no arguments (got "${rest.join(' ')}").`, SYNC_WORKER_USAGE);
+    if (rest.length > 0) throw new UsageError(`sync-worker takes no arguments (got "${rest.join(' ')}")`, CONFIGURED);
     const env = loadEnv();
     const { syncWorker } = await import('./sync-worker.js');
     await syncWorker(env, await logger(env));
@@ -48,8 +48,8 @@ async function main(argv: string[]): Promise<number | undefined> {
       process.stdout.write(`${noun}\n`);
       return EXIT.ok;
     }
-    if (noun !== undefined && second === undefined) throw new UsageError(`"${first}" needs a command.`, noun);
-    throw new UsageError(`Unknown command "${argv.join(' ')}".`, noun);
+    process.stderr.write(`${unknownCommandLine(argv, ['start', 'sync-worker', 'help'])}\n`);
+    return EXIT.usage;
   }
   // An operator command lasts a second or two. One that opens the embedded database itself compiles PostgreSQL's
   // WebAssembly, and V8's optimizing tier would recompile its hot parts in the background: more CPU than the command's
@@ -66,23 +66,8 @@ main(process.argv.slice(2))
     if (code !== undefined) process.exitCode = code;
   })
   .catch((error: unknown) => {
-    // A port in use or refused: one line naming the setting, no stack trace (nothing was created).
-    if (error instanceof ListenError) {
-      process.stderr.write(`coinventory-server: ${error.message}\n`);
-      process.exit(EXIT.failure);
-    }
-    if (error instanceof ConfigError || error instanceof UsageError || error instanceof DataDirBusyError) {
-      const hint =
-        error instanceof UsageError
-          ? `\n\n${error.usage}`
-          : error instanceof DataDirBusyError
-            ? ' Stop that process, or point COINVENTORY_DATA_DIR elsewhere.'
-            : '';
-      process.stderr.write(`coinventory-server: ${error.message}${hint}\n`);
-      process.exit(error instanceof DataDirBusyError ? EXIT.failure : EXIT.usage);
-    }
-    process.stderr.write(
-      `coinventory-server: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`,
-    );
-    process.exit(EXIT.failure);
+    // Expected failures (a port, the configuration, the database) in one line; a bug with its stack trace.
+    const { text, exitCode } = failureReport(error);
+    process.stderr.write(`${text}\n`);
+    process.exit(exitCode);
   });

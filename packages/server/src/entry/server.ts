@@ -3,7 +3,6 @@ import { once } from 'node:events';
 import { createServer, type IncomingMessage, type RequestListener, type Server, type ServerResponse } from 'node:http';
 import { type AddressInfo, createServer as createNetServer, type Server as NetServer } from 'node:net';
 import { connectDatabase, type Database, databaseOptions } from '../db/connect.js';
-import { migrate } from '../db/migrate.js';
 import { allowedOrigins, type Env } from '../env.js';
 import { createApp } from '../http/app.js';
 import { answerClientErrors } from '../http/client-errors.js';
@@ -15,7 +14,7 @@ import { createMetrics, shareWithPrimary } from '../modules/metrics/index.js';
 import { startReservationExpiry } from '../modules/reservations/index.js';
 import { startValuationScheduler } from '../modules/valuations/index.js';
 import { type AddressPolicy, addressPolicyFromEnv, webhookWorkerFromEnv } from '../modules/webhooks/index.js';
-import { checkStatementTimeout } from './database.js';
+import { checkStatementTimeout, migrateDatabase } from './database.js';
 import { startHousekeeping } from './housekeeping.js';
 import { ListenError } from './listen-error.js';
 
@@ -200,7 +199,7 @@ async function prepareDatabase(
     stopIfAborted();
     await step(checkStatementTimeout(opened, env, logger));
     stopIfAborted();
-    const migrations = await step(opened.direct(migrate));
+    const migrations = await step(migrateDatabase(opened, env));
     for (const { version, name } of migrations.applied) logger.info({ version, name }, 'migration applied');
     stopIfAborted();
     await step(beforeServing?.(opened) ?? Promise.resolve());

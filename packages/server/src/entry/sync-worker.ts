@@ -3,7 +3,6 @@ import type { Server } from 'node:http';
 import express from 'express';
 import { connectDatabase, databaseOptions } from '../db/connect.js';
 import { lockEmbeddedDataDir } from '../db/data-dir-lock.js';
-import { migrate } from '../db/migrate.js';
 import type { Env } from '../env.js';
 import type { Logger } from '../logger.js';
 import { syncWorkerFromEnv } from '../modules/marketplace/index.js';
@@ -11,7 +10,8 @@ import { createMetrics, METRICS_PATH, metricsRoute } from '../modules/metrics/in
 import { startReservationExpiry } from '../modules/reservations/index.js';
 import { startValuationScheduler } from '../modules/valuations/index.js';
 import { addressPolicyFromEnv, webhookWorkerFromEnv } from '../modules/webhooks/index.js';
-import { checkStatementTimeout } from './database.js';
+import { checkStatementTimeout, migrateDatabase } from './database.js';
+import { warnIfMetricsExposed } from './metrics-exposure.js';
 
 /** The marketplace sync and webhook workers on their own, for operators who run them apart from the HTTP servers. */
 export async function syncWorker(env: Env, logger: Logger) {
@@ -21,12 +21,13 @@ export async function syncWorker(env: Env, logger: Logger) {
     databaseOptions(env, { poolSize: 2, statementTimeoutMs: env.STATEMENT_TIMEOUT_MS }),
   );
   await checkStatementTimeout(database, env, logger);
-  await database.direct(migrate);
+  await migrateDatabase(database, env);
   // Its deliveries are counted here, not in the HTTP servers: with METRICS_PORT it serves its own /metrics.
   const metrics =
     env.METRICS === 'on' && env.METRICS_PORT ? createMetrics({ sql: database.sql, poolMax: 2 }) : undefined;
   let metricsServer: Server | undefined;
   if (metrics && env.METRICS_PORT) {
+    warnIfMetricsExposed(env, logger, env.METRICS_PORT);
     const app = express();
     app.disable('x-powered-by');
     app.get(METRICS_PATH, metricsRoute(metrics, { token: env.METRICS_TOKEN }));

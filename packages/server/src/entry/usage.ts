@@ -1,5 +1,5 @@
 import { describeSettings } from '../env.js';
-import { COMMANDS } from '../operator/index.js';
+import { COMMANDS, EXIT_CODES, NOUNS } from '../operator/index.js';
 
 /** The environment variables, one per line with its default, wrapped under the name. */
 function configurationHelp(): string {
@@ -27,10 +27,8 @@ function wrap(text: string, indent: number, width: number): string {
   return lines.map((l) => `${' '.repeat(indent)}${l}`).join('\n');
 }
 
-/** The first words of the two-word operator commands (`org`, `key`, `listing`…), in the order the commands come. */
-const NOUNS: readonly string[] = [
-  ...new Set(COMMANDS.filter((c) => c.name.includes(' ')).map((c) => c.name.split(' ')[0] ?? c.name)),
-];
+/** The exit codes, one a line: the same table as the operator guide's. */
+export const EXIT_CODES_HELP = `Exit codes:\n${EXIT_CODES.map(([code, meaning]) => `  ${code}  ${wrap(meaning, 5, 110).trimStart()}`).join('\n')}`;
 
 export const USAGE = `Usage: coinventory-server [command] [options]
 
@@ -46,7 +44,10 @@ group's commands (${NOUNS.join(', ')}). The operator commands take --json.
 Operator commands work against DATABASE_URL, or the embedded database in COINVENTORY_DATA_DIR, also while a
 server is running on it (they go through the server's operator socket).
 
-Exit codes: 0 ok, 1 failure, 2 usage or invalid input, 3 not found, 4 already exists, 5 refused by a rule.
+Errors are one line on stderr, "coinventory-server: <what went wrong>; <what to do>"; an unexpected failure
+(a bug) also prints its stack trace.
+
+${EXIT_CODES_HELP}
 
 Configuration (environment variables, with their defaults):
 ${configurationHelp()}`;
@@ -77,7 +78,8 @@ lines, or readable ones on a terminal: LOG_FORMAT), "listening" once it serves r
 accepting, finishes in-flight requests (up to SHUTDOWN_TIMEOUT_MS) and exits 0. WEB_CONCURRENCY above 1 runs
 that many server processes on the port (needs DATABASE_URL).
 
-Exit codes: 0 stopped cleanly, 1 failure, 2 invalid configuration.`;
+Exit codes: 0 stopped cleanly, 1 failure (the port, or unexpected), 2 invalid configuration, 6 database
+unavailable (unreachable, login refused, missing; the data directory in use or not writable).`;
 
 export const SYNC_WORKER_USAGE = `Usage: coinventory-server sync-worker
 
@@ -90,13 +92,14 @@ past their expiresAt (RESERVATION_EXPIRY_INTERVAL_MS); all are listed by
 listing, or a webhook endpoint, is served by one worker at a time. On the embedded database it needs the data directory to
 itself, so it cannot run beside a server there. SIGTERM or SIGINT: it finishes its deliveries and exits 0.
 
-Exit codes: 0 stopped cleanly, 1 failure, 2 invalid configuration.`;
+Exit codes: 0 stopped cleanly, 1 failure, 2 invalid configuration, 6 database unavailable.`;
 
+/** A mistake in the arguments of `start` or `sync-worker`: what went wrong, and what to do (`fix`). */
 export class UsageError extends Error {
-  /** The usage shown after the message: the command's own when it has one. */
+  override name = 'UsageError';
   constructor(
     message: string,
-    readonly usage = USAGE,
+    readonly fix: string,
   ) {
     super(message);
   }

@@ -1,6 +1,6 @@
-import { mkdirSync } from 'node:fs';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { DataDirBusyError, type DataDirLock, lockDataDir } from '../db/data-dir-lock.js';
+import { DataDirBusyError, type DataDirLock, lockDataDir, makeDataDir } from '../db/data-dir-lock.js';
+import { explainingFailures, migrationTarget, poolTarget } from '../db/unavailable.js';
 import type { Env } from '../env.js';
 import { prepareOperatorCommand } from './run.js';
 import { operatorSocketPath, sendOperatorCommand } from './socket.js';
@@ -21,16 +21,26 @@ export async function runOperatorCommand(argv: string[], env: Env): Promise<Comm
   const connection = () => import('../db/connect.js');
   if (env.DATABASE_URL) {
     const { connectDatabase, databaseOptions } = await connection();
+    const { ensureMigrated } = await import('../db/migrate.js');
     const database = await connectDatabase(databaseOptions(env, { poolSize: 1, statementTimeoutMs: 0 }));
+    const pool = poolTarget(env.DATABASE_URL);
     try {
-      // `migrate` over DATABASE_DIRECT_URL when set, as every migration; the others need no session of their own.
-      return await (prepared.name === 'migrate' ? database.direct(prepared.run) : prepared.run(database.sql));
+      // `migrate` over DATABASE_DIRECT_URL when set, as every migration; the others need no session of their own, and
+      // a schema this release's migrations have not reached yet.
+      if (prepared.name === 'migrate')
+        return await explainingFailures(migrationTarget(env.DATABASE_URL, env.DATABASE_DIRECT_URL), () =>
+          database.direct(prepared.run),
+        );
+      return await explainingFailures(pool, async () => {
+        await ensureMigrated(database.sql, pool);
+        return prepared.run(database.sql);
+      });
     } finally {
       await database.close();
     }
   }
   const dataDir = env.COINVENTORY_DATA_DIR;
-  mkdirSync(dataDir, { recursive: true });
+  makeDataDir(dataDir);
   const socketPath = operatorSocketPath(dataDir);
   const deadline = Date.now() + BUSY_WAIT_MS;
   for (;;) {

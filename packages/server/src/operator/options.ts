@@ -13,9 +13,16 @@ export const slug = z
   // --org takes an id or a slug; a slug shaped like an id could never be looked up by it.
   .refine((value) => !looksLikeUuid(value), 'must not have the shape of a UUID (it would be read as an id)');
 export const name = (max: number) =>
-  z.string({ required_error: 'is required' }).trim().min(1, 'must not be empty').max(max);
+  z
+    .string({ required_error: 'is required' })
+    .trim()
+    .min(1, 'must not be empty')
+    .max(max, `must be at most ${max} characters`);
 export const ref = (what: string) => z.string({ required_error: `is required (${what})` }).min(1, 'must not be empty');
-export const email = z.string({ required_error: 'is required' }).email('must be an email address').max(320);
+export const email = z
+  .string({ required_error: 'is required' })
+  .email('must be an email address')
+  .max(320, 'must be at most 320 characters');
 export const plan = z.enum(PLANS, { errorMap: () => ({ message: `must be one of ${PLANS.join(', ')}` }) });
 export const role = z.enum(ROLES, { errorMap: () => ({ message: `must be one of ${ROLES.join(', ')}` }) });
 export const scopes = z
@@ -33,7 +40,7 @@ export const expiresAt = z
   .transform((value) => value ?? null);
 export const uuid = z.string({ required_error: 'is required' }).uuid('must be a key id (a UUID)');
 
-/** An organization or a user, as an operator names one. */
+/** An organization or a user, as an operator names one: every command names a person --user, an organization --org. */
 export const org = ref('an organization id or slug');
 export const user = ref('a user id or email');
 

@@ -1,26 +1,17 @@
 import { resolve } from 'node:path';
-import { parseArgs } from 'node:util';
 import type { z } from 'zod';
 import type { Sql } from '../db/types.js';
 import { ProvisioningError } from '../errors.js';
-import { COMMANDS } from './commands/index.js';
-import { type CommandOutput, EXIT } from './spec.js';
+import { findCommand, type OperatorCommand, unknownCommandLine } from './names.js';
+import { inputProblems, readArguments } from './parse.js';
+import { type CommandOutput, EXIT, usageLine } from './spec.js';
 
-export type OperatorCommand = (typeof COMMANDS)[number];
-
-/** The command an argv names (one or two words), and the arguments after them. */
-export function findCommand(argv: readonly string[]): { command: OperatorCommand; args: string[] } | null {
-  for (const words of [2, 1]) {
-    const name = argv.slice(0, words).join(' ');
-    const command = COMMANDS.find((c) => c.name === name);
-    if (command) return { command, args: argv.slice(words) };
-  }
-  return null;
-}
-
-export const isOperatorCommand = (argv: readonly string[]) => findCommand(argv) !== null;
+export { findCommand, isOperatorCommand, type OperatorCommand } from './names.js';
 
 export function commandHelp(command: OperatorCommand): string {
+  const aliases = Object.entries(command.aliases ?? {}).map(
+    ([old, current]) => `  ${`--${old}`.padEnd(10)}  Deprecated: the former name of --${current}, still accepted.`,
+  );
   return [
     `Usage: coinventory-server ${command.name} ${command.synopsis} [--json]`.replace(/ +/g, ' '),
     '',
@@ -32,6 +23,7 @@ export function commandHelp(command: OperatorCommand): string {
     'Options:',
     '  --json      Print the result as JSON.',
     '  -h, --help  Show this help.',
+    ...aliases,
   ].join('\n');
 }
 
@@ -48,45 +40,35 @@ export type PreparedCommand =
 /** Parses and validates an operator command's arguments, before any database is opened. */
 export function prepareOperatorCommand(argv: readonly string[]): PreparedCommand {
   const done = (output: CommandOutput): PreparedCommand => ({ kind: 'done', output });
+  const usage = (lines: string[]) => done(fail(EXIT.usage, `${lines.join('\n')}\n`));
   const found = findCommand(argv);
-  if (!found) return done(fail(EXIT.usage, `Unknown command "${argv.join(' ')}".\n`));
+  if (!found) return usage([unknownCommandLine(argv)]);
   const { command, args } = found;
-  let values: Record<string, unknown>;
-  let positionals: string[];
-  let tokens: ReturnType<typeof parseArgs>['tokens'];
-  try {
-    ({ values, positionals, tokens } = parseArgs({
-      args,
-      allowPositionals: true,
-      strict: true,
-      tokens: true,
-      options: { ...command.options, json: { type: 'boolean' }, help: { type: 'boolean', short: 'h' } },
-    }));
-  } catch (error) {
-    return done(
-      fail(EXIT.usage, `${error instanceof Error ? error.message : String(error)}\n\n${commandHelp(command)}\n`),
-    );
-  }
-  if (values.help) return done(ok(`${commandHelp(command)}\n`));
+  const read = readArguments(command, args);
+  if ('problems' in read) return usage(read.problems);
+  if (read.help) return done(ok(`${commandHelp(command)}\n`));
+  const { values: given, positionals, json } = read;
   const sent = [...argv];
-  const { json, help: _help, ...given } = values;
+  const help = `(see "coinventory-server ${command.name} --help")`;
   if ('file' in command && command.file) {
-    if (positionals.length !== 1) {
-      const problem = positionals.length === 0 ? 'Give the file to read' : `Unexpected argument "${positionals[1]}"`;
-      return done(fail(EXIT.usage, `${problem}.\n\n${commandHelp(command)}\n`));
+    if (positionals.length === 0) {
+      return usage([usageLine(`${command.name} needs the file to read`, `for example: ${command.example}`)]);
+    }
+    if (positionals.length > 1) {
+      return usage([
+        usageLine(`unexpected argument "${positionals[1]}" for ${command.name}`, `it reads one file ${help}`),
+      ]);
     }
     const file = resolve(positionals[0] as string);
     given.file = file;
-    const at = tokens?.find((token) => token.kind === 'positional')?.index;
-    if (at !== undefined) sent[argv.length - args.length + at] = file;
+    if (read.firstPositionalAt !== undefined) sent[argv.length - args.length + read.firstPositionalAt] = file;
   } else if (positionals.length > 0) {
-    return done(fail(EXIT.usage, `Unexpected argument "${positionals[0]}".\n\n${commandHelp(command)}\n`));
+    return usage([
+      usageLine(`unexpected argument "${positionals[0]}" for ${command.name}`, `it takes only options ${help}`),
+    ]);
   }
   const parsed = (command.input as z.ZodType<unknown, z.ZodTypeDef, unknown>).safeParse(given);
-  if (!parsed.success) {
-    const problems = parsed.error.issues.map((issue) => `  --${String(issue.path[0] ?? '')}: ${issue.message}`);
-    return done(fail(EXIT.usage, `Invalid options:\n${problems.join('\n')}\n\n${commandHelp(command)}\n`));
-  }
+  if (!parsed.success) return usage(inputProblems(command, given, parsed.error));
   return {
     kind: 'run',
     name: command.name,

@@ -45,7 +45,9 @@ export async function serveOperatorSocket(path: string, sql: Sql, logger: Logger
         .then(reply)
         .catch((error: unknown) => {
           logger.error({ err: error }, 'operator command failed');
-          reply({ exitCode: EXIT.failure, stdout: '', stderr: 'The command failed inside the server; see its log.\n' });
+          const stderr =
+            "coinventory-server: the command failed inside the server (unexpected); see the server's log\n";
+          reply({ exitCode: EXIT.failure, stdout: '', stderr });
         });
     });
   });

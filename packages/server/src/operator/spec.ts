@@ -8,8 +8,26 @@ import type { Sql } from '../db/types.js';
  * (through its operator socket); see entry/main.ts.
  */
 
-/** Exit codes of every command, documented in the README and the help. */
-export const EXIT = { ok: 0, failure: 1, usage: 2, notFound: 3, conflict: 4, refused: 5 } as const;
+/** Exit codes of the binary, every command's and `start`'s: EXIT_CODES says what each means. */
+export const EXIT = { ok: 0, failure: 1, usage: 2, notFound: 3, conflict: 4, refused: 5, unavailable: 6 } as const;
+
+/** What each exit code means, in the order of the codes: the help prints it, the docs' table says the same. */
+export const EXIT_CODES: ReadonlyArray<readonly [number, string]> = [
+  [EXIT.ok, 'done'],
+  [EXIT.failure, 'an unexpected failure (printed with its stack trace); a port that cannot be listened on'],
+  [EXIT.usage, 'usage: an unknown command or option, a missing or bad value; invalid configuration'],
+  [EXIT.notFound, 'not found: no organization, user, member, key… by that name or id'],
+  [EXIT.conflict, 'already exists: a taken slug or email, a user who is already a member'],
+  [EXIT.refused, 'refused by a rule: a key created by a member, a plan without API access…'],
+  [
+    EXIT.unavailable,
+    'database unavailable: PostgreSQL unreachable or refusing the login, the database or role missing, no ' +
+      'permission, migrations not applied; the embedded data directory in use or not writable',
+  ],
+];
+
+/** A line of an expected failure, as the binary prints every one: `coinventory-server: <what went wrong>; <what to do>`. */
+export const usageLine = (problem: string, fix: string) => `coinventory-server: ${problem}; ${fix}`;
 
 export interface CommandOutput {
   exitCode: number;
@@ -27,6 +45,11 @@ export interface CommandSpec<Input, Result> {
   synopsis: string;
   example: string;
   options: Options;
+  /**
+   * Former names of options, still accepted (`creator: 'user'`): the help lists them as deprecated, and a value given
+   * under one reaches the command under the new name.
+   */
+  aliases?: Readonly<Record<string, string>>;
   /**
    * The command reads a file named by one positional argument (`import sales FILE`). It reaches the input as `file`,
    * an absolute path: through the operator socket the server reads it, from another working directory.

@@ -171,13 +171,13 @@ describe('coinventory-server on the embedded database', () => {
     }
     const extra = await runToEnd(['sync-worker', 'now'], {});
     expect(extra.code).toBe(2);
-    expect(extra.stderr).toContain('sync-worker takes no arguments (got "now")');
+    expect(extra.stderr).toContain('coinventory-server: sync-worker takes no arguments (got "now"); ');
     const unknown = await runToEnd(['launch'], {});
     expect(unknown.code).toBe(2);
-    expect(unknown.stderr).toContain('Unknown command "launch"');
+    expect(unknown.stderr).toContain('coinventory-server: unknown command "launch"; ');
   });
 
-  it('a group of commands (listing, sync, key…) lists its own commands for --help, alone, or with one it lacks', async () => {
+  it('a group of commands (listing, sync, key…) lists its own commands for --help, or names them, alone or with one it lacks', async () => {
     for (const noun of new Set(COMMANDS.filter((c) => c.name.includes(' ')).map((c) => c.name.split(' ')[0]))) {
       const own = COMMANDS.filter((c) => c.name.startsWith(`${noun} `));
       const help = await runToEnd([String(noun), '--help'], {});
@@ -188,12 +188,13 @@ describe('coinventory-server on the embedded database', () => {
     }
     const bare = await runToEnd(['sync'], {});
     expect(bare.code).toBe(2);
-    expect(bare.stderr).toContain('"sync" needs a command.');
-    expect(bare.stderr).toContain('  retry ');
+    expect(bare.stderr).toBe(
+      'coinventory-server: "sync" needs a command; one of list, status or retry (see "coinventory-server sync --help")\n',
+    );
     const lacking = await runToEnd(['listing', 'sync'], {});
     expect(lacking.code).toBe(2);
-    expect(lacking.stderr).toContain('Unknown command "listing sync".');
-    expect(lacking.stderr).toContain('  link ');
-    expect(lacking.stderr).not.toContain('Configuration');
+    expect(lacking.stderr).toBe(
+      'coinventory-server: unknown command "listing sync"; the listing commands are link, unlink or list\n',
+    );
   });
 });

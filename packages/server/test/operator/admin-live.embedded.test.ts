@@ -160,11 +160,15 @@ describe('operator commands while a server runs on the same embedded database', 
     expect(expectJson(shopKeys, KeyListJson).keys).toEqual([]);
   });
 
-  it('a second start on the data directory exits 1 naming the process that holds it', async () => {
+  it('a second start on the data directory exits 6 naming the process that holds it, in one line', async () => {
     const pid = server?.child.pid;
     const second = await runToEnd(['start'], env);
-    expect(second.code, second.stderr).toBe(EXIT.failure);
-    expect(second.stderr).toContain(`is in use by process ${pid}.`);
+    expect(second.code, second.stderr).toBe(EXIT.unavailable);
+    expect(second.stderr).toMatch(
+      new RegExp(
+        `^coinventory-server: The embedded database in \\S+ is in use by process ${pid}; stop that process, or set COINVENTORY_DATA_DIR to another directory\\n$`,
+      ),
+    );
     expect(readFileSync(lockFile, 'utf8').trim()).toBe(String(pid));
     expect((await me(baseUrl(), secondKey)).status).toBe(200);
   });

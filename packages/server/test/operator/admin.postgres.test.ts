@@ -110,13 +110,13 @@ describe('operator commands on DATABASE_URL', () => {
     state.adminId = added.userId;
   });
 
-  it('key create prints the value once; key list never shows it', async () => {
+  it('key create prints the value once; key list never shows it; --creator still names the user', async () => {
     const text = expectOk(
       await admin(
         'key create',
         '--org',
         'harbor-mint',
-        '--creator',
+        '--user',
         'olive@harbor-mint.example',
         '--name',
         'Shop sync',
@@ -138,6 +138,7 @@ describe('operator commands on DATABASE_URL', () => {
         'key create',
         '--org',
         state.orgId,
+        // The former name of --user: still accepted, as scripts written before it use it.
         '--creator',
         state.adminId,
         '--name',
@@ -203,12 +204,12 @@ describe('operator commands on DATABASE_URL', () => {
       member: { org: 'harbor-mint', user: state.adminId, role: 'member', shownAs: 'ash@harbor-mint.example' },
     });
     expectFailure(
-      await admin('key create', '--org', 'side-shop', '--creator', state.ownerId, '--name', 'x', '--scopes', 'read'),
+      await admin('key create', '--org', 'side-shop', '--user', state.ownerId, '--name', 'x', '--scopes', 'read'),
       EXIT.refused,
       'side-shop is on the free plan, which does not include API access (business or enterprise does).',
     );
     expectFailure(
-      await admin('key create', '--org', 'harbor-mint', '--creator', 'x@y.example', '--name', 'x', '--scopes', 'read'),
+      await admin('key create', '--org', 'harbor-mint', '--user', 'x@y.example', '--name', 'x', '--scopes', 'read'),
       EXIT.notFound,
       'No user with id or email "x@y.example".',
     );

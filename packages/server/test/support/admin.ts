@@ -14,7 +14,7 @@ import { call } from './http.js';
  */
 
 /** The exit codes the operator commands document. */
-export const EXIT = { ok: 0, failure: 1, usage: 2, notFound: 3, conflict: 4, refused: 5 } as const;
+export const EXIT = { ok: 0, failure: 1, usage: 2, notFound: 3, conflict: 4, refused: 5, unavailable: 6 } as const;
 
 export interface CommandResult {
   code: number | null;
@@ -48,10 +48,23 @@ export function expectFailure(result: CommandResult, code: number, ...fragments:
   for (const fragment of fragments) expect(result.stderr, show(result)).toContain(fragment);
 }
 
-/** A usage error (exit 2) whose message names each option given, as `--option: ...`. */
+/**
+ * A usage error (exit 2) that says, one line each, what is wrong with each option given and what to do:
+ * `coinventory-server: invalid --option "value"; must be …`.
+ */
 export function expectInvalidOptions(result: CommandResult, ...options: string[]): void {
-  expectFailure(result, EXIT.usage, 'Invalid options:\n');
-  for (const option of options) expect(result.stderr, show(result)).toMatch(new RegExp(`^ {2}--${option}: \\S`, 'm'));
+  expectFailure(result, EXIT.usage);
+  for (const option of options) {
+    expect(result.stderr, show(result)).toMatch(
+      new RegExp(`^coinventory-server: invalid --${option}( ".*")?; \\S`, 'm'),
+    );
+  }
+}
+
+/** A usage error (exit 2) of exactly these lines on stderr. */
+export function expectUsageLines(result: CommandResult, ...lines: string[]): void {
+  expectFailure(result, EXIT.usage);
+  expect(result.stderr, show(result)).toBe(lines.map((line) => `${line}\n`).join(''));
 }
 
 /** Parses a successful `--json` command's output. */
@@ -181,7 +194,7 @@ export async function createKeyJson(
   admin: Admin,
   key: { org: string; creator: string; name: string; scopes: string },
 ): Promise<z.infer<typeof CreatedKeyJson>> {
-  const args = ['--org', key.org, '--creator', key.creator, '--name', key.name, '--scopes', key.scopes, '--json'];
+  const args = ['--org', key.org, '--user', key.creator, '--name', key.name, '--scopes', key.scopes, '--json'];
   return expectJson(await admin('key create', ...args), CreatedKeyJson);
 }
 

@@ -9,19 +9,21 @@ export const KEYS_COMMANDS = [
   spec({
     name: 'key create',
     summary: 'Create an API key as an owner or admin; its value is printed once and never stored.',
-    synopsis: `--org <id|slug> --creator <user id|email> --name <name> --scopes ${SCOPE_CHOICES} [--expires-at <date-time>]`,
+    synopsis: `--org <id|slug> --user <id|email> --name <name> --scopes ${SCOPE_CHOICES} [--expires-at <date-time>]`,
     example:
-      'coinventory-server key create --org liberty-coins --creator dana@liberty-coins.example --name "Website sync" --scopes read,write',
-    options: { org: string, creator: string, name: string, scopes: string, 'expires-at': string },
+      'coinventory-server key create --org liberty-coins --user dana@liberty-coins.example --name "Website sync" --scopes read,write',
+    // --user names the person, as in the member commands; --creator was its name before.
+    options: { org: string, user: string, name: string, scopes: string, 'expires-at': string },
+    aliases: { creator: 'user' },
     input: z
       .object({
         org,
-        creator: user,
+        user,
         name: name(200),
         scopes,
         'expires-at': expiresAt,
       })
-      .transform(({ 'expires-at': expires, ...rest }) => ({ ...rest, expiresAt: expires })),
+      .transform(({ 'expires-at': expires, user: creator, ...rest }) => ({ ...rest, creator, expiresAt: expires })),
     run: (sql, input) => access.createKey(sql, input),
     text: (key) =>
       `Created key ${key.id} "${key.name}" (${key.scopes.join(', ')}) for ${key.organizationSlug}` +

@@ -71,7 +71,7 @@ export const MARKETPLACE_COMMANDS = [
         .string()
         .regex(/^[0-9]+$/, 'must be a whole number')
         .transform(Number)
-        .pipe(z.number().int().min(1).max(1000))
+        .pipe(z.number().int().min(1, 'must be from 1 to 1000').max(1000, 'must be from 1 to 1000'))
         .optional()
         .transform((value) => value ?? 50),
     }),

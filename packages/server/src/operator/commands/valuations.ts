@@ -26,11 +26,13 @@ export const VALUATIONS_COMMANDS = [
         apply: z.boolean().optional(),
       })
       .superRefine((value, ctx) => {
+        // A rule about two options: its message is a whole line's (parse.ts), after the command's name.
         if ((value.item === undefined) === !value.all) {
           ctx.addIssue({
             code: z.ZodIssueCode.custom,
-            path: ['item'],
-            message: 'give either --item <id|sku> or --all (one of them)',
+            message: value.all
+              ? 'takes --item or --all, not both; give one of them'
+              : 'needs --item <id|sku> or --all; give one of them',
           });
         }
       })

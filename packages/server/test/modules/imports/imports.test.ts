@@ -169,9 +169,9 @@ describe('operator imports, run in-process on the suite’s database', () => {
   it('refuses what is not an import before reading anything', async () => {
     const ws = await createTestOrganization(sql());
     for (const [argv, message] of [
-      [['import', 'sales', '--org', ws.slug], 'Give the file to read.'],
-      [['import', 'sales', SALES, GUIDE, '--org', ws.slug], `Unexpected argument "${GUIDE}".`],
-      [['import', 'sales', file('sales.txt', 'x'), '--org', ws.slug], '--file: must be a .csv, .ndjson, .jsonl file'],
+      [['import', 'sales', '--org', ws.slug], 'import sales needs the file to read; for example: '],
+      [['import', 'sales', SALES, GUIDE, '--org', ws.slug], `unexpected argument "${GUIDE}" for import sales; `],
+      [['import', 'sales', file('sales.txt', 'x'), '--org', ws.slug], '; must be a .csv, .ndjson, .jsonl file'],
     ] as const) {
       const output = await run(...argv);
       expect(output.exitCode, output.stderr).toBe(EXIT.usage);

@@ -146,9 +146,9 @@ describe('the valuation scheduler, on the suite’s database', () => {
   it('refuses a policy it cannot keep, naming the option', async () => {
     const ws = await createTestOrganization(sql());
     for (const [argv, message] of [
-      [['--every-hours', '0'], '--every-hours: must be from 1 to 8760 hours, or off'],
-      [['--every-hours', 'daily'], '--every-hours: must be a number of hours from 1 to 8760, or off'],
-      [['--apply', 'yes'], '--apply: must be on or off'],
+      [['--every-hours', '0'], 'invalid --every-hours "0"; must be from 1 to 8760 hours, or off'],
+      [['--every-hours', 'daily'], 'invalid --every-hours "daily"; must be a number of hours from 1 to 8760, or off'],
+      [['--apply', 'yes'], 'invalid --apply "yes"; must be on or off'],
     ] as const) {
       const output = await run('valuation', 'policy', '--org', ws.slug, ...argv);
       expect(output.exitCode).toBe(EXIT.usage);

@@ -221,13 +221,16 @@ describe('valuate, run in-process on the suite’s database', () => {
 
   it('refuses what it cannot do, naming the option, and values nothing', async () => {
     const { ws } = await fresh();
-    for (const argv of [
-      ['valuate', '--org', ws.slug],
-      ['valuate', '--org', ws.slug, '--all', '--item', 'X'],
-    ]) {
+    for (const [argv, message] of [
+      [['valuate', '--org', ws.slug], 'valuate needs --item <id|sku> or --all; give one of them'],
+      [
+        ['valuate', '--org', ws.slug, '--all', '--item', 'X'],
+        'valuate takes --item or --all, not both; give one of them',
+      ],
+    ] as const) {
       const output = await run(...argv);
       expect(output.exitCode).toBe(EXIT.usage);
-      expect(output.stderr).toContain('--item: give either --item <id|sku> or --all (one of them)');
+      expect(output.stderr).toBe(`coinventory-server: ${message}\n`);
     }
     const missing = await run('valuate', '--org', ws.slug, '--item', 'NO-SUCH-SKU');
     expect(missing).toEqual({
@@ -238,7 +241,9 @@ describe('valuate, run in-process on the suite’s database', () => {
     for (const price of ['abc', '0', '1.234', '-5']) {
       const output = await run('spot', 'set', '--metal', 'silver', '--usd-per-oz', price);
       expect(output.exitCode, price).toBe(EXIT.usage);
-      expect(output.stderr).toContain(price === '-5' ? "Option '--usd-per-oz' argument is ambiguous" : '--usd-per-oz:');
+      expect(output.stderr).toContain(
+        price === '-5' ? '--usd-per-oz needs a value, and "-5" follows it' : 'invalid --usd-per-oz',
+      );
     }
     const [row] = await sql()<{ n: number }[]>`
       SELECT count(*)::int AS n FROM valuations WHERE organization_id = ${ws.organizationId}
