@@ -12,6 +12,7 @@ import type { Env } from '../env.js';
 import type { Logger } from '../logger.js';
 import { type OperatorSocket, operatorSocketPath, serveOperatorSocket } from '../operator/index.js';
 import { clusterWorker, startPrimary } from './cluster.js';
+import { warnIfMetricsExposed } from './metrics-exposure.js';
 import { type RunningServer, StartAborted, startServer } from './server.js';
 
 /** How often a server whose demo key nobody has used yet checks whether someone has, to remove the kept copy. */
@@ -32,6 +33,8 @@ interface DemoKey {
  */
 export async function start(env: Env, rootLogger: Logger) {
   const worker = clusterWorker();
+  // Once per start: by the process that starts, not by each of a cluster's workers.
+  if (!worker) warnIfMetricsExposed(env, rootLogger, env.PORT);
   if (env.WEB_CONCURRENCY > 1 && !worker) {
     // The primary only forks and supervises; the workers below serve.
     await startPrimary(env, rootLogger);
