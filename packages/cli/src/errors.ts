@@ -175,26 +175,19 @@ export function reportError(error: unknown): ErrorReport {
 /** An API error's lines: its message (with `detail`, or the object a 404 did not find), issues, request id, hints. */
 function apiErrorLines(error: APIError, detail?: string, hints: readonly string[] = []): string[] {
   const code = error.code ? `${error.code}, ` : '';
-  // As the SDK's message does: a 404 names what was not found, unless its hint puts the base URL in doubt.
-  const missing = error instanceof NotFoundError && !error.hint && error.resource;
-  const subject = detail ? `: ${detail}` : missing ? `: ${missing.type} ${missing.id}` : '';
+  // As the SDK's message does: a 404 names what was not found (`missing`, unless the base URL is in doubt).
+  const subject = detail ? `: ${detail}` : error.missing ? `: ${error.missing}` : '';
   const lines = [`${error.apiMessage}${subject} (${code}HTTP ${error.status})`];
   for (const issue of error.issues ?? []) lines.push(`  - ${issue.message}`);
-  if (error instanceof RateLimitError && error.retryAfter !== undefined) {
-    lines.push(`Retry after ${error.retryAfter} s.`);
-  }
   if (error.requestId) lines.push(`Request ID: ${error.requestId}`);
-  for (const hint of [error.hint, apiHint(error), ...hints]) if (hint) lines.push(hint);
+  // The SDK's hint says what happened (the key refused, the scope missing, when to retry); the CLI adds its commands.
+  for (const hint of [error.hint, commandHint(error), ...hints]) if (hint) lines.push(hint);
   return lines;
 }
 
-function apiHint(error: APIError): string | undefined {
-  if (error instanceof AuthenticationError) {
-    return "The key is missing, unknown, expired or revoked: run 'coinventory login' or check COINVENTORY_API_KEY.";
-  }
-  if (error instanceof PermissionDeniedError) {
-    return "The key may lack the scope this needs ('write' for changes; 'coinventory me' shows its scopes), or the organization's plan no longer includes the API.";
-  }
-  if (error instanceof RateLimitError) return 'The rate limit is per key; wait and try again.';
+/** The CLI command that helps with an API error, after the SDK's hint. */
+function commandHint(error: APIError): string | undefined {
+  if (error instanceof AuthenticationError) return 'To save a new key: coinventory login (or set COINVENTORY_API_KEY).';
+  if (error instanceof PermissionDeniedError) return "To see the key's scopes: coinventory me";
   return undefined;
 }

@@ -107,6 +107,8 @@ export function createClient(apiKey: string, baseUrl: string, io: IO, observe?: 
     apiKey,
     baseUrl,
     maxRetries: MAX_RETRIES,
+    // The CLI says on stderr itself what the SDK waits for (noticeRetries), in its own words.
+    logLevel: 'off',
     fetch: noticeRetries(globalThis.fetch, io, observe),
   });
 }

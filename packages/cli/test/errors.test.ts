@@ -67,7 +67,7 @@ describe('authentication: exit 3', () => {
     expect(result.code).toBe(3);
     expect(result.stdout).toBe('');
     expect(result.stderr).toMatch(
-      /^Error: Authorization not provided \(UNAUTHORIZED, HTTP 401\)\nRequest ID: req_\S+\nThe key is missing, unknown, expired or revoked/,
+      /^Error: Authorization not provided \(UNAUTHORIZED, HTTP 401\)\nRequest ID: req_\S+\nThe API refused the key cvk_live_0000…: check that it is the whole key, and that it has not expired or been revoked\.\nTo save a new key: coinventory login \(or set COINVENTORY_API_KEY\)\.\n$/,
     );
   });
 
@@ -76,8 +76,9 @@ describe('authentication: exit 3', () => {
       env: { ...env, COINVENTORY_API_KEY: keys.readOnly },
     });
     expect(result.code).toBe(3);
-    expect(result.stderr).toMatch(/^Error: Insufficient access \(FORBIDDEN, HTTP 403\)\nRequest ID: req_\S+\n/);
-    expect(result.stderr).toContain("'write' for changes");
+    expect(result.stderr).toMatch(
+      /^Error: Insufficient access \(FORBIDDEN, HTTP 403\)\nRequest ID: req_\S+\nThis request needs the "write" scope, which the key cvk_live_\w{4}… lacks: use a key that has it \(GET \/me lists a key's scopes\)\.\nTo see the key's scopes: coinventory me\n$/,
+    );
   });
 
   it('no key at all', async () => {
@@ -219,7 +220,7 @@ describe('rate limited', () => {
     const result = await run();
     expect(result.code).toBe(6);
     expect(result.stderr).toMatch(
-      /^Error: Too many requests \(TOO_MANY_REQUESTS, HTTP 429\)\nRetry after \d+ s\.\nRequest ID: req_\S+\n/,
+      /^Error: Too many requests \(TOO_MANY_REQUESTS, HTTP 429\)\nRequest ID: req_\S+\nRetry after \d+ s: the rate limit counts every request made with this key, by every process using it\.\n$/,
     );
     expect(result.stderr).not.toContain('retrying');
     expect(Date.now() - started).toBeLessThan(10_000);

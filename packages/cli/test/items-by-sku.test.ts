@@ -44,10 +44,11 @@ describe('items by SKU', () => {
       ['items', 'delete', missing, '--yes'],
       ['items', 'valuations', missing],
     ]) {
-      expect(await run(args), args.join(' ')).toEqual({
+      const result = await run(args);
+      expect(result, args.join(' ')).toEqual({
         code: 4,
         stdout: '',
-        stderr: `Error: Not found (NOT_FOUND): no item has the SKU "${missing}"\nSKUs match exactly, case included. To search: coinventory items list -q ${missing}\n`,
+        stderr: `Error: Not found: item with SKU "${missing}" (NOT_FOUND, HTTP 404)\nRequest ID: ${/Request ID: (\S+)/.exec(result.stderr)?.[1]}\nSKUs match exactly, case included.\nTo search: coinventory items list -q ${missing}\n`,
       });
     }
     // Exact: the SKU in another case is another SKU.

@@ -4,6 +4,14 @@ import type { RouteKey } from '@coinventory/contract/routes';
 import { APIPromise, type NotModified } from './core/api-promise.js';
 import { CoinventoryError } from './core/errors.js';
 import { checkBaseUrl, checkMaxRetries, checkTimeout, type Fetch, HttpTransport } from './core/http.js';
+import {
+  type Logger,
+  type LogLevel,
+  Observer,
+  type RequestEvent,
+  type ResponseEvent,
+  resolveLogLevel,
+} from './core/observe.js';
 import type { PageParams, PagePromise } from './core/pagination.js';
 import type {
   ConditionalGetOptions,
@@ -57,6 +65,29 @@ export interface ClientOptions {
    * @default globalThis.fetch
    */
   fetch?: Fetch | undefined;
+  /**
+   * What the client logs: `'off'`, `'error'` (a hook that threw), `'warn'` (each wait before a retry: "rate
+   * limited (429); waiting 12 s (attempt 2 of 3)"), `'info'` (also one line per attempt: method, path, status,
+   * duration, request id) or `'debug'` (also each request as sent, its Authorization header redacted).
+   * @default process.env.COINVENTORY_LOG, else 'warn'
+   */
+  logLevel?: LogLevel | undefined;
+  /**
+   * Where log lines go: any object with `error`, `warn`, `info` and `debug` (pino, winston…).
+   * @default globalThis.console (nothing is logged in a runtime without one)
+   */
+  logger?: Logger | undefined;
+  /**
+   * Called before each attempt is sent, retries included: method, path, attempt number, Idempotency-Key. Never given
+   * the API key. What it throws (or rejects with) is caught and logged at 'error'; the request goes on.
+   */
+  onRequest?: ((event: RequestEvent) => void) | undefined;
+  /**
+   * Called when each attempt ends, retries included: its status (undefined when no answer came), duration, request
+   * id and error, and `retry` (the wait before the next attempt, and why: `rate_limited` for a 429) when there is
+   * one. What it throws (or rejects with) is caught and logged at 'error'; the request goes on.
+   */
+  onResponse?: ((event: ResponseEvent) => void) | undefined;
 }
 
 const DEFAULT_TIMEOUT_MS = 60_000;
@@ -106,8 +137,12 @@ export class Coinventory {
     if (!options.fetch && typeof globalThis.fetch !== 'function') {
       throw new CoinventoryError('No global `fetch` in this runtime: pass one as `new Coinventory({ fetch })`.');
     }
+    const { level, warning } = resolveLogLevel(options.logLevel, readEnv('COINVENTORY_LOG'));
+    const { logger, onRequest, onResponse } = options;
+    const observer = new Observer({ logLevel: level, logger, onRequest, onResponse });
+    if (warning) observer.log('warn', warning);
     const { baseUrl, timeoutMs, maxRetries } = this;
-    this.#transport = new HttpTransport({ apiKey, baseUrl, timeoutMs, maxRetries, fetch: options.fetch });
+    this.#transport = new HttpTransport({ apiKey, baseUrl, timeoutMs, maxRetries, fetch: options.fetch, observer });
     this.items = new Items(this.#transport);
     this.reservations = new Reservations(this.#transport);
     this.consignments = new Consignments(this.#transport);

@@ -137,6 +137,14 @@ export {
 } from './core/errors.js';
 export type { Fetch } from './core/http.js';
 export { ItemsExport } from './core/items-export.js';
+export type {
+  Logger,
+  LogLevel,
+  RequestEvent,
+  ResponseEvent,
+  RetryReason,
+  RetryWait,
+} from './core/observe.js';
 export { type CollectedItems, Page, type PageParams, PagePromise, type PageResponse } from './core/pagination.js';
 export { RETRY } from './core/retry.js';
 // Every option and request type a method's signature names, including Transport (a resource's constructor takes one).

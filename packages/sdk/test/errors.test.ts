@@ -63,8 +63,11 @@ describe('error mapping', () => {
       requestId: 'req_abc',
       request: { method: 'GET', url: url('/me'), baseUrl: BASE_URL },
     });
-    // Only a 404 adds to the API's message (a Coinventory API never answers 404 to GET /me: see "404 hints").
-    if (status !== 404) expect((error as sdk.APIError).message).toBe(ERRORS[code].message);
+    // A 401 says what was refused and a 429 when to retry (see error-hints.test.ts); a 404 what was not found (a
+    // Coinventory API never answers 404 to GET /me: see "404 hints"). Everything else keeps the API's message.
+    const { hint, message } = error as sdk.APIError;
+    expect(hint === undefined, String(hint)).toBe(![401, 404, 429].includes(status));
+    if (status !== 404) expect(message).toBe(hint ? `${ERRORS[code].message}. ${hint}` : ERRORS[code].message);
   });
 
   it('carries the validation issues of a 400', async () => {

@@ -157,7 +157,30 @@ describe('items', () => {
   it('a read-only key throws PermissionDeniedError (403) on writes', async () => {
     const error = await thrown(readOnly.items.update(created.id, { quantity: 1 }));
     expect(error).toBeInstanceOf(PermissionDeniedError);
-    expect(error).toMatchObject({ status: 403, code: 'FORBIDDEN', message: ERRORS.FORBIDDEN.message });
+    expect(error).toMatchObject({ status: 403, code: 'FORBIDDEN', apiMessage: ERRORS.FORBIDDEN.message });
+    expect((error as PermissionDeniedError).message).toMatch(
+      /^Insufficient access\. This request needs the "write" scope/,
+    );
+  });
+
+  it('getBySku() finds the item with exactly this SKU; another case or a part is not found', async () => {
+    const sku = `BySku-${randomUUID().slice(0, 8)}`;
+    const item = await client.items.create({ sku, title: 'Found by SKU' });
+    await client.items.create({ sku: `${sku}-2`, title: 'Starts with the same SKU' });
+    expect(await client.items.getBySku(sku)).toEqual(await client.items.get(item.id));
+    for (const other of [sku.toUpperCase(), sku.toLowerCase(), sku.slice(0, -1)]) {
+      const error = await thrown(client.items.getBySku(other, { headers: { 'X-Request-Id': 'sdk-it-sku' } }));
+      expect(error).toBeInstanceOf(NotFoundError);
+      expect(error).toMatchObject({
+        status: 404,
+        code: 'NOT_FOUND',
+        apiMessage: ERRORS.NOT_FOUND.message,
+        requestId: 'sdk-it-sku',
+        missing: `item with SKU ${JSON.stringify(other)}`,
+        hint: 'SKUs match exactly, case included.',
+        message: `Not found: item with SKU ${JSON.stringify(other)}. SKUs match exactly, case included.`,
+      });
+    }
   });
 
   it('delete() removes the item; after it, get and delete throw NotFoundError', async () => {
@@ -202,7 +225,8 @@ describe('authentication', () => {
     const error = await thrown(stranger.me());
     expect(error).toBeInstanceOf(AuthenticationError);
     expect(error).toBeInstanceOf(APIError);
-    expect(error).toMatchObject({ status: 401, code: 'UNAUTHORIZED', message: ERRORS.UNAUTHORIZED.message });
+    expect(error).toMatchObject({ status: 401, code: 'UNAUTHORIZED', apiMessage: ERRORS.UNAUTHORIZED.message });
+    expect((error as AuthenticationError).message).toMatch(/^Authorization not provided\. The API refused the key /);
   });
 });
 

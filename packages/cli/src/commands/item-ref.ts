@@ -1,8 +1,8 @@
-import { ERRORS, LIMITS } from '@coinventory/contract/constants';
+import { LIMITS } from '@coinventory/contract/constants';
 import { UUID_PATTERN } from '@coinventory/contract/text-rules';
-import type { Coinventory, Item } from '@coinventory/sdk';
+import { type Coinventory, type Item, NotFoundError } from '@coinventory/sdk';
 import type { Command } from 'commander';
-import { CliError, EXIT } from '../errors.js';
+import { ExplainedError } from '../errors.js';
 import { text } from '../options.js';
 import type { GetArgument } from './resource.js';
 import { shellWord } from './shared.js';
@@ -25,20 +25,17 @@ export function itemArgument(command: Command): Command {
   return command.argument(FLAGS, HELP, itemRef);
 }
 
-/** The item with this SKU, looked up with the list's exact `sku` filter; exit 4, as for an unknown id, when none. */
-export async function itemBySku(client: Coinventory, sku: string): Promise<Item> {
-  const [item] = (await client.items.list({ sku, limit: 1 })).items;
-  if (item) return item;
-  throw new CliError(
-    `${ERRORS.NOT_FOUND.message} (NOT_FOUND): no item has the SKU ${JSON.stringify(sku)}`,
-    EXIT.NOT_FOUND,
-    [`SKUs match exactly, case included. To search: coinventory items list -q ${shellWord(sku)}`],
-  );
-}
-
-/** The item itself: `GET /items/{id}` for an id (unchanged), the SKU lookup's answer for a SKU. */
+/**
+ * The item itself: `GET /items/{id}` for an id (unchanged), the SDK's lookup by SKU for a SKU (exit 4, as for an
+ * unknown id, when no item has it).
+ */
 export function findItem(client: Coinventory, ref: ItemRef): Promise<Item> {
-  return ref.id !== undefined ? client.items.get(ref.id) : itemBySku(client, ref.sku);
+  if (ref.id !== undefined) return client.items.get(ref.id);
+  const { sku } = ref;
+  return client.items.getBySku(sku).catch((error: unknown) => {
+    if (!(error instanceof NotFoundError)) throw error;
+    throw new ExplainedError(error, { hints: [`To search: coinventory items list -q ${shellWord(sku)}`] });
+  });
 }
 
 /** `items get <id|sku>`. */
@@ -53,5 +50,5 @@ export const ITEM_GET_ARGUMENT: GetArgument<Item> = {
 
 /** The item's id: an id as given, without a request; a SKU looked up first. */
 export async function itemId(client: Coinventory, ref: ItemRef): Promise<string> {
-  return ref.id ?? (await itemBySku(client, ref.sku)).id;
+  return ref.id ?? (await findItem(client, ref)).id;
 }

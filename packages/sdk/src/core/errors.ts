@@ -1,5 +1,6 @@
 import type { ErrorIssue } from '@coinventory/contract';
 import type { ErrorCode } from '@coinventory/contract/constants';
+import { forbiddenHint, rateLimitHint, unauthorizedHint } from './auth-hints.js';
 import {
   type AddressedResource,
   addressedResource,
@@ -62,6 +63,10 @@ interface APIErrorInit {
   body: unknown;
   /** The request answered; without it the message says only what the body says. */
   request?: FailedRequest | undefined;
+  /** What a 404 did not find, in words, when the request's path does not say it (a lookup by SKU). */
+  missing?: string | undefined;
+  /** The hint, when the SDK knows better than the status and the request tell (a lookup by SKU). */
+  hint?: string | undefined;
 }
 
 /**
@@ -101,18 +106,30 @@ export class APIError extends CoinventoryError {
    */
   declare readonly resource: AddressedResource | undefined;
   /**
-   * What to check when a 404 looks like a setup mistake rather than a missing object (a base URL that does not end
-   * in `/v1`, a path that is no route of the API); also the last sentence of `message`. Otherwise undefined.
+   * What a 404 did not find, in words, as `message` names it: `item 48598b4b-…` (read from the request's path),
+   * `item with SKU "MOR-1921"` (`items.getBySku`). Undefined for other statuses, and when the hint puts the base URL
+   * in doubt.
+   */
+  declare readonly missing: string | undefined;
+  /**
+   * What happened, in plain words, where the API's fixed message cannot say it; also the last sentence of
+   * `message`. A 401: whether a key was sent, and then that the API refused it (named by its first characters,
+   * never the whole key). A 403: the scope the key lacks, read from the `WWW-Authenticate` challenge, or that the key
+   * lost access. A 404 that looks like a setup mistake: a base URL without `/v1`, a path that is no route of the API.
+   * A 429: when to retry. Otherwise undefined.
    */
   declare readonly hint: string | undefined;
 
   constructor(init: APIErrorInit) {
     const { request } = init;
     const resource = request ? addressedResource(request) : undefined;
-    const hint = request && init.status === 404 ? notFoundHint(request, init.code) : undefined;
-    // With a hint the base URL is in doubt, so the object is not said to be missing.
-    const notFound = request && init.status === 404 ? { request, resource: hint ? undefined : resource } : undefined;
-    super(withHint(failureSummary(init.message, init.issues, notFound), hint));
+    const hint = init.hint ?? hintFor(init);
+    // With a 404's own hint the base URL is in doubt, so the object is not said to be missing.
+    const named = init.status === 404 && !hint && resource ? `${resource.type} ${resource.id}` : undefined;
+    const missing = init.missing ?? named;
+    super(
+      withHint(failureSummary(init.message, init.issues, missing, init.status === 404 ? request : undefined), hint),
+    );
     this.status = init.status;
     this.code = init.code;
     this.issues = init.issues;
@@ -124,6 +141,7 @@ export class APIError extends CoinventoryError {
     Object.defineProperty(this, 'body', { value: init.body, enumerable: false });
     Object.defineProperty(this, 'request', { value: request, enumerable: false });
     Object.defineProperty(this, 'resource', { value: resource, enumerable: false });
+    Object.defineProperty(this, 'missing', { value: missing, enumerable: false });
     Object.defineProperty(this, 'hint', { value: hint, enumerable: false });
   }
 
@@ -313,6 +331,15 @@ const CLASS_BY_CODE: ReadonlyMap<string, APIErrorClass> = new Map([
   ['INSUFFICIENT_QUANTITY' satisfies ErrorCode, InsufficientQuantityError],
   ['RESERVATION_NOT_HELD' satisfies ErrorCode, ReservationNotHeldError],
 ]);
+
+/** The hint for an answer: see `APIError.hint`. */
+function hintFor({ status, code, headers, request }: APIErrorInit): string | undefined {
+  if (status === 401) return request ? unauthorizedHint(request.keyPrefix, headers) : undefined;
+  if (status === 403) return forbiddenHint(request?.keyPrefix, headers);
+  if (status === 404) return request ? notFoundHint(request, code) : undefined;
+  if (status === 429) return rateLimitHint(parseRetryAfter(headers.get('retry-after')), headers.has('ratelimit'));
+  return undefined;
+}
 
 /**
  * `Retry-After` in seconds: delay-seconds, or an HTTP date (counted from now). Undefined when absent or unreadable.

@@ -14,6 +14,11 @@ export interface FailedRequest {
   readonly url: string;
   /** The client's base URL, which `url` extends. */
   readonly baseUrl: string;
+  /**
+   * The first characters of the API key sent (`cvk_live_Ab3d…`), never the whole key; undefined when no key was
+   * sent.
+   */
+  readonly keyPrefix?: string | undefined;
 }
 
 /** The API object a request named by its path: `{ type: 'item', id }` for `/items/{id}` and `/items/{id}/valuations`. */
@@ -117,23 +122,26 @@ export function notFoundHint(request: FailedRequest, code: string | undefined): 
   return undefined;
 }
 
-/** What an API error says beyond its hint: the API's message, then the issues it quoted or what it did not find. */
+/**
+ * What an API error says beyond its hint: the API's message, then the issues it quoted, or what a 404 did not find
+ * (`missing`) and the request it answered (`notFound`).
+ */
 export function failureSummary(
   apiMessage: string,
   issues: readonly ErrorIssue[] | undefined,
-  notFound: { request: FailedRequest; resource: AddressedResource | undefined } | undefined,
+  missing: string | undefined,
+  notFound: FailedRequest | undefined,
 ): string {
   if (issues !== undefined && issues.length > 0) {
     const quoted = issues.slice(0, ISSUES_QUOTED).map((issue) => issue.message);
     const more = issues.length > ISSUES_QUOTED ? ` (and ${issues.length - ISSUES_QUOTED} more)` : '';
     return `${apiMessage}: ${quoted.join('; ')}${more}`;
   }
-  if (notFound === undefined) return apiMessage;
-  const { request, resource } = notFound;
-  const what = resource ? `: ${resource.type} ${resource.id}` : '';
+  const what = missing ? `${apiMessage}: ${missing}` : apiMessage;
+  if (notFound === undefined) return what;
   // The URL's path alone: the origin is the base URL's, and a query says nothing about what was not found.
-  const path = request.url.replace(/^[a-z][\w+.-]*:\/\/[^/]*|[?#].*$/gi, '');
-  return `${apiMessage}${what} (${request.method} ${path})`;
+  const path = notFound.url.replace(/^[a-z][\w+.-]*:\/\/[^/]*|[?#].*$/gi, '');
+  return `${what} (${notFound.method} ${path})`;
 }
 
 /** A message followed by a hint, as sentences. */

@@ -2,6 +2,7 @@ import { CONDITIONAL, DEFAULT_BASE_URL, IDEMPOTENCY } from '@coinventory/contrac
 import { ROUTES, type RouteKey } from '@coinventory/contract/routes';
 import { VERSION } from '../version.js';
 import { APIPromise, type APIResponse, NOT_MODIFIED, type NotModified } from './api-promise.js';
+import { keyPrefix } from './auth-hints.js';
 import {
   APIConnectionError,
   APIConnectionTimeoutError,
@@ -9,9 +10,10 @@ import {
   APIUserAbortError,
   CoinventoryError,
 } from './errors.js';
+import type { Observer } from './observe.js';
 import { type PageParams, PagePromise, type PageResponse } from './pagination.js';
 import { fillPath } from './path.js';
-import { retryDelayMs, sleep } from './retry.js';
+import { RETRY, retryDelayMs, retryReason, sleep, unwaitedRetryAfter } from './retry.js';
 import type {
   ListEntry,
   ListPathArgs,
@@ -44,6 +46,8 @@ export interface HttpSettings {
   maxRetries: number;
   /** Undefined for `globalThis.fetch`, read at each request. */
   fetch: Fetch | undefined;
+  /** Told of every attempt and every wait: the client's log lines and hooks. */
+  observer: Observer;
 }
 
 /** The largest delay `setTimeout` honours; longer ones would fire at once. */
@@ -95,20 +99,90 @@ export class HttpTransport implements Transport {
     const timeoutMs = checkTimeout(options.timeoutMs ?? this.#settings.timeoutMs);
     const headers = this.#headers(route.method, false, options);
     headers.set('Accept', options.accept);
+    const init = { method: route.method, headers };
+    return this.#retrying(
+      { url, init, maxRetries, signal: options.signal },
+      () => this.#open(url, init, timeoutMs, options.signal),
+      (response) => response,
+    );
+  }
+
+  /**
+   * Runs one call's attempts until one succeeds or the retry rule says stop, waiting between them; tells the observer
+   * of each attempt, its outcome and each wait.
+   */
+  async #retrying<T>(
+    call: {
+      url: string;
+      init: RequestInit & { headers: Headers };
+      maxRetries: number;
+      signal: AbortSignal | undefined;
+    },
+    attempt: () => Promise<T>,
+    responseOf: (value: T) => Response,
+  ): Promise<T> {
+    const { url, init, maxRetries, signal } = call;
+    const method = init.method ?? 'GET';
+    const observer = this.#settings.observer;
+    const sent = {
+      method,
+      path: url.slice(this.#settings.baseUrl.length),
+      maxAttempts: maxRetries + 1,
+      idempotencyKey: init.headers.get(IDEMPOTENCY.header) ?? undefined,
+    };
     for (let retry = 0; ; retry += 1) {
+      const event = { ...sent, attempt: retry + 1 };
+      observer.request(event, init.headers);
+      const started = Date.now();
       try {
-        return await this.#open(url, { method: route.method, headers }, timeoutMs, options.signal);
+        const value = await attempt();
+        const { status, headers } = responseOf(value);
+        const requestId = headers.get('x-request-id') ?? undefined;
+        observer.response({
+          ...event,
+          status,
+          durationMs: Date.now() - started,
+          requestId,
+          error: undefined,
+          retry: undefined,
+        });
+        return value;
       } catch (error) {
-        const delay = retryDelayMs(route.method, error, retry, maxRetries);
-        if (delay === undefined) throw error;
-        await sleep(Math.min(delay, MAX_TIMER_MS), options.signal);
+        const delay = retryDelayMs(method, error, retry, maxRetries);
+        const delayMs = delay === undefined ? undefined : Math.min(delay, MAX_TIMER_MS);
+        const answered = error instanceof APIError ? error : undefined;
+        observer.response({
+          ...event,
+          status: answered?.status,
+          durationMs: Date.now() - started,
+          requestId: answered?.requestId,
+          error: error instanceof CoinventoryError ? error : undefined,
+          retry: delayMs === undefined ? undefined : { delayMs, reason: retryReason(error), nextAttempt: retry + 2 },
+        });
+        if (delayMs === undefined) {
+          const unwaited = retry < maxRetries ? unwaitedRetryAfter(error) : undefined;
+          if (unwaited !== undefined) {
+            observer.log(
+              'warn',
+              `${method} ${sent.path}: told to retry after ${unwaited} s, longer than the ${RETRY.maxRetryAfterSeconds} s the client waits; not retrying`,
+            );
+          }
+          throw error;
+        }
+        await sleep(delayMs, signal);
       }
     }
   }
 
   /** The error for a non-2xx answer, told what was asked so that its message can say what failed. */
   #apiError(response: Response, text: string, url: string, init: RequestInit): APIError {
-    const request = { method: init.method ?? 'GET', url, baseUrl: this.#settings.baseUrl };
+    const authorization = new Headers(init.headers).get('authorization');
+    const request = {
+      method: init.method ?? 'GET',
+      url,
+      baseUrl: this.#settings.baseUrl,
+      keyPrefix: keyPrefix(authorization),
+    };
     return APIError.from(response.status, parseBody(text), response.headers, request);
   }
 
@@ -171,20 +245,16 @@ export class HttpTransport implements Transport {
     const timeoutMs = checkTimeout(options.timeoutMs ?? this.#settings.timeoutMs);
     // Built once, so every retry sends the same bytes and the same Idempotency-Key: the server then applies the
     // write at most once, and a retry of one that was applied gets the first answer again.
-    const init: RequestInit = {
+    const init = {
       method,
       headers: this.#headers(method, body !== undefined, options),
       ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
     };
-    for (let retry = 0; ; retry += 1) {
-      try {
-        return await this.#attempt<T>(url, init, timeoutMs, options.signal, expect);
-      } catch (error) {
-        const delay = retryDelayMs(method, error, retry, maxRetries);
-        if (delay === undefined) throw error;
-        await sleep(Math.min(delay, MAX_TIMER_MS), options.signal);
-      }
-    }
+    return this.#retrying(
+      { url, init, maxRetries, signal: options.signal },
+      () => this.#attempt<T>(url, init, timeoutMs, options.signal, expect),
+      ({ response }) => response,
+    );
   }
 
   #url(pathname: string, query: object | undefined): string {

@@ -1,4 +1,12 @@
-import { APIConnectionError, APIError, APIUserAbortError, parseRetryAfter, RateLimitError } from './errors.js';
+import {
+  APIConnectionError,
+  APIConnectionTimeoutError,
+  APIError,
+  APIUserAbortError,
+  parseRetryAfter,
+  RateLimitError,
+} from './errors.js';
+import type { RetryReason } from './observe.js';
 
 /**
  * The retry rule, in one place.
@@ -62,9 +70,7 @@ export function retryDelayMs(
 ): number | undefined {
   if (retry >= maxRetries || error instanceof APIUserAbortError) return undefined;
   const backoff = backoffMs(retry, random);
-  const refused =
-    error instanceof RateLimitError || (error instanceof APIError && RETRY.notAppliedCodes.includes(error.code ?? ''));
-  if (refused) {
+  if (isRefusal(error)) {
     const retryAfter = parseRetryAfter(error.headers.get('retry-after'));
     if (retryAfter === undefined) return backoff;
     if (retryAfter > RETRY.maxRetryAfterSeconds) return undefined;
@@ -74,6 +80,29 @@ export function retryDelayMs(
   if (error instanceof APIConnectionError) return backoff;
   if (error instanceof APIError && RETRY.statuses.includes(error.status)) return backoff;
   return undefined;
+}
+
+/** A 429, or an answer whose code says the server did not do the request: retried after `Retry-After`. */
+function isRefusal(error: unknown): error is APIError {
+  return (
+    error instanceof RateLimitError || (error instanceof APIError && RETRY.notAppliedCodes.includes(error.code ?? ''))
+  );
+}
+
+/** Why `error` is retried, for the log and the `onResponse` event. */
+export function retryReason(error: unknown): RetryReason {
+  if (error instanceof RateLimitError) return 'rate_limited';
+  if (isRefusal(error)) return 'not_applied';
+  if (error instanceof APIConnectionTimeoutError) return 'timeout';
+  if (error instanceof APIConnectionError) return 'connection_error';
+  return 'server_error';
+}
+
+/** The `Retry-After` (in seconds) of a refusal that is not retried because it is too long to wait; else undefined. */
+export function unwaitedRetryAfter(error: unknown): number | undefined {
+  if (!isRefusal(error)) return undefined;
+  const retryAfter = parseRetryAfter(error.headers.get('retry-after'));
+  return retryAfter !== undefined && retryAfter > RETRY.maxRetryAfterSeconds ? retryAfter : undefined;
 }
 
 /** Waits `ms`, or rejects with {@link APIUserAbortError} as soon as `signal` aborts. */

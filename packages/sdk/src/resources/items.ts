@@ -13,8 +13,9 @@ import type {
   UpdateItemInput,
   ValuationList,
 } from '@coinventory/contract';
-import { EXPORTS } from '@coinventory/contract/constants';
+import { ERRORS, EXPORTS } from '@coinventory/contract/constants';
 import type { APIPromise, NotModified } from '../core/api-promise.js';
+import { NotFoundError } from '../core/errors.js';
 import { ItemsExport } from '../core/items-export.js';
 import type { PagePromise } from '../core/pagination.js';
 import type {
@@ -46,6 +47,32 @@ export class Items extends Resource {
   get(id: string, options?: UnconditionalOptions): APIPromise<Item>;
   get(id: string, options?: SendOptions): APIPromise<Item | NotModified> {
     return this.transport.request('items.get', { params: { id } }, options);
+  }
+
+  /**
+   * Gets the item with this SKU: exactly this SKU, case included, as SKUs are unique within the organization (the
+   * list's `sku` filter, one request). Throws `NotFoundError` (404, `NOT_FOUND`, as `get` does) when no item has it;
+   * to search by part of a SKU or title, use `list({ q })`. For the item's ETag, read it with `get(item.id)`.
+   */
+  async getBySku(sku: string, options?: RequestOptions): Promise<Item> {
+    const lookup = this.transport.request(
+      'items.list',
+      { query: { sku, limit: 1 } satisfies ListItemsParams },
+      options,
+    );
+    const { data, response } = await lookup.withResponse();
+    const [item] = data.items;
+    if (item) return item;
+    throw new NotFoundError({
+      status: ERRORS.NOT_FOUND.status,
+      code: 'NOT_FOUND',
+      message: ERRORS.NOT_FOUND.message,
+      issues: undefined,
+      headers: response.headers,
+      body: undefined,
+      missing: `item with SKU ${JSON.stringify(sku)}`,
+      hint: 'SKUs match exactly, case included.',
+    });
   }
 
   /**
