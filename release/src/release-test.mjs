@@ -246,7 +246,8 @@ try {
       cwd: work,
       env: { ...staff, ...apiEnv },
     });
-    const listed = JSON.parse(list.stdout).map((/** @type {{ sku: string }} */ item) => item.sku);
+    // `--json` prints the API's list body, { items, page, limit, hasMore }.
+    const listed = JSON.parse(list.stdout).items.map((/** @type {{ sku: string }} */ item) => item.sku);
     check(
       JSON.stringify(listed) === JSON.stringify(fromEsm.skus.slice(0, listed.length)) && listed.length > 0,
       `coinventory items list showed ${listed.join(', ')}; the SDK ${fromEsm.skus.join(', ')}`,
