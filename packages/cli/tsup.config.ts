@@ -1,4 +1,4 @@
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { defineConfig } from 'tsup';
@@ -26,6 +26,19 @@ function writeThirdPartyLicenses(): void {
 }
 
 /**
+ * samples/items.csv (package.json `files`): the repository's sample of items, which the guides import with
+ * `coinventory items import`, copied so that it ships with the CLI (`items import --help` says where it is). One
+ * file kept in one place: the server's tests import the same file.
+ */
+function copySamples(): void {
+  mkdirSync(new URL('./samples/', import.meta.url), { recursive: true });
+  copyFileSync(
+    new URL('../server/samples/imports/items.csv', import.meta.url),
+    new URL('./samples/items.csv', import.meta.url),
+  );
+}
+
+/**
  * One minified ESM file with a shebang, holding everything it runs (the SDK, the contract's zod-free constants and
  * text rules, and commander): `node dist/coinventory.js` reads a single file and loads no package at start.
  *
@@ -42,7 +55,10 @@ export default defineConfig({
   clean: true,
   sourcemap: false,
   dts: false,
-  onSuccess: async () => writeThirdPartyLicenses(),
+  onSuccess: async () => {
+    writeThirdPartyLicenses();
+    copySamples();
+  },
   banner: {
     js: "#!/usr/bin/env node\nimport { createRequire as __coinventoryCreateRequire } from 'node:module';\nconst require = __coinventoryCreateRequire(import.meta.url);",
   },

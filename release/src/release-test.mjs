@@ -246,7 +246,8 @@ try {
       cwd: work,
       env: { ...staff, ...apiEnv },
     });
-    const listed = JSON.parse(list.stdout).map((/** @type {{ sku: string }} */ item) => item.sku);
+    // `--json` prints the API's list body, { items, page, limit, hasMore }.
+    const listed = JSON.parse(list.stdout).items.map((/** @type {{ sku: string }} */ item) => item.sku);
     check(
       JSON.stringify(listed) === JSON.stringify(fromEsm.skus.slice(0, listed.length)) && listed.length > 0,
       `coinventory items list showed ${listed.join(', ')}; the SDK ${fromEsm.skus.join(', ')}`,
@@ -256,6 +257,10 @@ try {
       env: { ...staff, ...apiEnv },
     });
     check(table.stdout.includes(String(listed[0])), `the table lacks ${listed[0]}:\n${table.stdout}`);
+    // The sample `items import --help` names, where it says npm puts it.
+    const root = (await run('npm', ['root', '-g', '--prefix', prefix], { cwd: work, env: userEnv })).stdout.trim();
+    const sample = join(root, '@coinventory/cli', 'samples', 'items.csv');
+    check(existsSync(sample), `the CLI's sample is not at ${sample}, where items import --help says it is`);
   });
 
   await step('the server stops on SIGTERM', async () => {

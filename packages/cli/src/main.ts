@@ -21,10 +21,13 @@ import { handleInterrupts } from './signals.js';
 
 const ROOT_HELP = `
 Output:
-  Tables by default; --json prints the API's objects (a list as one JSON array, streamed
-  with --all; changes as one object per line); --output csv prints lists as CSV (header
-  row, RFC 4180). Money in tables is in dollars and dates in your time zone (TZ); JSON
-  and CSV keep the API's cents and UTC.
+  Tables by default; --json prints the API's objects (a list as the API's list body,
+  { "items": [...], "page", "limit", "hasMore" }, or with --all { "items": [every item],
+  "hasMore": false }, streamed; changes as one object per line); --output csv prints
+  lists as CSV (header row, RFC 4180). A table, or CSV on a terminal, with more pages
+  after it ends with a line on stderr: which rows these are, and --page N or --all.
+  Money in tables is in dollars and dates in your time zone (TZ); JSON and CSV keep the
+  API's cents and UTC.
   Colour only on a terminal, never with NO_COLOR set or --no-color.
 
 Authentication (first match wins):

@@ -2,7 +2,7 @@ import type { Category, Warehouse } from '@coinventory/sdk';
 import { describe, expect, inject, it } from 'vitest';
 import { scrub } from './support/cli.js';
 import { parseCsv } from './support/csv.js';
-import { json, withKey } from './support/demo.js';
+import { json, listed, withKey } from './support/demo.js';
 
 // `categories` and `warehouses` (list and get) on the demo organization's categories, warehouses and zones.
 
@@ -21,10 +21,10 @@ describe('categories', () => {
       xxxxxxxx-xxxx-xxxx-xxxx-xxxxxxxxxxxx  Proof Sets
       "
     `);
-    const all = json<Category[]>(await run(['categories', 'list', '--json']));
+    const all = listed<Category>(await run(['categories', 'list', '--json']));
     expect(all).toEqual((await sdk.categories.list()).items);
-    expect(json<Category[]>(await run(['categories', 'ls', '--all', '--limit', '2', '--json']))).toEqual(all);
-    expect(json<Category[]>(await run(['categories', 'list', '--page', '2', '--limit', '2', '--json']))).toEqual(
+    expect(listed<Category>(await run(['categories', 'ls', '--all', '--limit', '2', '--json']))).toEqual(all);
+    expect(listed<Category>(await run(['categories', 'list', '--page', '2', '--limit', '2', '--json']))).toEqual(
       all.slice(2, 4),
     );
     expect(parseCsv((await run(['categories', 'list', '-o', 'csv'])).stdout)).toEqual([
@@ -58,9 +58,9 @@ describe('warehouses', () => {
       xxxxxxxx-xxxx-xxxx-xxxx-xxxxxxxxxxxx  Show inventory  no           2  Travel case A (slabs), Travel case B (bullion & sets)
       "
     `);
-    const all = json<Warehouse[]>(await run(['warehouses', 'list', '--json']));
+    const all = listed<Warehouse>(await run(['warehouses', 'list', '--json']));
     expect(all).toEqual((await sdk.warehouses.list()).items);
-    expect(json<Warehouse[]>(await run(['warehouses', 'list', '--all', '--limit', '1', '--json']))).toEqual(all);
+    expect(listed<Warehouse>(await run(['warehouses', 'list', '--all', '--limit', '1', '--json']))).toEqual(all);
     const csv = parseCsv((await run(['warehouses', 'list', '--output', 'csv'])).stdout);
     expect(csv[0]).toEqual(['id', 'name', 'isDefault', 'zones']);
     expect(csv.slice(1).map((row) => JSON.parse(row[3] ?? ''))).toEqual(all.map((w) => w.zones));

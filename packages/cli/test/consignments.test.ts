@@ -2,7 +2,7 @@ import type { Consignment } from '@coinventory/sdk';
 import { describe, expect, it } from 'vitest';
 import { scrub } from './support/cli.js';
 import { parseCsv } from './support/csv.js';
-import { json, run, sdk } from './support/demo.js';
+import { json, listed, run, sdk } from './support/demo.js';
 
 // `consignments list` and `get` on the demo organization's consignments.
 
@@ -15,13 +15,13 @@ describe('consignments', () => {
       xxxxxxxx-xxxx-xxxx-xxxx-xxxxxxxxxxxx  C-2026-008  Hartwell collection, part 2: gem Morgans  partially_sold  Hartwell Family Trust         1/3  $2,345.00  $360.00  2026-07-09 16:22
       "
     `);
-    const all = json<Consignment[]>(await run(['consignments', 'list', '--all', '--limit', '3', '--json']));
+    const all = listed<Consignment>(await run(['consignments', 'list', '--all', '--limit', '3', '--json']));
     expect(all).toEqual((await sdk.consignments.list({ limit: 100 })).items);
     const consignorId = all.find((c) => c.consignor)?.consignor?.id ?? '';
-    const mine = json<Consignment[]>(await run(['consignments', 'list', '--consignor-id', consignorId, '--json']));
+    const mine = listed<Consignment>(await run(['consignments', 'list', '--consignor-id', consignorId, '--json']));
     expect(mine.length).toBeGreaterThan(0);
     expect(mine.every((c) => c.consignor?.id === consignorId)).toBe(true);
-    const found = json<Consignment[]>(await run(['consignments', 'list', '-q', 'Okafor', '--json']));
+    const found = listed<Consignment>(await run(['consignments', 'list', '-q', 'Okafor', '--json']));
     expect(found.map((c) => c.number).sort()).toEqual(['C-2026-006', 'C-2026-014']);
     const csv = parseCsv((await run(['consignments', 'list', '--output', 'csv', '--limit', '1'])).stdout);
     expect(csv[0]).toContain('consignor.email');

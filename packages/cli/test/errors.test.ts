@@ -152,7 +152,7 @@ describe('rate limited', () => {
     // The output streamed: the pages before the wait were on stdout well before the end.
     const timing = timings.get(result);
     expect(timing?.firstStdoutMs).toBeLessThan((timing?.exitMs ?? 0) - 1000);
-    const items = JSON.parse(result.stdout) as Item[];
+    const { items } = JSON.parse(result.stdout) as { items: Item[] };
     expect(items.length).toBeGreaterThan(50);
     expect(new Set(items.map((item) => item.id)).size).toBe(items.length);
   });

@@ -1,7 +1,7 @@
 import type { Item } from '@coinventory/sdk';
 import { describe, expect, inject, it } from 'vitest';
 import { parseCsv } from './support/csv.js';
-import { json, withKey } from './support/demo.js';
+import { json, listed, withKey } from './support/demo.js';
 
 // `--fields` on lists and gets: the columns of a table or CSV and the keys of JSON.
 
@@ -11,7 +11,7 @@ const { run, sdk } = withKey(keys.raw);
 describe('--fields', () => {
   it('keeps only the keys named in JSON, nested ones nested', async () => {
     const page = await sdk.items.list({ sort: 'sku', limit: 3 });
-    const picked = json(
+    const picked = listed(
       await run([
         'items',
         'list',
@@ -93,7 +93,7 @@ describe('--fields', () => {
 
   it('works on every other list and get too', async () => {
     const [category] = (await sdk.categories.list({ limit: 1 })).items;
-    expect(json(await run(['categories', 'list', '--limit', '1', '--json', '--fields', 'name']))).toEqual([
+    expect(listed(await run(['categories', 'list', '--limit', '1', '--json', '--fields', 'name']))).toEqual([
       { name: category?.name },
     ]);
     const [invoice] = (await sdk.invoices.list({ limit: 1 })).items;

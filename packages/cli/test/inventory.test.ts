@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { Item, Movement, Reservation } from '@coinventory/sdk';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { parseCsv } from './support/csv.js';
-import { json, withKey } from './support/demo.js';
+import { json, listed, withKey } from './support/demo.js';
 
 // Issue 37 through the built binary: `items adjust` (signed numbers, both ways of writing them), `items movements`,
 // and `reservations`, each checked with the SDK. Only items this file creates are touched. Each run of the binary costs
@@ -172,7 +172,7 @@ describe('items movements', () => {
       run(['items', 'movements', item.id, '--json']),
       run(['items', 'movements', sku, '--all', '--limit', '1', '--output', 'csv']),
     ]);
-    expect(json<Movement[]>(asJson)).toEqual(ledger);
+    expect(listed<Movement>(asJson)).toEqual(ledger);
     expect(asCsv.code).toBe(0);
     const [header, ...rows] = parseCsv(asCsv.stdout);
     expect(header).toEqual([
@@ -214,11 +214,11 @@ describe('reservations', () => {
     );
     expect(held).toMatchObject({ itemId: item.id, quantity: 2, status: 'held', reference });
     expect((await sdk.items.get(item.id)).quantity).toEqual({ available: 0, sold: 0, reserved: 2 });
-    const [listed, shown] = await Promise.all([
+    const [reservations, shown] = await Promise.all([
       run(['reservations', 'list', '--item-id', item.id, '--status', 'held', '--json']),
       run(['reservations', 'get', held.id]),
     ]);
-    expect(json<Reservation[]>(listed)).toEqual([held]);
+    expect(listed<Reservation>(reservations)).toEqual([held]);
     expect(shown.code).toBe(0);
     expect(shown.stdout).toMatch(new RegExp(`^ID +${held.id}$`, 'm'));
     expect(shown.stdout).toMatch(/^Status +held$/m);

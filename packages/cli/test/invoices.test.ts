@@ -2,7 +2,7 @@ import type { Invoice } from '@coinventory/sdk';
 import { describe, expect, it } from 'vitest';
 import { scrub } from './support/cli.js';
 import { parseCsv } from './support/csv.js';
-import { json, run, sdk } from './support/demo.js';
+import { json, listed, run, sdk } from './support/demo.js';
 
 // `invoices list` and `get` on the demo organization's invoices.
 
@@ -16,9 +16,9 @@ describe('invoices', () => {
       xxxxxxxx-xxxx-xxxx-xxxx-xxxxxxxxxxxx    1011  partially_paid  Priya Natarajan  manual  $4,475.00  $3,475.00  2026-09-17 22:32
       "
     `);
-    const all = json<Invoice[]>(await run(['invoices', 'list', '--all', '--limit', '5', '--sort', 'oldest', '--json']));
+    const all = listed<Invoice>(await run(['invoices', 'list', '--all', '--limit', '5', '--sort', 'oldest', '--json']));
     expect(all).toEqual((await sdk.invoices.list({ limit: 100, sort: 'oldest' })).items);
-    const heritage = json<Invoice[]>(await run(['invoices', 'list', '-q', 'heritage', '--json']));
+    const heritage = listed<Invoice>(await run(['invoices', 'list', '-q', 'heritage', '--json']));
     expect(heritage.length).toBeGreaterThan(0);
     expect(heritage.every((invoice) => invoice.source === 'Heritage Auctions')).toBe(true);
     const csv = parseCsv((await run(['invoices', 'list', '--output', 'csv', '--limit', '2'])).stdout);

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Item, Valuation } from '@coinventory/sdk';
 import { describe, expect, inject, it } from 'vitest';
-import { json, withKey } from './support/demo.js';
+import { json, listed, withKey } from './support/demo.js';
 
 // `items get`, `update`, `delete` and `valuations` take an item's id or its SKU: a UUID is an id (one request, as
 // before), anything else an exact SKU looked up first. They change only items this file creates.
@@ -31,7 +31,7 @@ describe('items by SKU', () => {
   it('valuations by SKU', async () => {
     const [demo] = (await sdk.items.list({ sku: 'MOR-1893-S-30' })).items;
     if (!demo) throw new Error('demo item MOR-1893-S-30 is missing');
-    expect(json<Valuation[]>(await run(['items', 'valuations', 'MOR-1893-S-30', '--json']))).toEqual(
+    expect(listed<Valuation>(await run(['items', 'valuations', 'MOR-1893-S-30', '--json']))).toEqual(
       (await sdk.items.valuations(demo.id)).items,
     );
   });

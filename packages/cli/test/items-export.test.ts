@@ -53,7 +53,9 @@ describe('items export', () => {
     expect(result.stdout).toBe(
       await apiExport({ status: 'sold', gradingService: 'pcgs', q: '1' }, EXPORTS.mediaTypes.ndjson),
     );
-    const listed = JSON.parse((await run(['items', 'list', ...args, '--all', '--limit', '100', '--json'])).stdout);
+    const listed = JSON.parse(
+      (await run(['items', 'list', ...args, '--all', '--limit', '100', '--json'])).stdout,
+    ).items;
     const exported = result.stdout
       .trimEnd()
       .split('\n')

@@ -2,7 +2,7 @@ import type { Item, Valuation } from '@coinventory/sdk';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { scrub } from './support/cli.js';
 import { parseCsv } from './support/csv.js';
-import { demoItems, json, run, sdk } from './support/demo.js';
+import { demoItems, json, listed, run, sdk } from './support/demo.js';
 
 // `items get` and `items valuations` on demo items, in every format.
 
@@ -63,7 +63,7 @@ describe('items get and valuations', () => {
     expect(rows[1]?.[0]).toBe(item.id);
   });
 
-  it('valuations: table, JSON array with comps, CSV, --limit', async () => {
+  it('valuations: table, JSON body with comps, CSV, --limit', async () => {
     const item = bySku('MOR-1893-S-30');
     const table = await run(['items', 'valuations', item.id]);
     expect(table.code).toBe(0);
@@ -73,10 +73,12 @@ describe('items get and valuations', () => {
       2026-10-17 17:00  $6,266.36  $5,865.00  $6,439.09   57%  comps      5  -                 Median of 5 comparable PCGS sales within one grade step of VF30 (each adjusted 10% per grade step): $6,266.36, range $5,865.00 to $6,439.09.
       "
     `);
-    const valuations = json<Valuation[]>(await run(['items', 'valuations', item.id, '--json']));
-    expect(valuations).toEqual((await sdk.items.valuations(item.id)).items);
+    // --json is the API's body, { items }: the list is not paged, so no hasMore.
+    const asJson = await run(['items', 'valuations', item.id, '--json']);
+    expect(asJson.stdout).toBe(`${JSON.stringify(await sdk.items.valuations(item.id), null, 2)}\n`);
+    const valuations = listed<Valuation>(asJson);
     expect(valuations[0]?.comps.length).toBeGreaterThan(0);
-    expect(json<Valuation[]>(await run(['items', 'valuations', item.id, '--limit', '1', '--json']))).toEqual(
+    expect(listed<Valuation>(await run(['items', 'valuations', item.id, '--limit', '1', '--json']))).toEqual(
       valuations.slice(0, 1),
     );
     const csv = parseCsv((await run(['items', 'valuations', item.id, '--output', 'csv'])).stdout);

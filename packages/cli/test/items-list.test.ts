@@ -3,7 +3,7 @@ import type { Item } from '@coinventory/sdk';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { BIN, scratchDir, scrub } from './support/cli.js';
 import { parseCsv } from './support/csv.js';
-import { demoItems, json, keyEnv, run, sdk } from './support/demo.js';
+import { demoItems, keyEnv, listed, run, sdk } from './support/demo.js';
 
 // `items list` against the demo organization: the table, TZ and COLUMNS, JSON and CSV, every filter and sort, --all
 // across pages, a reader that goes away, and an empty result.
@@ -17,7 +17,8 @@ describe('items list', () => {
   it('prints a table: dollars, local dates, one row per item', async () => {
     const { code, stdout, stderr } = await run(['items', 'list', '--sort', 'sku', '--limit', '5']);
     expect(code).toBe(0);
-    expect(stderr).toBe('');
+    // More pages follow: the footer on stderr, whether or not it is a terminal; stdout holds only the table.
+    expect(stderr).toBe('Showing items 1–5; more: --page 2 --limit 5 or --all.\n');
     expect(scrub(stdout)).toMatchInlineSnapshot(`
       "ID                                    SKU              TITLE                                                 QTY      VALUE  GRADE           CREATED
       xxxxxxxx-xxxx-xxxx-xxxx-xxxxxxxxxxxx  AGE-1986-W-PF69  1986-W $50 Proof American Gold Eagle PCGS PF69 DCAM     1  $3,650.00  PCGS PF69 DCAM  2025-11-01 18:21
@@ -45,9 +46,40 @@ describe('items list', () => {
     expect(stdout).toContain('$3,650.00');
   });
 
-  it('--json prints the exact API objects of the page', async () => {
-    const items = json<Item[]>(await run(['items', 'list', '--sort', 'sku', '--limit', '5', '--page', '2', '--json']));
-    expect(items).toEqual((await sdk.items.list({ sort: 'sku', limit: 5, page: 2 })).items);
+  it("--json prints the API's list body, hasMore included, byte for byte", async () => {
+    const result = await run(['items', 'list', '--sort', 'sku', '--limit', '5', '--page', '2', '--json']);
+    const { items, page, limit, hasMore } = await sdk.items.list({ sort: 'sku', limit: 5, page: 2 });
+    expect(hasMore).toBe(true);
+    expect(result).toEqual({
+      code: 0,
+      stdout: `${JSON.stringify({ items, page, limit, hasMore }, null, 2)}\n`,
+      stderr: '',
+    });
+    const lastPage = Math.ceil(allItems.length / 5);
+    const last = await run(['items', 'list', '--sort', 'sku', '--limit', '5', '--page', String(lastPage), '--json']);
+    expect(JSON.parse(last.stdout)).toMatchObject({ page: lastPage, limit: 5, hasMore: false });
+  });
+
+  it('the footer names the rows shown and flags that fetch the next ones; none on the last page', async () => {
+    const second = await run(['items', 'list', '--sort', 'sku', '--limit', '5', '--page', '2', '--fields', 'sku']);
+    expect(second.stderr).toBe('Showing items 6–10; more: --page 3 --limit 5 or --all.\n');
+    expect(second.stdout.trimEnd().split('\n').slice(1)).toEqual(allItems.slice(5, 10).map((item) => item.sku));
+    // The flags the footer names, as given, fetch the rows after these.
+    const flags = /more: (.+) or --all\.$/.exec(second.stderr.trimEnd())?.[1]?.split(' ') ?? [];
+    const third = await run(['items', 'list', '--sort', 'sku', '--fields', 'sku', ...flags]);
+    expect(third.stdout.trimEnd().split('\n').slice(1)).toEqual(allItems.slice(10, 15).map((item) => item.sku));
+    // The default page size is not repeated.
+    expect((await run(['items', 'list', '--sort', 'sku', '--fields', 'sku'])).stderr).toBe(
+      'Showing items 1–20; more: --page 2 or --all.\n',
+    );
+    const lastPage = String(Math.ceil(allItems.length / 5));
+    const last = await run(['items', 'list', '--sort', 'sku', '--limit', '5', '--page', lastPage, '--fields', 'sku']);
+    expect(last.code).toBe(0);
+    expect(last.stderr).toBe('');
+    // CSV to a pipe: no footer anywhere, so `| wc -l` counts the header and the rows.
+    const csv = await run(['items', 'list', '--sort', 'sku', '--limit', '5', '--output', 'csv']);
+    expect(csv.stderr).toBe('');
+    expect(csv.stdout.split('\r\n').filter(Boolean)).toHaveLength(6);
   });
 
   it('--output csv: header, flattened fields, RFC 4180 quoting', async () => {
@@ -75,7 +107,7 @@ describe('items list', () => {
   });
 
   it('applies every filter and sort', async () => {
-    const items = json<Item[]>(
+    const items = listed<Item>(
       await run([
         'items',
         'list',
@@ -99,7 +131,7 @@ describe('items list', () => {
     const values = items.map((item) => item.valueInCents);
     expect(values).toEqual([...values].sort((a, b) => b - a));
 
-    const morgan = json<Item[]>(
+    const morgan = listed<Item>(
       await run(['items', 'list', '-q', 'morgan', '--grade', 'vf30', '--sort', 'sku', '--limit', '100', '--json']),
     );
     const expected = allItems.filter(
@@ -110,7 +142,7 @@ describe('items list', () => {
     expect(expected.length).toBeGreaterThan(1);
     expect(morgan.map((item) => item.sku)).toEqual(expected.map((item) => item.sku));
     const category = allItems.find((item) => item.category)?.category;
-    const inCategory = json<Item[]>(
+    const inCategory = listed<Item>(
       await run(['items', 'list', '--category-id', category?.id ?? '', '--limit', '100', '--sort', 'sku', '--json']),
     );
     expect(inCategory.map((item) => item.id)).toEqual(
@@ -118,14 +150,14 @@ describe('items list', () => {
     );
   });
 
-  it('--all walks every page: all items, none twice (JSON streamed as one array)', async () => {
+  it('--all walks every page: all items, none twice (JSON streamed as one list body)', async () => {
     const result = await run(['items', 'list', '--limit', '7', '--all', '--json', '--sort', 'sku']);
-    const items = json<Item[]>(result);
+    const items = listed<Item>(result);
     expect(items.map((item) => item.id)).toEqual(allItems.map((item) => item.id));
     expect(new Set(items.map((item) => item.id)).size).toBe(items.length);
     expect(allItems.length).toBeGreaterThan(7 * 7);
-    // Byte for byte what JSON.stringify gives for the whole array.
-    expect(result.stdout).toBe(`${JSON.stringify(allItems, null, 2)}\n`);
+    // Byte for byte what JSON.stringify gives for the whole list.
+    expect(result.stdout).toBe(`${JSON.stringify({ items: allItems, hasMore: false }, null, 2)}\n`);
   });
 
   it('--all as CSV and table: one header, every item; no progress on a piped stderr', async () => {
@@ -148,13 +180,15 @@ describe('items list', () => {
       env: { PATH: process.env.PATH, HOME: scratchDir(), ...keyEnv },
       encoding: 'utf8',
     });
-    expect(result.stdout).toMatch(/^\[\n {2}\{\n {4}"id": "[0-9a-f-]{36}",\n$/);
+    expect(result.stdout).toMatch(/^\{\n {2}"items": \[\n {4}\{\n$/);
     expect(result.stderr).toBe('exit=0\n');
   });
 
-  it('an empty result: an empty array, a header-only CSV, a note on stderr for tables', async () => {
+  it('an empty result: an empty list body, a header-only CSV, a note on stderr for tables', async () => {
     const args = ['items', 'list', '--sku', 'NO-SUCH-SKU'];
-    expect(json<Item[]>(await run([...args, '--json']))).toEqual([]);
+    expect((await run([...args, '--json'])).stdout).toBe(
+      `${JSON.stringify({ items: [], page: 1, limit: 20, hasMore: false }, null, 2)}\n`,
+    );
     expect((await run([...args, '--output', 'csv'])).stdout.split('\r\n')).toHaveLength(2);
     expect(await run(args)).toEqual({ code: 0, stdout: '', stderr: 'No items found.\n' });
   });

@@ -94,12 +94,17 @@ describe.skipIf(!hasScript)('on a terminal', () => {
     expect(screen).toContain('\r\u001b[KDry run of items.csv (--mode create), nothing written: 300 would be created');
   });
 
-  it('a page with more to come says how to get the rest (on stderr)', async () => {
+  it('a page with more to come says how to get the rest (on stderr), as a table or CSV', async () => {
     const dir = tempDir('out');
     const file = join(dir, 'items.txt');
     const screen = await onTerminal(`${cliLine('items list --limit 5')} > ${quote(file)}`);
-    expect(screen).toContain('--page 2 for the next page, --all for every page');
+    expect(screen).toContain('Showing items 1–5; more: --page 2 --limit 5 or --all.');
     expect(readFileSync(file, 'utf8').trimEnd().split('\n')).toHaveLength(6);
+    // CSV: the footer on a terminal's stderr, never in the file.
+    const csvFile = join(dir, 'items.csv');
+    const csvScreen = await onTerminal(`${cliLine('items list --limit 5 --output csv')} > ${quote(csvFile)}`);
+    expect(csvScreen).toContain('Showing items 1–5; more: --page 2 --limit 5 or --all.');
+    expect(readFileSync(csvFile, 'utf8')).not.toContain('Showing');
   });
 
   it('login prompts for the key and does not echo it', async () => {

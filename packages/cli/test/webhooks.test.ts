@@ -3,7 +3,7 @@ import { CHANGE_TYPES, WEBHOOKS } from '@coinventory/contract/constants';
 import type { Change, WebhookDelivery, WebhookEndpoint, WebhookEndpointWithSecret } from '@coinventory/sdk';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { scrub } from './support/cli.js';
-import { json, withKey } from './support/demo.js';
+import { json, listed, withKey } from './support/demo.js';
 import { type Received, type Receiver, startReceiver, verifiedWith } from './support/receiver.js';
 
 // `webhooks …` against the real server, delivering to a real receiver on loopback (the shared server allows
@@ -63,9 +63,9 @@ describe('webhooks', () => {
     });
     receiver.secrets = [endpoint.secret];
 
-    const listed = json<WebhookEndpoint[]>(await run(['webhooks', 'list', '--json']));
+    const endpoints = listed<WebhookEndpoint>(await run(['webhooks', 'list', '--json']));
     const { secret: _secret, ...withoutSecret } = endpoint;
-    expect(listed).toEqual([withoutSecret]);
+    expect(endpoints).toEqual([withoutSecret]);
     const table = await run(['webhooks', 'get', endpoint.id]);
     expect(scrub(table.stdout)).toContain(`URL                    ${receiver.url}`);
     expect(table.stdout).toContain('Events                 item.created, item.deleted');
@@ -100,8 +100,8 @@ describe('webhooks', () => {
     expect(first.verified).toEqual(change);
 
     const deliveries = await run(['webhooks', 'deliveries', endpoint.id, '--json']);
-    const listed = json<WebhookDelivery[]>(deliveries);
-    expect(listed.find((d) => d.changeId === change.id)).toMatchObject({
+    const sent = listed<WebhookDelivery>(deliveries);
+    expect(sent.find((d) => d.changeId === change.id)).toMatchObject({
       endpointId: endpoint.id,
       changeType: 'item.created',
       status: 'succeeded',

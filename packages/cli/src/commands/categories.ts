@@ -23,7 +23,7 @@ export function registerCategories(program: Command): void {
       examples: [
         'coinventory categories list',
         'coinventory categories list --all --output csv > categories.csv',
-        "coinventory categories list --json | jq -r '.[] | [.id, .name] | @tsv'",
+        "coinventory categories list --json | jq -r '.items[] | [.id, .name] | @tsv'",
         'coinventory items list --category-id <id>',
       ],
     },

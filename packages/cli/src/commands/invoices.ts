@@ -103,7 +103,7 @@ export function registerInvoices(program: Command): void {
       examples: [
         'coinventory invoices list --status overdue',
         'coinventory invoices list --sort oldest --all --output csv > invoices.csv',
-        "coinventory invoices list --all --json | jq '[.[] | .dueInCents] | add'",
+        "coinventory invoices list --all --json | jq '[.items[] | .dueInCents] | add'",
       ],
     },
     get: {

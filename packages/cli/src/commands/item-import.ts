@@ -1,8 +1,9 @@
 import { extname } from 'node:path';
 import { BATCH, type BatchMode, RATE_LIMIT } from '@coinventory/contract/constants';
-import { ITEM_COLUMN_BODY_FIELDS, ITEM_READ_ONLY_COLUMNS } from '@coinventory/contract/csv';
+import { ITEM_READ_ONLY_COLUMNS } from '@coinventory/contract/csv';
 import { type Command, Option } from 'commander';
 import { EXIT, UsageError } from '../errors.js';
+import { columnsTable, EXAMPLE_HEADER, SAMPLE_FILE } from '../import/column-help.js';
 import { importItems } from '../import/importer.js';
 import type { InputFormat } from '../import/rows.js';
 import { groupDigits } from '../output/format.js';
@@ -50,14 +51,24 @@ in use is refused. --mode upsert: a row whose SKU an item has changes that item
 (only the fields the row has), and the others are created.
 
 Columns (CSV) and fields (NDJSON):
-  The item's columns as 'items export' and 'items list --output csv' write them:
-${wrap(commaSeparated(Object.keys(ITEM_COLUMN_BODY_FIELDS)), '    ')}
-  or the field names of 'items create' (quantity, gradingService, categoryId, …).
+  A CSV header names each column as 'items export' and 'items list --output csv'
+  write it (COLUMN) or by its field name in 'items create' (OR FIELD), in any order.
+  REQUIRED: yes, or the --mode that needs it. FORMAT: an integer is digits (money in
+  cents); a date-time is ISO 8601 with Z or an offset (2026-03-01T10:00:00Z). EMPTY:
+  what an empty field does: clears the item's value, or is left out.
+${columnsTable()}
   Read-only columns are skipped, so an export imports unchanged:
 ${wrap(commaSeparated(ITEM_READ_ONLY_COLUMNS), '    ')}
+  Example header:
+    ${EXAMPLE_HEADER.join(',')}
   Any other column, or one given twice, stops the import before anything is sent.
-  A sku column is required, and title too with --mode create. An NDJSON line is an
-  Item as exported or an object of those fields; an export's end line is skipped.
+  An NDJSON line is an Item as exported (nested) or an object of those fields; an
+  export's end line is skipped.
+
+Sample file:
+  The package ships ${SAMPLE_FILE}, a CSV of items to try (--dry-run first). After
+  'npm install -g @coinventory/cli' it is at
+  "$(npm root -g)/@coinventory/cli/${SAMPLE_FILE}".
 
 Values (CSV):
   As --output csv writes them: money in cents, ISO 8601 date-times, attributes as a
@@ -162,6 +173,7 @@ export function registerItemImport(items: Command): void {
       });
     });
   examples(command, [
+    `coinventory items import "$(npm root -g)/@coinventory/cli/${SAMPLE_FILE}" --dry-run`,
     'coinventory items import items.csv',
     'coinventory items import stock-count.csv --mode upsert --dry-run',
     'coinventory items import items.ndjson --mode upsert --json',

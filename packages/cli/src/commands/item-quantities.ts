@@ -26,6 +26,7 @@ import {
   defined,
   examples,
   invocation,
+  LIST_JSON_HELP,
   type OutputOptions,
   shellWord,
 } from './shared.js';
@@ -198,7 +199,7 @@ export function registerItemMovements(items: Command): void {
       .description("list an item's movements (by id or SKU), newest first: what moved its quantities, and who"),
   );
   addListOptions(movements, movementView.noun[1]);
-  addOutputOptions(movements);
+  addOutputOptions(movements, undefined, LIST_JSON_HELP);
   movements.addOption(fieldsOption(movementView.csv));
   movements.addHelpText(
     'after',
@@ -218,6 +219,6 @@ right after it; BY the key (by name), the operator, or the server.`,
   examples(movements, [
     'coinventory items movements MOR-1893-S-30',
     'coinventory items movements <id|sku> --all --output csv > ledger.csv',
-    'coinventory items movements <id|sku> --json | jq \'.[] | select(.kind == "adjustment")\'',
+    'coinventory items movements <id|sku> --json | jq \'.items[] | select(.kind == "adjustment")\'',
   ]);
 }

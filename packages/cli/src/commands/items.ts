@@ -63,7 +63,7 @@ export function registerItems(program: Command): void {
         'coinventory items list',
         'coinventory items list --status in_stock --grading-service PCGS --sort value_desc --limit 50 --page 2',
         'coinventory items list -q morgan --all --output csv > morgans.csv',
-        "coinventory items list --all --json | jq -r '.[] | select(.quantity.available == 0) | .sku'",
+        "coinventory items list --all --json | jq -r '.items[] | select(.quantity.available == 0) | .sku'",
       ],
     },
     get: {
@@ -133,15 +133,17 @@ function registerItemValuations(items: Command): void {
       `how many, ${LIMITS.valuationLimit.min} to ${LIMITS.valuationLimit.max} (default: ${LIMITS.valuationLimit.default})`,
     ).argParser(integer(LIMITS.valuationLimit)),
   );
-  addOutputOptions(valuations);
+  addOutputOptions(valuations, undefined, "print the API's body as JSON, { items } (same as --output json)");
   valuations.addOption(fieldsOption(valuationView.csv));
   apiAction<ValuationOptions, [ItemRef]>(valuations, async ({ options, format, io, client }, ref) => {
     const id = await itemId(client, ref);
     const { items: list } = await client.items.valuations(id, defined({ limit: options.limit }));
-    await printListed(io, valuationView, { format, all: false, fields: options.fields }, () => onePage(list));
+    await printListed(io, valuationView, { format, all: false, paged: false, fields: options.fields }, () =>
+      onePage(list),
+    );
   });
   examples(valuations, [
     'coinventory items valuations <id>',
-    'coinventory items valuations MOR-1893-S-30 --limit 1 --json | jq .[0].comps',
+    'coinventory items valuations MOR-1893-S-30 --limit 1 --json | jq .items[0].comps',
   ]);
 }

@@ -12,7 +12,7 @@ import {
   printPages,
   type View,
 } from '../output/render.js';
-import { addOutputOptions, apiAction, defined, examples, type OutputOptions } from './shared.js';
+import { addOutputOptions, apiAction, defined, examples, LIST_JSON_HELP, type OutputOptions } from './shared.js';
 
 export interface ListOptions extends OutputOptions {
   page?: number;
@@ -155,7 +155,7 @@ export function resourceCommands<N extends ResourceName>(program: Command, spec:
     );
   });
   addListOptions(list, spec.view.noun[1]);
-  addOutputOptions(list);
+  addOutputOptions(list, undefined, LIST_JSON_HELP);
   list.addOption(fieldsOption(spec.view.csv));
   if (spec.list.help) list.addHelpText('after', spec.list.help);
   examples(list, spec.list.examples);

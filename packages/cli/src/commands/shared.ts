@@ -11,6 +11,10 @@ export interface OutputOptions {
   output?: OutputFormat;
 }
 
+/** `--json`'s help on a paged list: what it prints instead of one object. */
+export const LIST_JSON_HELP =
+  "print the API's list body as JSON, { items, page, limit, hasMore } (with --all: { items, hasMore }; same as --output json)";
+
 /** `--json` and `-o, --output <format>` (table by default). */
 export function addOutputOptions(
   command: Command,

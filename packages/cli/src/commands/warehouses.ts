@@ -49,7 +49,7 @@ export function registerWarehouses(program: Command): void {
       help: "\nZone ids (for --zone-id) are in 'coinventory warehouses get <id>' and in --json.",
       examples: [
         'coinventory warehouses list',
-        "coinventory warehouses list --json | jq -r '.[] | .name as $w | .zones[] | [$w, .name, .id] | @tsv'",
+        "coinventory warehouses list --json | jq -r '.items[] | .name as $w | .zones[] | [$w, .name, .id] | @tsv'",
       ],
     },
     get: {

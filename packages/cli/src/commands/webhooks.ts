@@ -22,6 +22,7 @@ import {
   defined,
   examples,
   invocation,
+  LIST_JSON_HELP,
   type OutputOptions,
 } from './shared.js';
 import {
@@ -137,7 +138,10 @@ export function registerWebhooks(program: Command): void {
     list: {
       description: 'list webhook endpoints, oldest first (without their secrets)',
       filters: {},
-      examples: ['coinventory webhooks list', "coinventory webhooks list --json | jq -r '.[] | [.id, .url] | @tsv'"],
+      examples: [
+        'coinventory webhooks list',
+        "coinventory webhooks list --json | jq -r '.items[] | [.id, .url] | @tsv'",
+      ],
     },
     get: {
       description: 'show one endpoint: its events, and why it is disabled or since when it is failing',
@@ -250,7 +254,7 @@ function registerWebhookDeliveries(webhooks: Command): void {
     "list an endpoint's deliveries, newest first: status, attempts, last answer, next attempt",
   ).addOption(new Option('--status <status>', 'only deliveries in this state').choices(WEBHOOK_DELIVERY_STATUSES));
   addListOptions(deliveries, deliveryView.noun[1]);
-  addOutputOptions(deliveries);
+  addOutputOptions(deliveries, undefined, LIST_JSON_HELP);
   deliveries.addOption(fieldsOption(deliveryView.csv));
   apiAction<DeliveriesOptions, [string]>(deliveries, async ({ options, format, io, client }, id) => {
     const list = client.webhookEndpoints.deliveries(

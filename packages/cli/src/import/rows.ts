@@ -41,6 +41,12 @@ export interface InputRow {
   names: ReadonlyMap<BodyField, string>;
 }
 
+/** The fields a file must have a column for, by mode: a new item needs a SKU and a title; upsert finds by SKU. */
+export const REQUIRED_FIELDS: Readonly<Record<BatchMode, readonly BodyField[]>> = {
+  create: ['sku', 'title'],
+  upsert: ['sku'],
+};
+
 const has = (object: object, key: string): boolean => Object.hasOwn(object, key);
 
 /** The body field a column or field name sets; null for a column an import skips; undefined for an unknown name. */
@@ -114,8 +120,7 @@ export function planHeader(record: CsvRecord, mode: BatchMode, file: string): Cs
       names.set(field, name);
     }
   });
-  const required: BodyField[] = mode === 'create' ? ['sku', 'title'] : ['sku'];
-  const missing = required.filter((field) => !names.has(field));
+  const missing = REQUIRED_FIELDS[mode].filter((field) => !names.has(field));
   if (missing.length > 0) {
     const why = mode === 'create' ? 'each new item needs a SKU and a title' : 'upsert finds each item by its SKU';
     stop(`no ${quoted(missing)} column: ${why}.`);

@@ -1,6 +1,7 @@
+import { LIMITS } from '@coinventory/contract/constants';
 import type { IO } from '../io.js';
 import { csvHeader, csvRows } from './csv.js';
-import { JsonArrayWriter, jsonDocument } from './json.js';
+import { JsonListWriter, jsonDocument } from './json.js';
 import { type Column, TableWriter } from './table.js';
 
 export const OUTPUT_FORMATS = ['table', 'json', 'csv'] as const;
@@ -16,10 +17,11 @@ export interface View<T> {
   csv: readonly string[];
 }
 
-/** One page as the SDK gives it. */
+/** One page as the SDK gives it (`limit` absent for a list the API does not page). */
 export interface PageLike<T> {
   items: T[];
   page: number;
+  limit?: number;
   hasMore: boolean;
 }
 
@@ -27,12 +29,15 @@ export interface ListOutput {
   format: OutputFormat;
   /** Walking every page (`--all`): progress on stderr while it runs. */
   all: boolean;
+  /** False for a list the API does not page (valuations): its JSON is `{ items }` alone. Default: true. */
+  paged?: boolean;
 }
 
 /**
  * Prints a list as its pages arrive: a table (header fixed by the first page), CSV (header first, even for an empty
- * list), or one JSON array. With `--all`, a progress line on stderr (only on a terminal) counts pages and items.
- * Returns how many items were printed.
+ * list), or the API's list body as JSON (with `hasMore`). With `--all`, a progress line on stderr (only on a
+ * terminal) counts pages and items. When more pages follow the one shown, a footer on stderr says which rows these
+ * are and how to get the rest (see {@link moreFooter}). Returns how many items were printed.
  */
 export async function printPages<T>(
   io: IO,
@@ -42,7 +47,7 @@ export async function printPages<T>(
 ): Promise<number> {
   const [one, many] = view.noun;
   const table = new TableWriter(view.columns, { style: io.style, maxWidth: io.maxWidth, streaming: output.all });
-  const json = new JsonArrayWriter();
+  const json = new JsonListWriter();
   let count = 0;
   let last: PageLike<T> | undefined;
   if (output.all) io.progress.update(`Fetching ${many}…`);
@@ -65,13 +70,35 @@ export async function printPages<T>(
   } finally {
     io.progress.clear();
   }
-  if (output.format === 'json') await io.out.write(json.end());
+  if (output.format === 'json') await io.out.write(json.end(listTail(output, last)));
   if (output.format === 'table' && count === 0) io.notice(`No ${many} found.`);
-  // A hint for people, never for scripts: only when stderr is a terminal.
-  if (!output.all && last?.hasMore && io.stderrIsTTY) {
-    io.notice(io.errStyle.dim(`More ${many} follow: --page ${last.page + 1} for the next page, --all for every page.`));
+  const footer = !output.all && last?.hasMore ? moreFooter(many, last) : undefined;
+  // On stderr, so that stdout holds the table's rows alone (`| wc -l`, `| grep`): always under a table, which is
+  // for people; under CSV only when stderr is a terminal (a script's log stays clean); never under JSON, which says
+  // `hasMore` itself.
+  if (footer && (output.format === 'table' || (output.format === 'csv' && io.stderrIsTTY))) {
+    io.notice(io.errStyle.dim(footer));
   }
   return count;
+}
+
+/** The keys of a JSON list after its items: the page's, `hasMore` alone for `--all`, none for an unpaged list. */
+function listTail(output: ListOutput, last: PageLike<unknown> | undefined): Record<string, unknown> {
+  if (output.paged === false) return {};
+  if (output.all) return { hasMore: last?.hasMore ?? false };
+  return { page: last?.page, limit: last?.limit, hasMore: last?.hasMore ?? false };
+}
+
+/**
+ * Which rows a page holds and the flags that fetch the rest: `Showing items 21–40; more: --page 3 or --all.` The
+ * rows are counted from the page number and size, as the API pages; a page size other than the default is named
+ * with the next page (`--page 3 --limit 50`), since the same page number of another size holds other rows.
+ */
+export function moreFooter(many: string, page: PageLike<unknown>): string {
+  const first = page.limit === undefined ? 1 : (page.page - 1) * page.limit + 1;
+  const rows = page.items.length === 0 ? 'none' : `${first}–${first + page.items.length - 1}`;
+  const size = page.limit === undefined || page.limit === LIMITS.listLimit.default ? '' : ` --limit ${page.limit}`;
+  return `Showing ${many} ${rows}; more: --page ${page.page + 1}${size} or --all.`;
 }
 
 /** An array that is not paginated (valuations) as the one page of a list. */

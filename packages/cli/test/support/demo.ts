@@ -40,3 +40,13 @@ export const json = <T>(result: CliResult): T => {
 export async function demoItems(): Promise<Item[]> {
   return (await sdk.items.list({ limit: 100, sort: 'sku' }).collectAll({ max: 1000 })).items;
 }
+
+/**
+ * The items of a list a run printed with `--json`, which is the API's list body: `{ items, page, limit, hasMore }`
+ * for one page, `{ items, hasMore }` with `--all`, `{ items }` for a list the API does not page.
+ */
+export const listed = <T>(result: CliResult): T[] => {
+  const body = json<{ items: T[] }>(result);
+  expect(Array.isArray(body.items), `not a list body: ${result.stdout.slice(0, 200)}`).toBe(true);
+  return body.items;
+};

@@ -34,6 +34,8 @@ export interface SharedServer extends ServerInfo {
     formulas: string;
     /** Adjustments, movements and reservations. */
     inventory: string;
+    /** `items import --help`'s columns and the shipped sample, tried with dry runs. */
+    importHelp: string;
     /** Keys of an organization of their own (BULK_ORGANIZATION), empty at first: the bulk imports fill it. */
     bulk: string;
     bulkResume: string;
@@ -108,6 +110,7 @@ export default async function setup(project: TestProject): Promise<() => Promise
       raw,
       formulas,
       inventory,
+      importHelp,
       [bulk, bulkResume],
     ] = await Promise.all([
       createKey(info, 'cli read-only', 'read'),
@@ -125,6 +128,7 @@ export default async function setup(project: TestProject): Promise<() => Promise
       createKey(info, 'cli api and --fields tests', 'read,write'),
       createKey(info, 'cli CSV formula tests', 'read,write'),
       createKey(info, 'cli inventory tests', 'read,write'),
+      createKey(info, 'cli import help tests', 'read,write'),
       bulkOrganizationKeys(info, ['cli bulk import tests', 'cli bulk import resume tests']),
     ]);
     project.provide('server', {
@@ -146,6 +150,7 @@ export default async function setup(project: TestProject): Promise<() => Promise
         raw,
         formulas,
         inventory,
+        importHelp,
         bulk: bulk as string,
         bulkResume: bulkResume as string,
       },

@@ -132,8 +132,18 @@ export function quantile(sorted: readonly number[], q: number): number {
   return lower + (upper - lower) * (position - below);
 }
 
-const sameService = (a: string | null, b: string | null) =>
-  a !== null && b !== null && a.trim().toUpperCase() === b.trim().toUpperCase();
+/** A grading service as sales and items are compared by it: trimmed, upper case (`pcgs ` is `PCGS`). */
+export const serviceKey = (service: string | null): string | null => service?.trim().toUpperCase() || null;
+
+const sameService = (a: string | null, b: string | null) => serviceKey(a) !== null && serviceKey(a) === serviceKey(b);
+
+/** Whether a sale is recent enough to compare: sold within COMPS_MAX_AGE_DAYS, and not after `now`. */
+export const soldInWindow = (sale: Sale, now: Date): boolean =>
+  sale.soldAt.getTime() <= now.getTime() && now.getTime() - sale.soldAt.getTime() <= COMPS_MAX_AGE_DAYS * DAY_MS;
+
+/** Whether a sale's grade compares with the item's: of its family, the same grade or at most one step away. */
+export const gradeNear = (saleGrade: Grade | null, grade: Grade): saleGrade is Grade =>
+  saleGrade?.family === grade.family && (saleGrade.key === grade.key || Math.abs(saleGrade.step - grade.step) <= 1);
 
 /** Cents as dollars to the cent, `$1,234.50`: the summaries', and the operator commands' tables. */
 export const dollars = (cents: number) =>
@@ -157,15 +167,10 @@ function nearSales(inputs: Inputs, grade: Grade): Array<{ sale: Sale; grade: Gra
       (sale) =>
         sale.identity === item.identity &&
         sameService(sale.gradingService, item.gradingService) &&
-        sale.soldAt.getTime() <= now.getTime() &&
-        now.getTime() - sale.soldAt.getTime() <= COMPS_MAX_AGE_DAYS * DAY_MS,
+        soldInWindow(sale, now),
     )
     .map((sale) => ({ sale, grade: parseGrade(sale.grade) }))
-    .filter(
-      (entry): entry is { sale: Sale; grade: Grade } =>
-        entry.grade?.family === grade.family &&
-        (entry.grade.key === grade.key || Math.abs(entry.grade.step - grade.step) <= 1),
-    )
+    .filter((entry): entry is { sale: Sale; grade: Grade } => gradeNear(entry.grade, grade))
     .sort((a, b) => b.sale.soldAt.getTime() - a.sale.soldAt.getTime());
 }
 

@@ -7,7 +7,8 @@ import { ApiError, ProvisioningError } from '../../errors.js';
 import { recordChange } from '../changes/index.js';
 import { findValuation, latestValuations, lockItem, updateItem } from '../items/index.js';
 import { requireOrganization } from '../organizations/index.js';
-import { type Estimate, estimate, type Sale } from './engine.js';
+import { type Estimate, estimate, type Inputs, type Sale } from './engine.js';
+import { type NotValued, whyNotValued } from './explain.js';
 import type { ItemToValue } from './store.js';
 import * as data from './store.js';
 
@@ -33,8 +34,11 @@ export interface ValuateResult {
    * unchanged organization adds no valuations and no changes). With --apply, only when that valuation was applied.
    */
   unchanged: Array<{ itemId: string; sku: string; valuationId: string }>;
-  /** Items nothing could value: no comparable sales, price guide value or metal content. */
-  skipped: Array<{ itemId: string; sku: string }>;
+  /**
+   * Items nothing could value (too few comparable sales, no price guide value, no melt value), each with why: the
+   * sales found by grading service against the minimum, within the window (explain.ts).
+   */
+  skipped: Array<{ itemId: string; sku: string } & NotValued>;
 }
 
 /**
@@ -114,16 +118,17 @@ async function valueItem(
   sources: Sources,
   result: ValuateResult,
 ): Promise<void> {
-  const found = estimate({
+  const inputs: Inputs = {
     item,
     sales: sources.salesByIdentity.get(item.identity) ?? [],
     priceGuideValueInCents:
       item.grade === null ? null : (sources.guide.get(data.guideKey(item.identity, item.grade)) ?? null),
     spotCentsPerOz: sources.spotCentsPerOz,
     now: run.now,
-  });
+  };
+  const found = estimate(inputs);
   if (!found) {
-    result.skipped.push({ itemId: item.id, sku: item.sku });
+    result.skipped.push({ itemId: item.id, sku: item.sku, ...whyNotValued(inputs) });
     return;
   }
   const standing = sources.latest.get(item.id);

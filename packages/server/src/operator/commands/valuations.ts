@@ -9,6 +9,12 @@ const flag = { type: 'boolean' } as const;
 const named = (skus: string[]) =>
   skus.length <= 10 ? skus.join(', ') : `${skus.slice(0, 10).join(', ')} and ${skus.length - 10} more (see --json)`;
 
+/** Each item nothing could value, with why (the sales found against those needed…): the first ten, then how many more. */
+const notValued = (skipped: ReadonlyArray<{ sku: string; reason: string }>) => [
+  ...skipped.slice(0, 10).map((s) => `  ${s.sku}: ${s.reason}`),
+  ...(skipped.length > 10 ? [`  and ${skipped.length - 10} more (see --json)`] : []),
+];
+
 /** The valuation engine, run by the operator, and the spot prices its melt values use. */
 export const VALUATIONS_COMMANDS = [
   spec({
@@ -61,15 +67,12 @@ export const VALUATIONS_COMMANDS = [
           : [
               `${result.unchanged.length} unchanged since their latest valuation (${named(result.unchanged.map((u) => u.sku))})`,
             ]),
-        ...(result.skipped.length === 0
-          ? []
-          : [
-              `${result.skipped.length} without comparable sales, a price guide value or metal content (${named(result.skipped.map((s) => s.sku))})`,
-            ]),
+        ...(result.skipped.length === 0 ? [] : [`${result.skipped.length} not valued, each with why below`]),
       ];
       lines.push(
         `${result.valued.length} ${result.valued.length === 1 ? 'item' : 'items'} valued in ${result.organization.slug}` +
           (others.length === 0 ? '.' : `; ${others.join('; ')}.`),
+        ...notValued(result.skipped),
       );
       return lines.join('\n');
     },

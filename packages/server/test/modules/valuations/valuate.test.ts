@@ -200,7 +200,10 @@ describe('valuate, run in-process on the suite’s database', () => {
         'A-GUIDED   price_guide  $300.00   50%         no',
         'B-BULLION  melt         $29.39    40%         no',
         '',
-        `2 items valued in ${ws.slug}; 1 without comparable sales, a price guide value or metal content (C-UNKNOWN).`,
+        `2 items valued in ${ws.slug}; 1 not valued, each with why below.`,
+        '  C-UNKNOWN: no grade, so no sale compares (no sales of its coin in the last 730 days); no price guide value' +
+          ' (it needs a grade); no melt value (attributes needed: metal, fineness (above 0, at most 1), weightGrams' +
+          ' (above 0)).',
         '',
       ].join('\n'),
     );
@@ -217,6 +220,50 @@ describe('valuate, run in-process on the suite’s database', () => {
     expect(await valuations(api, bullion.id)).toMatchObject([{ basis: 'melt', meltValueInCents: 2_939 }]);
     expect(await valuations(api, unknown.id)).toEqual([]);
     expect(ok(await run('spot', 'list'))).toMatch(/^METAL +USD PER OZ +SET AT\nsilver +\$38\.00 +\d{4}-/);
+  });
+
+  it('says why an item could not be valued: the sales found by grading service, the minimum, the window', async () => {
+    const { ws, api } = await fresh();
+    const coin = { coin: TITLE, service: 'NGC' };
+    // Two NGC sales within one step of MS63 (3 needed); four PCGS ones, another grading service; and NGC sales that
+    // do not compare: a proof, one two steps away, one older than the window.
+    await addSale(ws.organizationId, { ...coin, grade: 'MS63', price: 10_000, daysAgo: 10 });
+    await addSale(ws.organizationId, { ...coin, grade: 'MS64', price: 12_000, daysAgo: 20 });
+    for (const daysAgo of [5, 6, 7, 8]) await addSale(ws.organizationId, { grade: 'MS63', price: 9_000, daysAgo });
+    await addSale(ws.organizationId, { ...coin, grade: 'PR63', price: 50_000, daysAgo: 10 });
+    await addSale(ws.organizationId, { ...coin, grade: 'MS65', price: 30_000, daysAgo: 10 });
+    await addSale(ws.organizationId, { ...coin, grade: 'MS63', price: 8_000, daysAgo: 731 });
+    // A coin of a metal with no spot price: its attributes are complete, the price is what is missing.
+    const attributes = { metal: 'Orichalcum', fineness: 0.9, weightGrams: 26.73 };
+    await createItem(api, { sku: 'A-NGC', title: TITLE, gradingService: 'NGC', grade: 'MS63', attributes });
+    await createItem(api, { sku: 'B-RAW', title: TITLE, grade: 'MS63' });
+
+    expect(ok(await run('valuate', '--org', ws.slug, '--all'))).toBe(
+      [
+        `0 items valued in ${ws.slug}; 2 not valued, each with why below.`,
+        '  A-NGC: 2 NGC sales of its coin within one grade step of MS63 in the last 730 days, 3 needed (other grading' +
+          ' services do not count: 4 PCGS); no price guide value for MS63; no melt value: no spot price for orichalcum' +
+          ' (coinventory-server spot set).',
+        '  B-RAW: no grading service, so no sale compares (sales of its coin within one grade step of MS63 in the last' +
+          ' 730 days: 4 PCGS, 2 NGC); no price guide value for MS63; no melt value (attributes needed: metal, fineness' +
+          ' (above 0, at most 1), weightGrams (above 0)).',
+        '',
+      ].join('\n'),
+    );
+    const result = JSON.parse(ok(await run('valuate', '--org', ws.slug, '--item', 'A-NGC', '--json')));
+    expect(result.skipped).toEqual([
+      {
+        itemId: expect.any(String),
+        sku: 'A-NGC',
+        reason: expect.stringMatching(/^2 NGC sales of its coin within one grade step of MS63 in the last 730 days/),
+        sales: { byGradingService: { NGC: 2, PCGS: 4 }, needed: 3, windowDays: 730 },
+      },
+    ]);
+    // One more NGC sale and the same item is valued from sales: the count said what was missing.
+    await addSale(ws.organizationId, { ...coin, grade: 'MS62', price: 9_500, daysAgo: 30 });
+    expect(JSON.parse(ok(await run('valuate', '--org', ws.slug, '--item', 'A-NGC', '--json'))).valued).toMatchObject([
+      { sku: 'A-NGC', basis: 'comps' },
+    ]);
   });
 
   it('refuses what it cannot do, naming the option, and values nothing', async () => {
