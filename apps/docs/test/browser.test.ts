@@ -311,12 +311,17 @@ describe.skipIf(!hasChromium)('the documentation site in Chromium', () => {
     expect([...problems, ...seen.problems]).toEqual([]);
   }, 120_000);
 
-  it('searches the site locally', async () => {
+  it("searches the site locally, a concept's own guide first", async () => {
     const { page, seen, close } = await open('/');
     await page.locator('.VPNavBarSearch button').click();
     await page.locator('.VPLocalSearchBox input').fill('Retry-After');
     const results = page.locator('.VPLocalSearchBox .result');
-    await expect.poll(() => results.count()).toBeGreaterThan(0);
+    // The index loads on the first search: it has grown with the reference pages, so it may take a few seconds.
+    await expect.poll(() => results.count(), { timeout: 10_000 }).toBeGreaterThan(0);
+    await page.locator('.VPLocalSearchBox input').fill('idempotency key');
+    await expect
+      .poll(() => results.first().getAttribute('href'), { timeout: 10_000 })
+      .toMatch(/^\/guide\/idempotency\.html#/);
     expect(seen.problems).toEqual([]);
     await close();
   });

@@ -4,7 +4,7 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { contractRoutes, ERRORS, WEBHOOKS } from '@coinventory/contract';
+import { contractRoutes, ERRORS, IDEMPOTENCY, WEBHOOKS } from '@coinventory/contract';
 import openApiDocument from '@coinventory/contract/openapi';
 import { Coinventory } from '@coinventory/sdk';
 import { SERVER_BIN } from '@coinventory/test-server';
@@ -281,6 +281,34 @@ describe('the errors guide', () => {
     );
     const expected = Object.entries(ERRORS).map(([code, { status, message }]) => ({ status, code, message }));
     expect(rows).toEqual(expected);
+  });
+});
+
+describe('the idempotency guide', () => {
+  const page = read('guide/idempotency.md');
+
+  it('lists every write of the contract, and only those, as the reference names them', () => {
+    const rows = [...page.matchAll(/^\| \[(.+?)\]\(\/reference\/api\/(\w+)\) \| `(\w+) (\S+)` \|$/gm)].map((m) =>
+      m.slice(1),
+    );
+    const writes = contractRoutes
+      .filter(({ route }) => route.method !== 'GET')
+      .map(({ route }) => [
+        route.summary,
+        route.metadata.operationId,
+        route.method,
+        `/v1${route.path.replace(/:(\w+)/g, '{$1}')}`,
+      ]);
+    expect(rows).toEqual(writes);
+  });
+
+  it("gives the contract's key format, retention and error codes", () => {
+    expect(page).toContain(`${IDEMPOTENCY.key.min} to ${IDEMPOTENCY.key.max} printable ASCII characters`);
+    expect(page).toContain(`kept for ${IDEMPOTENCY.retentionHours} hours`);
+    expect(page).toContain(`\`${IDEMPOTENCY.header}\``);
+    expect(page).toContain(`\`${IDEMPOTENCY.replayedHeader}: true\``);
+    expect(page).toContain(`| \`${ERRORS.IDEMPOTENCY_KEY_IN_USE.status}\` | \`IDEMPOTENCY_KEY_IN_USE\` |`);
+    for (const hours of page.matchAll(/(\d+) hours/g)) expect(Number(hours[1])).toBe(IDEMPOTENCY.retentionHours);
   });
 });
 
