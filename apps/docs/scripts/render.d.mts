@@ -32,6 +32,3 @@ export function renderApiIndex(document: OpenApiDocument): string;
 export function renderSchemas(document: OpenApiDocument): string;
 export function commandTree(help: (args: string[]) => string, root: string[]): Array<{ path: string[]; help: string }>;
 export function subcommands(helpText: string): string[];
-export function renderCliReference(commands: Array<{ path: string[]; help: string }>): string;
-export function operatorCommands(helpText: string): string[];
-export function renderOperatorReference(help: (args: string[]) => string): string;

@@ -358,39 +358,3 @@ export function subcommands(helpText) {
     .map((line) => /^ {2}([a-z][a-z-]*)/.exec(line)?.[1])
     .filter((name) => name !== undefined && name !== 'help');
 }
-
-export function renderCliReference(commands) {
-  const out = [
-    '---\noutline: [2, 2]\n---\n',
-    '# CLI reference\n',
-    'Every command of `coinventory`, with its help exactly as the CLI prints it (`coinventory <command> --help`). Generated from the CLI itself at build time. For a tour, read [the CLI guide](/guide/cli).\n',
-  ];
-  for (const { path, help } of commands) {
-    out.push(`## ${path.join(' ')}\n\n\`\`\`text\n${help.trimEnd()}\n\`\`\`\n`);
-  }
-  return out.join('\n');
-}
-
-/** Operator commands: `coinventory-server --help` lists them (`name [sub]  summary`); each has its own --help. */
-export function operatorCommands(helpText) {
-  const section = helpText.split(/\n\n+/).find((block) => block.startsWith('Commands:')) ?? '';
-  return section
-    .split('\n')
-    .map((line) => /^ {2}([a-z][a-z-]*(?: [a-z][a-z-]*)?)(?= {2,}\S)/.exec(line)?.[1])
-    .filter((name) => name !== undefined);
-}
-
-export function renderOperatorReference(help) {
-  const main = help([]);
-  const out = [
-    '---\noutline: [2, 2]\n---\n',
-    '# Operator commands reference\n',
-    "Every command of `coinventory-server`, the server's binary (from a clone: `node packages/server/dist/main.js`), with its help exactly as it prints it. Generated at build time. For when to use which, read [the operator guide](/guide/operator-commands).\n",
-    `## coinventory-server\n\n\`\`\`text\n${main.trimEnd()}\n\`\`\`\n`,
-  ];
-  for (const name of operatorCommands(main)) {
-    const text = help(name.split(' '));
-    out.push(`## coinventory-server ${name}\n\n\`\`\`text\n${text.trimEnd()}\n\`\`\`\n`);
-  }
-  return out.join('\n');
-}

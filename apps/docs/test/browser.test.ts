@@ -9,6 +9,9 @@ import openApiDocument from '@coinventory/contract/openapi';
 import { type RunningServer, startServer, stopServer } from '@coinventory/test-server';
 import { type Browser, type BrowserContext, chromium, type Page, type Request } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CLI_BIN, helpReader } from '../scripts/help.mjs';
+import { subcommands } from '../scripts/render.mjs';
+import { type PageWidths, pageWidths, type ReferencePageWidths, referencePageWidths } from './support/page-widths.js';
 import { serveStatic } from './support/static-server.js';
 
 const DOCS = fileURLToPath(new URL('..', import.meta.url));
@@ -39,55 +42,6 @@ const webhooks = Object.values(openApiDocument.webhooks ?? {}).flatMap((pathItem
 
 /** The window every page is seen in: the width the API reference must fit without scrolling sideways. */
 const VIEWPORT = { width: 1280, height: 900 };
-
-/** What an operation page measures: its own width, each table's, and each request sample's pane and code. */
-interface PageWidths {
-  document: number;
-  tables: Array<{ heading: string; scrollWidth: number; clientWidth: number }>;
-  samples: Array<{
-    label: string;
-    height: number;
-    /** The widest line of its code, the width its code box needs, and the width the box has. */
-    lineWidth: number;
-    codeScrollWidth: number;
-    codeClientWidth: number;
-  }>;
-}
-
-async function pageWidths(page: Page): Promise<PageWidths> {
-  return {
-    document: await page.locator('html').evaluate((html) => html.scrollWidth),
-    tables: await page.locator('.vp-doc table').evaluateAll((tables) =>
-      tables.map((table) => {
-        // The heading the table is under (the tables of named things sit in a div of their own).
-        let node = table.closest('.api-fields') ?? table;
-        while (node && !/^H[1-4]$/.test(node.tagName)) node = node.previousElementSibling;
-        return {
-          heading: node?.textContent?.trim() ?? '',
-          scrollWidth: table.scrollWidth,
-          clientWidth: table.clientWidth,
-        };
-      }),
-    ),
-    samples: await page.locator('.request-samples .request-sample').evaluateAll((panes) =>
-      panes.map((pane) => {
-        // VitePress scrolls a code block in its language-* box or in its pre: neither may need to.
-        const box = pane.querySelector('div[class*="language-"]');
-        const pre = box?.querySelector('pre');
-        return {
-          label: pane.querySelector('.request-sample-label')?.textContent?.trim() ?? '',
-          height: pane.getBoundingClientRect().height,
-          lineWidth: Math.max(
-            0,
-            ...[...pane.querySelectorAll('code .line')].map((line) => line.getBoundingClientRect().width),
-          ),
-          codeScrollWidth: Math.max(box?.scrollWidth ?? 0, pre?.scrollWidth ?? 0),
-          codeClientWidth: Math.min(box?.clientWidth ?? 0, pre?.clientWidth ?? 0),
-        };
-      }),
-    ),
-  };
-}
 
 interface OperationPage {
   widths: PageWidths;
@@ -333,12 +287,41 @@ describe.skipIf(!hasChromium)('the documentation site in Chromium', () => {
     expect(problems).toEqual([]);
   }, 180_000);
 
-  it('searches the site locally', async () => {
+  it('fits the CLI reference (its index and a page per command) and the operator reference in a 1280-pixel window', async () => {
+    const cliPages = [
+      '/reference/cli.html',
+      ...subcommands(helpReader(CLI_BIN)([])).map((name) => `/reference/cli/${name}.html`),
+    ];
+    expect(builtPages().filter((path) => path.startsWith('/reference/cli'))).toEqual(cliPages.sort());
+    const paths = [...cliPages, '/reference/operator.html'];
+    const problems: string[] = [];
+    const measured: ReferencePageWidths[] = [];
+    const { page, seen, visit, settle, close } = await tab();
+    for (const path of paths) {
+      await visit(path);
+      measured.push(await referencePageWidths(page, path, VIEWPORT.width));
+    }
+    problems.push(...measured.flatMap((widths) => widths.problems));
+    await settle();
+    await close();
+    console.info(
+      `At ${VIEWPORT.width} px, over ${measured.length} CLI and operator reference pages: pages ${Math.max(...measured.map((m) => m.document))} px wide at most; ` +
+        `${measured.reduce((sum, m) => sum + m.boxes, 0)} code blocks, the widest needing ${Math.max(...measured.map((m) => m.widest))} px of at least ${Math.min(...measured.map((m) => m.room))} px.`,
+    );
+    expect([...problems, ...seen.problems]).toEqual([]);
+  }, 120_000);
+
+  it("searches the site locally, a concept's own guide first", async () => {
     const { page, seen, close } = await open('/');
     await page.locator('.VPNavBarSearch button').click();
     await page.locator('.VPLocalSearchBox input').fill('Retry-After');
     const results = page.locator('.VPLocalSearchBox .result');
-    await expect.poll(() => results.count()).toBeGreaterThan(0);
+    // The index loads on the first search: it has grown with the reference pages, so it may take a few seconds.
+    await expect.poll(() => results.count(), { timeout: 10_000 }).toBeGreaterThan(0);
+    await page.locator('.VPLocalSearchBox input').fill('idempotency key');
+    await expect
+      .poll(() => results.first().getAttribute('href'), { timeout: 10_000 })
+      .toMatch(/^\/guide\/idempotency\.html#/);
     expect(seen.problems).toEqual([]);
     await close();
   });

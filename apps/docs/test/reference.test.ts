@@ -1,26 +1,26 @@
 // The references say what the product is: the generated pages are current, and the hand-written SDK reference
 // names every export and every method of the published SDK.
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { contractRoutes, ERRORS, WEBHOOKS } from '@coinventory/contract';
+import { contractRoutes, ERRORS, IDEMPOTENCY, WEBHOOKS } from '@coinventory/contract';
 import openApiDocument from '@coinventory/contract/openapi';
 import { Coinventory } from '@coinventory/sdk';
 import { SERVER_BIN } from '@coinventory/test-server';
 import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
 import { helpReader } from '../scripts/help.mjs';
+import { HELP_CODE_WIDTH } from '../scripts/help-doc.mjs';
+import { operatorCommands, renderCliPages, renderOperatorReference } from '../scripts/reference-pages.mjs';
 import {
   commandTree,
   namedCell,
   operationsByTag,
-  operatorCommands,
   renderApiIndex,
-  renderCliReference,
   renderOperation,
-  renderOperatorReference,
   routeKeys,
+  subcommands,
 } from '../scripts/render.mjs';
 import { cliCommandOf, SAMPLE_WIDTH } from '../scripts/samples.mjs';
 import { codeBlocks } from './support/markdown.js';
@@ -157,11 +157,57 @@ describe('the API reference', () => {
   });
 });
 
+/** Words of a help text that a page does not have (the page's Markdown read as text: escapes and markup aside). */
+function missingWords(help: string, page: string): string[] {
+  const wordsOf = (text: string) =>
+    text
+      .toLowerCase()
+      .replace(/\\(.)/g, '$1')
+      .match(/[a-z0-9][a-z0-9'.-]*[a-z0-9]|[a-z0-9]/g) ?? [];
+  const shown = new Set(wordsOf(page.replace(/&lt;/g, '<').replace(/&gt;/g, '>')));
+  // `Usage:` is the help's label for what the page shows as the first code block.
+  return [...new Set(wordsOf(help.replace(/^Usage: /, '')))].filter((word) => !shown.has(word));
+}
+
 describe('the CLI reference', () => {
   const commands = cliCommands;
 
-  it("is the CLI's own help, current", () => {
-    expect(read('reference/cli.md')).toBe(renderCliReference(commands));
+  it("is the CLI's own help, current: an index and a page per command", () => {
+    const { index, pages } = renderCliPages(commands);
+    expect(read('reference/cli.md')).toBe(index);
+    expect(pages.map((page) => page.name)).toEqual(subcommands(commands[0]?.help ?? ''));
+    expect(readdirSync(join(SITE, 'reference/cli')).sort()).toEqual(pages.map((page) => `${page.name}.md`).sort());
+    for (const { name, markdown } of pages) expect(read(`reference/cli/${name}.md`), name).toBe(markdown);
+  });
+
+  it('lays each help out without losing a word of it: every command on its page, under its own heading', () => {
+    const { index, pages } = renderCliPages(commands);
+    for (const command of commands) {
+      const [, top] = command.path;
+      const page = top === undefined ? index : (pages.find((candidate) => candidate.name === top)?.markdown ?? '');
+      if (command.path.length > 2) expect(page).toContain(`\n## ${command.path.join(' ')} {#`);
+      else expect(page).toMatch(top === undefined ? /^# CLI reference$/m : `\n# ${command.path.join(' ')}\n`);
+      // The global options are on the index only; everything else a help says is on its command's page.
+      const help = command.path.length > 1 ? command.help.replace(/\nGlobal Options:\n(?: .*\n)+/, '\n') : command.help;
+      expect(missingWords(help, page), command.path.join(' ')).toEqual([]);
+    }
+  });
+
+  it('wraps usages and examples to fit the column, with shell continuations in examples', () => {
+    const pages = [renderCliPages(commands).index, ...renderCliPages(commands).pages.map((page) => page.markdown)];
+    for (const page of pages)
+      for (const block of codeBlocks('cli', page)) {
+        expect(['text', 'sh']).toContain(block.lang);
+        for (const line of block.code.split('\n')) expect(line.length, line).toBeLessThanOrEqual(HELP_CODE_WIDTH);
+      }
+    // An example's command, joined again, is the help's own.
+    const items = renderCliPages(commands).pages.find((page) => page.name === 'items')?.markdown ?? '';
+    const examples = codeBlocks('items', items)
+      .filter((block) => block.lang === 'sh')
+      .flatMap((block) => block.code.replace(/ \\\n {2}/g, ' ').split('\n'));
+    expect(examples).toContain(
+      'coinventory items list --status in_stock --grading-service PCGS --sort value_desc --limit 50 --page 2',
+    );
   });
 
   it('covers every command, the ones for each API operation among them', () => {
@@ -199,7 +245,12 @@ describe('the operator commands reference', () => {
     expect(page).toBe(renderOperatorReference(help));
     const names = operatorCommands(help([]));
     expect(names.length).toBeGreaterThan(15);
-    for (const name of names) expect(page, name).toContain(`## coinventory-server ${name}\n`);
+    expect(missingWords(help([]), page)).toEqual([]);
+    for (const name of names) {
+      expect(page, name).toContain(`\n## coinventory-server ${name} {#${name.replace(/ /g, '-')}}\n`);
+      const own = page.slice(page.indexOf(`\n## coinventory-server ${name} {`)).split('\n## ')[1] ?? '';
+      expect(missingWords(help(name.split(' ')), own), name).toEqual([]);
+    }
   });
 
   it('the deploying guide and the configuration page have a row for every variable the server reads, as its help lists them', () => {
@@ -230,6 +281,34 @@ describe('the errors guide', () => {
     );
     const expected = Object.entries(ERRORS).map(([code, { status, message }]) => ({ status, code, message }));
     expect(rows).toEqual(expected);
+  });
+});
+
+describe('the idempotency guide', () => {
+  const page = read('guide/idempotency.md');
+
+  it('lists every write of the contract, and only those, as the reference names them', () => {
+    const rows = [...page.matchAll(/^\| \[(.+?)\]\(\/reference\/api\/(\w+)\) \| `(\w+) (\S+)` \|$/gm)].map((m) =>
+      m.slice(1),
+    );
+    const writes = contractRoutes
+      .filter(({ route }) => route.method !== 'GET')
+      .map(({ route }) => [
+        route.summary,
+        route.metadata.operationId,
+        route.method,
+        `/v1${route.path.replace(/:(\w+)/g, '{$1}')}`,
+      ]);
+    expect(rows).toEqual(writes);
+  });
+
+  it("gives the contract's key format, retention and error codes", () => {
+    expect(page).toContain(`${IDEMPOTENCY.key.min} to ${IDEMPOTENCY.key.max} printable ASCII characters`);
+    expect(page).toContain(`kept for ${IDEMPOTENCY.retentionHours} hours`);
+    expect(page).toContain(`\`${IDEMPOTENCY.header}\``);
+    expect(page).toContain(`\`${IDEMPOTENCY.replayedHeader}: true\``);
+    expect(page).toContain(`| \`${ERRORS.IDEMPOTENCY_KEY_IN_USE.status}\` | \`IDEMPOTENCY_KEY_IN_USE\` |`);
+    for (const hours of page.matchAll(/(\d+) hours/g)) expect(Number(hours[1])).toBe(IDEMPOTENCY.retentionHours);
   });
 });
 

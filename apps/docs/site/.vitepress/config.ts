@@ -1,6 +1,8 @@
 import openApiDocument from '@coinventory/contract/openapi';
 import { type DefaultTheme, defineConfig } from 'vitepress';
-import { operationLink, operationsByTag } from '../../scripts/render.mjs';
+import { CLI_BIN, helpReader } from '../../scripts/help.mjs';
+import { cliPageLink } from '../../scripts/reference-pages.mjs';
+import { operationLink, operationsByTag, subcommands } from '../../scripts/render.mjs';
 import { contributingSection, guideSections, operatingSection } from './guides.js';
 
 /** The reference part of the sidebar: the API by tag (from the OpenAPI document), then the tools. */
@@ -24,7 +26,16 @@ const referenceSidebar: DefaultTheme.SidebarItem[] = [
     text: 'Tool references',
     items: [
       { text: 'SDK reference', link: '/reference/sdk' },
-      { text: 'CLI reference', link: '/reference/cli' },
+      {
+        text: 'CLI reference',
+        link: '/reference/cli',
+        collapsed: true,
+        // A page per command, as the CLI's help lists them (the generator writes the same pages).
+        items: subcommands(helpReader(CLI_BIN)([])).map((name) => ({
+          text: `coinventory ${name}`,
+          link: cliPageLink(name),
+        })),
+      },
       { text: 'Operator commands reference', link: '/reference/operator' },
     ],
   },

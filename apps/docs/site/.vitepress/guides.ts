@@ -22,6 +22,7 @@ export const guideSections: GuideSection[] = [
     items: [
       { text: 'Authentication', link: '/guide/authentication' },
       { text: 'Errors', link: '/guide/errors' },
+      { text: 'Idempotency keys', link: '/guide/idempotency' },
       { text: 'Rate limits', link: '/guide/rate-limits' },
       { text: 'Pagination', link: '/guide/pagination' },
       { text: 'Keeping your store in sync', link: '/guide/keeping-in-sync' },

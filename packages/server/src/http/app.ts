@@ -13,6 +13,7 @@ import { docsRouter } from './docs.js';
 import { errorHandler } from './error-handler.js';
 import { crossOrigin } from './middleware/cors.js';
 import { InFlightRequests, requestLifecycle } from './middleware/lifecycle.js';
+import { hintMissingVersion } from './version-hint.js';
 
 export interface AppDependencies {
   sql: Sql;
@@ -126,8 +127,9 @@ export function createApp({
     }),
   );
 
-  app.use((_req, res, next) => {
+  app.use((req, res, next) => {
     res.setHeader('Cache-Control', 'no-store');
+    hintMissingVersion(logger, req, res);
     next(new ApiError('NOT_FOUND'));
   });
   app.use(errorHandler(logger));

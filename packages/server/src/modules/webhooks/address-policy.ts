@@ -19,6 +19,9 @@ export interface AddressPolicy {
   refusal(address: string): string | null;
 }
 
+/** What the loopback ranges are called in a refusal. */
+const LOOPBACK = 'loopback';
+
 /** How every refusal ends: where the exception can be made. */
 export const REFUSAL_TAIL = 'webhooks are not delivered there (an operator can allow it in WEBHOOK_ALLOWED_HOSTS)';
 
@@ -31,7 +34,7 @@ const FORBIDDEN: ReadonlyArray<readonly [string, number, string]> = [
   ['0.0.0.0', 8, '"this network"'],
   ['10.0.0.0', 8, 'a private network'],
   ['100.64.0.0', 10, 'a carrier-grade NAT network'],
-  ['127.0.0.0', 8, 'loopback'],
+  ['127.0.0.0', 8, LOOPBACK],
   ['168.63.129.16', 32, "a cloud's metadata and wire server (Azure)"],
   ['169.254.0.0', 16, 'link-local (cloud metadata services live here)'],
   ['172.16.0.0', 12, 'a private network'],
@@ -48,7 +51,7 @@ const FORBIDDEN: ReadonlyArray<readonly [string, number, string]> = [
   ['224.0.0.0', 4, 'multicast'],
   ['240.0.0.0', 4, 'reserved'],
   ['::', 128, 'the unspecified address'],
-  ['::1', 128, 'loopback'],
+  ['::1', 128, LOOPBACK],
   // Deprecated ways of carrying an IPv4 address in IPv6: no receiver needs them, and they could reach IPv4 inside.
   ['::', 96, 'an IPv4-compatible address'],
   ['::ffff:0:0:0', 96, 'an IPv4-translated address'],
@@ -162,6 +165,14 @@ export function parseAllowedHosts(text: string): { names: Set<string>; ranges: B
     }
   }
   return { names, ranges, entries };
+}
+
+/** Whether a URL's host is this machine: `localhost` and its subdomains, or a loopback address however written. */
+export function isLoopback(url: URL): boolean {
+  const host = hostOf(url);
+  if (host === 'localhost' || host.endsWith('.localhost')) return true;
+  // The policy without exceptions judges an IPv4 address carried in IPv6 (`::ffff:127.0.0.1`) as that address.
+  return isIP(host) !== 0 && addressPolicy('').forbidden(host) === LOOPBACK;
 }
 
 export function addressPolicy(allowedHosts: string): AddressPolicy {

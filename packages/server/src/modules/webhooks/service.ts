@@ -15,7 +15,7 @@ import { badRequest, found, notFound } from '../../errors.js';
 import { checkPreconditions, type WriteConditions } from '../../request/etag.js';
 import type { WriteNotifier } from '../../request/pipeline.js';
 import { rangeAfter } from '../changes/index.js';
-import type { AddressPolicy } from './address-policy.js';
+import { type AddressPolicy, hostOf, isLoopback } from './address-policy.js';
 import { type SendOptions, send, urlRefusal } from './send.js';
 import { generateSecret, signatureHeader } from './signing.js';
 import * as store from './store.js';
@@ -30,10 +30,18 @@ export interface WebhookSettings {
   resolver?: SendOptions['resolver'];
 }
 
-/** A 400 on `body.url` when deliveries could never go to this URL under the operator's policy. */
+/**
+ * A 400 on `body.url` when deliveries could never go to this URL under the operator's policy. A loopback URL is
+ * almost always a developer's own receiver: its refusal says what to run instead, and which setting an operator has.
+ */
 function checkUrl(url: string, policy: AddressPolicy): void {
-  const refusal = urlRefusal(new URL(url), policy);
-  if (refusal) throw badRequest(`body.url: ${refusal}`);
+  const parsed = new URL(url);
+  const refusal = urlRefusal(parsed, policy);
+  if (!refusal) return;
+  if (!isLoopback(parsed)) throw badRequest(`body.url: ${refusal}`);
+  throw badRequest(
+    `body.url: ${hostOf(parsed)} is a loopback address, which webhooks refuse: for local development run \`coinventory listen --forward-to ${url}\`, which forwards the changes to it signed like webhooks; an operator can allow hosts with WEBHOOK_ALLOWED_HOSTS`,
+  );
 }
 
 async function endpointOf(sql: Queryable, organizationId: string, id: string): Promise<WebhookEndpoint> {

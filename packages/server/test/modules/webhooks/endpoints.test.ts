@@ -44,6 +44,9 @@ const WITH_SECRET_KEYS = Object.keys(WebhookEndpointWithSecretSchema.shape);
 const DELIVERY_KEYS = Object.keys(WebhookDeliverySchema.shape);
 const REFUSED_TAIL = 'webhooks are not delivered there (an operator can allow it in WEBHOOK_ALLOWED_HOSTS)';
 const HTTPS_ONLY = 'must be an https URL (plain http only for hosts the operator allows)';
+/** A loopback URL's refusal when it is saved: what a developer runs instead, and the operator's setting. */
+const LOOPBACK_REFUSED = (host: string, url: string) =>
+  `${host} is a loopback address, which webhooks refuse: for local development run \`coinventory listen --forward-to ${url}\`, which forwards the changes to it signed like webhooks; an operator can allow hosts with WEBHOOK_ALLOWED_HOSTS`;
 const LIMIT_MESSAGE = `body: this organization already has ${WEBHOOKS.maxEndpoints} webhook endpoints, the most it may have; delete one it no longer needs, or subscribe one endpoint to more change types`;
 
 const hookUrl = (path = 'coinventory') => `https://hooks.example.com/${path}`;
@@ -507,21 +510,24 @@ describe('webhook endpoints under the default address policy', () => {
   describe('URL rules', () => {
     const refusals: ReadonlyArray<readonly [string, string]> = [
       ['http://hooks.example.com/coinventory', HTTPS_ONLY],
-      ['https://127.0.0.1/x', `127.0.0.1 is loopback; ${REFUSED_TAIL}`],
-      ['https://[::1]/x', `::1 is loopback; ${REFUSED_TAIL}`],
+      // What a developer tries first: a receiver on their own machine, over plain http.
+      ['http://127.0.0.1:4242/webhooks', LOOPBACK_REFUSED('127.0.0.1', 'http://127.0.0.1:4242/webhooks')],
+      ['http://localhost:4242/webhooks', LOOPBACK_REFUSED('localhost', 'http://localhost:4242/webhooks')],
+      ['https://127.0.0.1/x', LOOPBACK_REFUSED('127.0.0.1', 'https://127.0.0.1/x')],
+      ['https://[::1]/x', LOOPBACK_REFUSED('::1', 'https://[::1]/x')],
       [
         'https://169.254.169.254/latest',
         `169.254.169.254 is link-local (cloud metadata services live here); ${REFUSED_TAIL}`,
       ],
       ['https://10.1.2.3/', `10.1.2.3 is a private network; ${REFUSED_TAIL}`],
-      ['https://localhost/', `localhost is loopback; ${REFUSED_TAIL}`],
-      ['https://hooks.localhost/', `hooks.localhost is loopback; ${REFUSED_TAIL}`],
+      ['https://localhost/', LOOPBACK_REFUSED('localhost', 'https://localhost/')],
+      ['https://hooks.localhost/', LOOPBACK_REFUSED('hooks.localhost', 'https://hooks.localhost/')],
       [
         'https://[fd00:ec2::254]/',
         `fd00:ec2::254 is a private (unique local) network, where some clouds put their metadata service; ${REFUSED_TAIL}`,
       ],
-      ['https://2130706433/', `127.0.0.1 is loopback; ${REFUSED_TAIL}`],
-      ['https://[::ffff:127.0.0.1]/', `::ffff:7f00:1 is loopback; ${REFUSED_TAIL}`],
+      ['https://2130706433/', LOOPBACK_REFUSED('127.0.0.1', 'https://2130706433/')],
+      ['https://[::ffff:127.0.0.1]/', LOOPBACK_REFUSED('::ffff:7f00:1', 'https://[::ffff:127.0.0.1]/')],
       // The ranges issue 35 found let through, and IPv4 carried in IPv6 judged by the IPv4 address.
       ['https://168.63.129.16/', `168.63.129.16 is a cloud's metadata and wire server (Azure); ${REFUSED_TAIL}`],
       ['https://192.88.99.1/', `192.88.99.1 is the deprecated 6to4 relay anycast; ${REFUSED_TAIL}`],
@@ -1068,9 +1074,9 @@ describe('webhook endpoints with 127.0.0.1 allowed (WEBHOOK_ALLOWED_HOSTS=127.0.
       const response = await api.post('/webhook-endpoints', { body: { url, events: ['*'] } });
       expect(response.body).toEqual(badRequestBody(`body.url: ${why}`));
     };
-    await refused('http://localhost:9/x', HTTPS_ONLY);
+    await refused('http://localhost:9/x', LOOPBACK_REFUSED('localhost', 'http://localhost:9/x'));
     await refused('http://hooks.example.com/x', HTTPS_ONLY);
-    await refused('https://127.0.0.2/x', `127.0.0.2 is loopback; ${REFUSED_TAIL}`);
+    await refused('https://127.0.0.2/x', LOOPBACK_REFUSED('127.0.0.2', 'https://127.0.0.2/x'));
     await refused('https://10.0.0.1/x', `10.0.0.1 is a private network; ${REFUSED_TAIL}`);
   });
 
