@@ -14,6 +14,7 @@ import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { deployFromGuide } from './new-operator.mjs';
 import { freePort, run, startLongRunning, stopAll } from './processes.mjs';
 import { startRegistry } from './registry.mjs';
 
@@ -261,6 +262,11 @@ try {
     const root = (await run('npm', ['root', '-g', '--prefix', prefix], { cwd: work, env: userEnv })).stdout.trim();
     const sample = join(root, '@coinventory/cli', 'samples', 'items.csv');
     check(existsSync(sample), `the CLI's sample is not at ${sample}, where items import --help says it is`);
+  });
+
+  // --- The server, as an operator deploys it: the deploying guide's own commands, on PostgreSQL. -----------------
+  await step('the deploying guide as written: npm install -g, PostgreSQL, migrate, start, onboard, stop', async () => {
+    console.log(`release test:   ${await deployFromGuide({ work, env: userEnv, path: userPath })}`);
   });
 
   await step('the server stops on SIGTERM', async () => {
