@@ -16,6 +16,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { deployFromGuide } from './new-operator.mjs';
 import { freePort, run, startLongRunning, stopAll } from './processes.mjs';
+import { packAndPublish } from './publish.mjs';
 import { startRegistry } from './registry.mjs';
 
 const REPO = fileURLToPath(new URL('../..', import.meta.url));
@@ -66,14 +67,6 @@ for (const signal of /** @type {const} */ (['SIGINT', 'SIGTERM', 'SIGHUP'])) {
   });
 }
 
-/** The pnpm that runs this script (`pnpm test`), else the one package.json pins, through npx. */
-function pnpm() {
-  const execpath = process.env.npm_execpath;
-  if (execpath && /pnpm/.test(execpath)) return { command: process.execPath, args: [execpath] };
-  const pinned = readJson(join(REPO, 'package.json')).packageManager;
-  return { command: 'npx', args: ['-y', pinned] };
-}
-
 /** The registry this machine installs from (a mirror, in some CI), which the user's npm keeps for everything else. */
 const upstream = (await run('npm', ['config', 'get', 'registry'], { cwd: REPO, env: process.env })).stdout.trim();
 
@@ -102,36 +95,9 @@ try {
     ].join('\n'),
   );
 
-  const version = await step('pack and publish @coinventory/{contract,sdk,cli,server}', async () => {
-    const tarballs = join(work, 'tarballs');
-    mkdirSync(tarballs);
-    const { command, args } = pnpm();
-    const versions = new Set();
-    for (const name of PUBLISHED) {
-      const dir = join(REPO, 'packages', name);
-      const manifest = readJson(join(dir, 'package.json'));
-      versions.add(manifest.version);
-      check(existsSync(join(dir, 'dist')), `packages/${name}/dist is missing: build first (pnpm build)`);
-      // pnpm pack writes `workspace:*` dependencies as the version they point at, as `pnpm publish` does.
-      await run(command, [...args, 'pack', '--pack-destination', tarballs], { cwd: dir, env: process.env });
-      const tarball = readdirSync(tarballs).find((file) => file.startsWith(`coinventory-${name}-`));
-      check(tarball !== undefined, `no tarball for @coinventory/${name}`);
-      await run('npm', ['publish', join(tarballs, String(tarball)), `--${registry.authLine}`], {
-        cwd: work,
-        env: userEnv,
-      });
-      rmSync(join(tarballs, String(tarball)));
-      // What the registry now serves: public, licensed, nothing that points into the monorepo.
-      const published = JSON.parse(
-        (await run('npm', ['view', `@coinventory/${name}`, '--json'], { cwd: work, env: userEnv })).stdout,
-      );
-      check(published.license === 'MIT', `@coinventory/${name}: license ${published.license}`);
-      const text = JSON.stringify(published);
-      check(!text.includes('workspace:'), `@coinventory/${name} was published with a workspace: dependency`);
-    }
-    check(versions.size === 1, `the published packages share one version (fixed in .changeset/config.json)`);
-    return String([...versions][0]);
-  });
+  const version = await step('pack and publish @coinventory/{contract,sdk,cli,server}', () =>
+    packAndPublish({ repo: REPO, names: PUBLISHED, work, registry, userEnv }),
+  );
 
   // --- The server, as an operator tries it: npx, nothing installed. ------------------------------------------------
   const port = await freePort();

@@ -401,6 +401,9 @@ describe('the guides', () => {
     expect(problems).toEqual([]);
   });
 
+  /** Skip reasons that name the test which runs the sample instead: each such test reads the page's blocks itself. */
+  const RUN_ELSEWHERE = /the release test runs it|run by the container test|test\/[\w-]+\.test\.ts runs it/;
+
   it('run every sample but the few marked skip, each with its reason', () => {
     const skipped = pages
       .flatMap(({ file }) => samplesOf(file))
@@ -409,7 +412,10 @@ describe('the guides', () => {
       );
     const all = pages.flatMap(({ file }) => samplesOf(file)).length;
     console.info(`${all - skipped.length} of ${all} samples run; not run:\n  ${skipped.join('\n  ')}`);
-    expect(skipped.length).toBeLessThanOrEqual(Math.ceil(all / 10));
+    // A sample another test runs as written (the release test, the container test, a test file it names) is not
+    // lost; the cap is on the rest.
+    const notRunAnywhere = skipped.filter((line) => !RUN_ELSEWHERE.test(line));
+    expect(notRunAnywhere.length).toBeLessThanOrEqual(Math.ceil(all / 10));
   });
 
   it('have TypeScript samples that type-check against the SDK', () => {

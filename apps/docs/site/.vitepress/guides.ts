@@ -51,6 +51,7 @@ export const guideSections: GuideSection[] = [
     text: 'Operating the server',
     items: [
       { text: 'Deploying the server', link: '/guide/deploying' },
+      { text: 'Running the container image', link: '/guide/container' },
       { text: 'Operator commands', link: '/guide/operator-commands' },
       { text: 'Moving to Coinventory', link: '/guide/moving-to-coinventory' },
       { text: 'How valuations are computed', link: '/guide/valuation-engine' },
