@@ -1,4 +1,5 @@
 import { execFileSync } from 'node:child_process';
+import { readFileSync, realpathSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 
@@ -19,5 +20,10 @@ export function helpReader(bin) {
     stdio: ['ignore', 'pipe', 'pipe'],
     env: { PATH: process.env.PATH ?? '', NO_COLOR: '1', COLUMNS: '80', HOME: process.env.HOME ?? '' },
   };
-  return (args) => execFileSync(process.execPath, [bin, ...args, '--help'], options);
+  // A help that names a file of its own package (an import's sample) names it where `npm install -g` puts it, not
+  // where this build's package happens to be.
+  const home = realpathSync(dirname(dirname(bin)));
+  const { name } = JSON.parse(readFileSync(join(home, 'package.json'), 'utf8'));
+  return (args) =>
+    execFileSync(process.execPath, [bin, ...args, '--help'], options).replaceAll(home, `$(npm root -g)/${name}`);
 }

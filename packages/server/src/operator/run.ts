@@ -17,6 +17,7 @@ export function commandHelp(command: OperatorCommand): string {
     '',
     command.summary,
     '',
+    ...(command.details ? [command.details(), ''] : []),
     'Example:',
     `  ${command.example}`,
     '',

@@ -44,6 +44,8 @@ export interface CommandSpec<Input, Result> {
   /** The options line of the usage text. */
   synopsis: string;
   example: string;
+  /** More of the help, after the summary: what the command reads (an import's columns and its sample file). */
+  details?: () => string;
   options: Options;
   /**
    * Former names of options, still accepted (`creator: 'user'`): the help lists them as deprecated, and a value given

@@ -1,3 +1,6 @@
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
 import { CATEGORIES_IMPORT } from '../../modules/categories/index.js';
 import { CONSIGNMENT_ITEMS_IMPORT, CONSIGNMENTS_IMPORT, CONSIGNORS_IMPORT } from '../../modules/consignments/index.js';
@@ -47,6 +50,25 @@ function summary(result: ImportResult): string {
   return [head, ...result.rejected.map((reject) => `  row ${reject.row}: ${reject.reason}`), ...revalued].join('\n');
 }
 
+/** The package's sample files (samples/imports, shipped in the npm package), beside dist/ where this is bundled. */
+const SAMPLES = fileURLToPath(new URL('../samples/imports/', import.meta.url));
+
+/** An import's columns, from the kind's own field list, and where its sample file is on this machine. */
+function columnsHelp(kind: ImportKind<unknown>): string {
+  const required = new Set(kind.required);
+  const columns = kind.fields.map((name) => (required.has(name) ? `${name}*` : name));
+  const sample = IMPORT_FORMATS.map((format) => join(SAMPLES, `${kind.name}${format}`)).find((path) =>
+    existsSync(path),
+  );
+  return [
+    'Columns (the CSV header, or the keys of each NDJSON line; * required, the others may be left empty):',
+    `  ${columns.join(', ')}`,
+    ...(sample ? ['', 'A sample file to start from:', `  ${sample}`] : []),
+    '',
+    'Each column\'s format: "Moving to Coinventory" in the documentation.',
+  ].join('\n');
+}
+
 /** `import <kind> FILE`: one command per kind, all reading and checking files the same way (modules/imports). */
 const importCommand = <Row>(kind: ImportKind<Row>, what: string, example: string) =>
   spec({
@@ -54,6 +76,7 @@ const importCommand = <Row>(kind: ImportKind<Row>, what: string, example: string
     summary: `Import ${what} from a CSV or NDJSON file; a row whose ${kind.keyFields} is already there is updated. All or nothing unless --partial.`,
     synopsis: 'FILE.csv|FILE.ndjson --org <id|slug> [--dry-run] [--partial]',
     example,
+    details: () => columnsHelp(kind as ImportKind<unknown>),
     options: { org: string, 'dry-run': flag, partial: flag },
     file: true,
     input: z
