@@ -33,13 +33,18 @@ async function expectAlive(label: string) {
  * An organization of `count` items of about 3 KB each: 2,500 make an export (8 MB) larger than what the loopback socket
  * buffers of a reader that stopped hold (the server's send buffer grows to 4 MB at most), so the server cannot finish.
  */
-async function organizationOf(count: number, server: TestServer = ctx.server): Promise<TestOrganization> {
+async function organizationOf(
+  count: number,
+  server: TestServer = ctx.server,
+  descriptionRepeats = 100,
+): Promise<TestOrganization> {
   const { sql } = server.database;
   const organization = await createTestOrganization(sql);
   await sql`
     INSERT INTO items (organization_id, sku, title, description, warehouse_id, zone_id, created_at)
     SELECT ${organization.organizationId}, 'ROBUST-' || lpad(n::text, 5, '0'), 'Coin ' || n,
-      repeat('Lustrous, lightly toned. ', 100), ${organization.defaultWarehouseId}, ${organization.defaultZoneId},
+      repeat('Lustrous, lightly toned. ', ${descriptionRepeats}::int), ${organization.defaultWarehouseId},
+      ${organization.defaultZoneId},
       timestamptz '2024-01-01' + n * interval '1 second'
     FROM generate_series(1, ${count}::int) n
   `;
@@ -140,6 +145,9 @@ function stalledExport(
   return { response, received: () => bytes, close: () => req.destroy() };
 }
 
+/** A description of the longest the API takes (LIMITS.description.max, 20,000 characters). */
+const STALLED_REPEATS = 800;
+
 describe('exports whose readers stop', () => {
   it('answers an export cut off mid-stream in either format without harm, and frees its slot', async () => {
     // An export of about 1.6 MB: many chunks.
@@ -217,7 +225,10 @@ describe('exports whose readers stop', () => {
 
   it('20 stalled exports of one organization leave the database and the export slots to the others; beyond the caps, 429 and 503', async () => {
     const { sql } = ctx.server.database;
-    const busy = await organizationOf(2_500);
+    // Exports of about 50 MB each (20,000-character descriptions): more than the kernel can hold for a stalled reader
+    // (its receive buffer may grow to tcp_rmem's maximum, 32 MB here, plus the sender's 4 MB), so none is handed over
+    // whole, which would give its slot back and make the caps below a race.
+    const busy = await organizationOf(2_500, ctx.server, STALLED_REPEATS);
     const other = await createTestOrganization(sql);
     const otherApi = client(ctx.server.baseUrl, other.readKey);
     /** `count` more read keys of an organization. */
@@ -264,7 +275,7 @@ describe('exports whose readers stop', () => {
     expect(whole.status).toBe(200);
 
     // A second busy organization fills what the process has left; a third organization is then told 503.
-    const second = await organizationOf(2_500);
+    const second = await organizationOf(2_500, ctx.server, STALLED_REPEATS);
     const secondKeys = [second.readKey, ...(await keysOf(second, 1))];
     const more = secondKeys.flatMap((key) => [stalledExport(key, 'never read'), stalledExport(key, 'first chunk')]);
     exports.push(...more);
