@@ -30,6 +30,7 @@ const HTTP_LAYER_FILES = [
   'test/http/host-header.test.ts',
   'test/http/hostile-http.test.ts',
   'test/http/responses.test.ts',
+  'test/http/version-hint.test.ts',
 ];
 // A renamed file would otherwise silently run twice again.
 for (const file of HTTP_LAYER_FILES) {

@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
 import { CATEGORIES_IMPORT } from '../../modules/categories/index.js';
@@ -50,8 +50,14 @@ function summary(result: ImportResult): string {
   return [head, ...result.rejected.map((reject) => `  row ${reject.row}: ${reject.reason}`), ...revalued].join('\n');
 }
 
-/** The package's sample files (samples/imports, shipped in the npm package), beside dist/ where this is bundled. */
-const SAMPLES = fileURLToPath(new URL('../samples/imports/', import.meta.url));
+/** The package's sample files (samples/imports, shipped in the npm package): under the package's root. */
+const SAMPLES = join(packageRoot(dirname(fileURLToPath(import.meta.url))), 'samples/imports');
+
+/** The nearest folder above `from` with a package.json: the package, from its bundle in dist/ or its sources. */
+function packageRoot(from: string): string {
+  const parent = dirname(from);
+  return existsSync(join(from, 'package.json')) || parent === from ? from : packageRoot(parent);
+}
 
 /** An import's columns, from the kind's own field list, and where its sample file is on this machine. */
 function columnsHelp(kind: ImportKind<unknown>): string {
