@@ -1,3 +1,5 @@
-import { vitestConfig } from '@coinventory/vitest-config';
+import { vitestConfig, yieldToServerSuiteInCi } from '@coinventory/vitest-config';
+
+yieldToServerSuiteInCi();
 
 export default vitestConfig();

@@ -11,13 +11,17 @@ import {
   writeFileSync,
 } from 'node:fs';
 import { createRequire } from 'node:module';
-import { tmpdir } from 'node:os';
+import { setPriority, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { deployFromGuide } from './new-operator.mjs';
 import { freePort, run, startLongRunning, stopAll } from './processes.mjs';
 import { packAndPublish } from './publish.mjs';
 import { startRegistry } from './registry.mjs';
+
+// In CI the server's suite, the longest, runs beside this: it gets the CPU first, as the vitest suites let it
+// (tooling/vitest). The processes this starts inherit the priority.
+if (process.env.CI) setPriority(10);
 
 const REPO = fileURLToPath(new URL('../..', import.meta.url));
 const FIXTURES = fileURLToPath(new URL('../fixtures/app', import.meta.url));
