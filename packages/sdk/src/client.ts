@@ -2,8 +2,9 @@ import type { Me } from '@coinventory/contract';
 import { DEFAULT_BASE_URL } from '@coinventory/contract/constants';
 import type { RouteKey } from '@coinventory/contract/routes';
 import { APIPromise, type NotModified } from './core/api-promise.js';
+import { checkBaseUrl, checkMaxRetries, checkTimeout } from './core/client-options.js';
 import { CoinventoryError } from './core/errors.js';
-import { checkBaseUrl, checkMaxRetries, checkTimeout, type Fetch, HttpTransport } from './core/http.js';
+import { type Fetch, HttpTransport } from './core/http.js';
 import {
   type Logger,
   type LogLevel,

@@ -1,8 +1,9 @@
-import { CONDITIONAL, DEFAULT_BASE_URL, IDEMPOTENCY } from '@coinventory/contract/constants';
+import { CONDITIONAL, IDEMPOTENCY } from '@coinventory/contract/constants';
 import { ROUTES, type RouteKey } from '@coinventory/contract/routes';
 import { VERSION } from '../version.js';
 import { APIPromise, type APIResponse, NOT_MODIFIED, type NotModified } from './api-promise.js';
 import { keyPrefix } from './auth-hints.js';
+import { checkMaxRetries, checkTimeout } from './client-options.js';
 import {
   APIConnectionError,
   APIConnectionTimeoutError,
@@ -349,38 +350,6 @@ function attemptControl(timeoutMs: number, signal: AbortSignal | undefined) {
   const onAbort = () => controller.abort(signal?.reason);
   signal?.addEventListener('abort', onAbort, { once: true });
   return { controller, timer, onAbort, timedOut: () => timedOut };
-}
-
-/**
- * The API's base URL, checked when the client is made rather than failing its first request after retries: an http or
- * https URL, its trailing slashes dropped. `from` names where it came from, for the message.
- */
-export function checkBaseUrl(value: string, from: string): string {
-  if (HTTP_URL.test(value)) return value.replace(/\/+$/, '');
-  // The usual slip is a missing scheme ('localhost:3000/v1'): name what was probably meant.
-  const suggestion =
-    HOST_AND_PATH.test(value) && !value.includes('//') ? ` Did you mean ${JSON.stringify(`http://${value}`)}?` : '';
-  throw new CoinventoryError(
-    `${from} must be an http or https URL such as ${DEFAULT_BASE_URL}; got ${JSON.stringify(value)}.${suggestion}`,
-  );
-}
-
-// Patterns, not the URL class: the SDK runs where only fetch's own globals are sure to exist.
-const HTTP_URL = /^https?:\/\/[^\s/?#]+(?:[/?#]\S*)?$/i;
-const HOST_AND_PATH = /^[^\s/?#:]+(?::\d+)?(?:[/?#]\S*)?$/;
-
-export function checkTimeout(value: number): number {
-  if (typeof value !== 'number' || Number.isNaN(value) || value <= 0) {
-    throw new CoinventoryError(`timeoutMs must be a positive number of milliseconds; got ${String(value)}.`);
-  }
-  return value;
-}
-
-export function checkMaxRetries(value: number): number {
-  if (!Number.isInteger(value) || value < 0) {
-    throw new CoinventoryError(`maxRetries must be a whole number of at least 0; got ${String(value)}.`);
-  }
-  return value;
 }
 
 /**
