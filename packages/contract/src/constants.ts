@@ -13,6 +13,19 @@ export const DEFAULT_BASE_URL = `http://localhost:3000/${API_VERSION}` as const;
 export const RATE_LIMIT = { maxRequests: 120, windowSeconds: 60 } as const;
 
 /**
+ * Live and test mode. A key's prefix says which it is: a live key reaches the workspace, a test key the workspace's
+ * sandbox, a copy kept apart from live stock whose changes never leave the building. Every answer to a request made
+ * with a test key carries `header: value`; answers to live keys carry no such header.
+ */
+export const KEY_MODES = ['live', 'test'] as const;
+export type KeyMode = (typeof KEY_MODES)[number];
+export const TEST_MODE = {
+  keyPrefixes: { live: 'cvk_live_', test: 'cvk_test_' },
+  header: 'Coinventory-Mode',
+  value: 'test',
+} as const satisfies { keyPrefixes: Record<KeyMode, string>; header: string; value: KeyMode };
+
+/**
  * A request id a caller may choose by sending `X-Request-Id`: short and plain, so it is safe to log and echo.
  * Anything else is ignored, and the server makes one up.
  */
@@ -226,6 +239,7 @@ export const CORS = {
     'Location',
     'Allow',
     'WWW-Authenticate',
+    TEST_MODE.header,
     ...Object.values(EXPORTS.headers),
   ],
   /** How long a browser may keep a preflight's answer. */

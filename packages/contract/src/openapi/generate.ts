@@ -11,6 +11,7 @@ import {
   OPENAPI_DOCUMENT_VERSION,
   RATE_LIMIT,
   SCOPES,
+  TEST_MODE,
 } from '../constants.js';
 import { ROUTE_TAGS } from '../contract.js';
 import { textBounds } from '../primitives.js';
@@ -225,7 +226,7 @@ export function generateOpenApiDocument(options: GenerateOptions = {}): OpenApiD
           type: 'http',
           scheme: 'bearer',
           bearerFormat: 'Coinventory API key',
-          description: `An API key created in the workspace's settings. Scopes: ${codeList(SCOPES)}; each operation names the one it needs.`,
+          description: `An API key created in the workspace's settings. Scopes: ${codeList(SCOPES)}; each operation names the one it needs. A live key (\`${TEST_MODE.keyPrefixes.live}…\`) reaches the workspace; a test key (\`${TEST_MODE.keyPrefixes.test}…\`) reaches its sandbox, and every answer to it carries \`${TEST_MODE.header}: ${TEST_MODE.value}\`.`,
         },
       },
       schemas: componentSchemas(),

@@ -1,4 +1,4 @@
-import { ERROR_CODES, ERRORS, type ErrorCode, MAX_BODY_BYTES, RATE_LIMIT } from '../constants.js';
+import { ERROR_CODES, ERRORS, type ErrorCode, MAX_BODY_BYTES, RATE_LIMIT, TEST_MODE } from '../constants.js';
 import { VALIDATION_ERROR_EXAMPLE } from './examples.js';
 import { ETAG_HEADER } from './headers.js';
 import type { HeaderObject, ResponseObject } from './types.js';
@@ -97,6 +97,12 @@ export function responseHeaders(status: number): Record<string, HeaderObject> {
       required: true,
       schema: { type: 'string' },
       example: `"default";q=${RATE_LIMIT.maxRequests};w=${RATE_LIMIT.windowSeconds}`,
+    },
+    [TEST_MODE.header]: {
+      description: `Sent as \`${TEST_MODE.value}\` on every answer to a request made with a test key (\`${TEST_MODE.keyPrefixes.test}…\`), which reaches the workspace's sandbox instead of its live data. Absent on answers to live keys (\`${TEST_MODE.keyPrefixes.live}…\`).`,
+      required: false,
+      schema: { type: 'string', enum: [TEST_MODE.value] },
+      example: TEST_MODE.value,
     },
   };
   const rateLimit = RATE_LIMIT_SENT[status];

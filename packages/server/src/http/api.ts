@@ -7,6 +7,7 @@ import { ApiError } from '../errors.js';
 import {
   authMiddleware,
   type FailedAuthLimiter,
+  markTestMode,
   type RatePolicy,
   rateLimitPolicyHeader,
 } from '../modules/access/index.js';
@@ -61,6 +62,7 @@ export function apiRouter({
     res.setHeader('RateLimit-Policy', rateLimitPolicyHeader(policy));
     next();
   });
+  api.use(markTestMode);
   api.use(shedWhenBusy(inFlight));
   // A literal path is answered 405 for the methods it does not take before the routes are matched: otherwise
   // `GET /items/batch` would be taken for `GET /items/{id}` with the id "batch".

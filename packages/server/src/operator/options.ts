@@ -1,4 +1,4 @@
-import { SCOPES, type Scope } from '@coinventory/contract';
+import { KEY_MODES, SCOPES, type Scope } from '@coinventory/contract';
 import { z } from 'zod';
 import { looksLikeUuid } from '../ids.js';
 import { PLANS, ROLES } from '../modules/organizations/index.js';
@@ -56,3 +56,10 @@ export const PLAN_CHOICES = `<${oneOf(PLANS)}>`;
 export const ROLE_CHOICES = `<${oneOf(ROLES)}>`;
 /** `<read[,write]>`: one scope or more, comma-separated, in the contract's order. */
 export const SCOPE_CHOICES = `<${SCOPES.map((scope, index) => (index === 0 ? scope : `[,${scope}`)).join('')}${']'.repeat(SCOPES.length - 1)}>`;
+
+/** Which of an organization's two modes a command works in: its live workspace (the default) or its test sandbox. */
+export const mode = z
+  .enum(KEY_MODES, { errorMap: () => ({ message: `must be one of ${KEY_MODES.join(', ')}` }) })
+  .optional()
+  .transform((value) => value ?? 'live');
+export const MODE_CHOICES = `<${oneOf(KEY_MODES)}>`;

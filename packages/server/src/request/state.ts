@@ -1,11 +1,13 @@
-import type { Scope } from '@coinventory/contract';
+import type { KeyMode, Scope } from '@coinventory/contract';
 import type { Response } from 'express';
 import type { RequestWork } from '../db/request-work.js';
 import type { TransactionSql } from '../db/types.js';
 
 /** The authenticated caller: the key's organization and the key itself. */
 export interface Caller {
+  /** The organization the key reaches: the workspace for a live key, its sandbox for a test key. */
   organization: { id: string; name: string; slug: string };
+  mode: KeyMode;
   apiKey: { id: string; name: string | null; expiresAt: Date | null; scopes: Scope[]; lastUsedAt: Date | null };
 }
 

@@ -11,6 +11,7 @@ import * as rateLimitUnlogged from './0010_rate_limit_unlogged.js';
 import * as valuationSources from './0011_valuation_sources.js';
 import * as importedRecords from './0012_imported_records.js';
 import * as inventoryLedger from './0013_inventory_ledger.js';
+import * as testMode from './0014_test_mode.js';
 
 export interface Migration {
   version: number;
@@ -33,4 +34,5 @@ export const migrations: readonly Migration[] = [
   { version: 11, ...valuationSources },
   { version: 12, ...importedRecords },
   { version: 13, ...inventoryLedger },
+  { version: 14, ...testMode },
 ];

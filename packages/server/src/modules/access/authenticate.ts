@@ -74,6 +74,7 @@ export async function authenticateKey(
     ...(grant.resource === undefined ? {} : { resource: grant.resource }),
     context: {
       organization: grant.organization,
+      mode: grant.mode,
       apiKey: {
         id: grant.keyId,
         name: grant.keyName,

@@ -10,10 +10,12 @@ export {
   KEY_PREFIX,
   KEY_REGEX_SOURCE,
   keyHint,
+  keyModeOf,
 } from './key-format.js';
 export { KEY_USAGE_INTERVAL_SECONDS } from './key-usage.js';
 export { createKey, type IssuedKey, issueApiKey, listKeys, revokeKey, unusedKeyOrganization } from './keys.js';
 export { protectedResourceMetadata } from './metadata.js';
 export { authMiddleware, type ContractRequest } from './middleware.js';
+export { markTestMode } from './mode-header.js';
 export { type RateDecision, type RatePolicy, rateLimitPolicyHeader } from './rate-limit.js';
 export { meRoute } from './routes.js';

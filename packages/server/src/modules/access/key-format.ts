@@ -1,19 +1,24 @@
+import { type KeyMode, TEST_MODE } from '@coinventory/contract';
 import { createHash, randomBytes } from 'node:crypto';
 
 /**
- * API keys look like `cvk_live_<32 random base62 chars><6 base62 checksum chars>`.
+ * API keys look like `cvk_live_<32 random base62 chars><6 base62 checksum chars>`, or `cvk_test_…` for a test key.
  *
- * - The fixed prefix lets secret scanners recognise a leaked key and people tell it from other tokens.
+ * - The fixed prefix lets secret scanners recognise a leaked key and people tell it from other tokens, and a test key
+ *   from a live one.
  * - 32 base62 characters carry about 190 bits of randomness.
  * - The checksum is the CRC32 of the random part in base62, as in GitHub's token format: typos and
  *   truncations are rejected without touching the database.
  */
-export const KEY_PREFIX = 'cvk_live_';
+const KEY_PREFIXES = TEST_MODE.keyPrefixes;
+/** A live key's prefix: the one the spec names. */
+export const KEY_PREFIX = KEY_PREFIXES.live;
+const PREFIX_LENGTH = KEY_PREFIX.length;
 const RANDOM_LENGTH = 32;
 const CHECKSUM_LENGTH = 6;
-export const KEY_PATTERN = /^cvk_live_[0-9A-Za-z]{38}$/;
+export const KEY_PATTERN = /^cvk_(?:live|test)_[0-9A-Za-z]{38}$/;
 /** The regular expression that matches every key, for secret scanners. */
-export const KEY_REGEX_SOURCE = '\\bcvk_live_[0-9A-Za-z]{38}\\b';
+export const KEY_REGEX_SOURCE = '\\bcvk_(?:live|test)_[0-9A-Za-z]{38}\\b';
 
 const BASE62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
 
@@ -53,15 +58,19 @@ function randomBase62(length: number): string {
 const checksumOf = (random: string) => base62(crc32(random), CHECKSUM_LENGTH);
 
 /** A new key value. Shown once; only its hash is stored. */
-export function generateKey(): string {
+export function generateKey(mode: KeyMode = 'live'): string {
   const random = randomBase62(RANDOM_LENGTH);
-  return `${KEY_PREFIX}${random}${checksumOf(random)}`;
+  return `${KEY_PREFIXES[mode]}${random}${checksumOf(random)}`;
 }
+
+/** The mode a key's prefix names; say nothing about whether the key is well formed or exists. */
+export const keyModeOf = (value: string): KeyMode | null =>
+  value.startsWith(KEY_PREFIXES.test) ? 'test' : value.startsWith(KEY_PREFIXES.live) ? 'live' : null;
 
 /** True when the value has the key format and a correct checksum. Says nothing about whether the key exists. */
 export function isWellFormedKey(value: string): boolean {
   if (!KEY_PATTERN.test(value)) return false;
-  const body = value.slice(KEY_PREFIX.length);
+  const body = value.slice(PREFIX_LENGTH);
   return checksumOf(body.slice(0, RANDOM_LENGTH)) === body.slice(RANDOM_LENGTH);
 }
 

@@ -1,10 +1,17 @@
-import type { Scope } from '@coinventory/contract';
+import type { KeyMode, Scope } from '@coinventory/contract';
 import type { Queryable } from '../../db/types.js';
 import { noSuch, ProvisioningError } from '../../errors.js';
 import { findRole, requireOrganization, requireUser } from '../organizations/index.js';
 import { API_PLANS, KEY_CREATOR_ROLES } from './authenticate.js';
 import { generateKey, hashKey, keyHint } from './key-format.js';
-import { findApiKey, findUnusedKeyOrganization, insertApiKey, listApiKeys, revokeApiKey } from './store.js';
+import {
+  countUsableKeys,
+  findApiKey,
+  findUnusedKeyOrganization,
+  insertApiKey,
+  listApiKeys,
+  revokeApiKey,
+} from './store.js';
 
 export interface IssuedKey {
   id: string;
@@ -14,14 +21,23 @@ export interface IssuedKey {
   scopes: Scope[];
   expiresAt: Date | null;
   createdAt: Date;
+  mode: KeyMode;
 }
 
 /** Creates a key for an organization on behalf of one of its people; returns the only copy of its value. */
 export async function issueApiKey(
   sql: Queryable,
-  input: { organizationId: string; createdBy: string; name: string | null; scopes: Scope[]; expiresAt?: Date | null },
+  input: {
+    organizationId: string;
+    createdBy: string;
+    name: string | null;
+    scopes: Scope[];
+    expiresAt?: Date | null;
+    mode?: KeyMode;
+  },
 ): Promise<IssuedKey> {
-  const key = generateKey();
+  const mode = input.mode ?? 'live';
+  const key = generateKey(mode);
   const scopes = [...new Set(input.scopes)].sort() as Scope[];
   const expiresAt = input.expiresAt ?? null;
   const { id, createdAt } = await insertApiKey(sql, {
@@ -32,8 +48,9 @@ export async function issueApiKey(
     scopes,
     createdBy: input.createdBy,
     expiresAt,
+    mode,
   });
-  return { id, key, name: input.name, scopes, expiresAt, createdAt };
+  return { id, key, name: input.name, scopes, expiresAt, createdAt, mode };
 }
 
 /**
@@ -42,7 +59,7 @@ export async function issueApiKey(
  */
 export async function createKey(
   sql: Queryable,
-  input: { org: string; creator: string; name: string; scopes: Scope[]; expiresAt: Date | null },
+  input: { org: string; creator: string; name: string; scopes: Scope[]; expiresAt: Date | null; mode: KeyMode },
 ) {
   const org = await requireOrganization(sql, input.org);
   const creator = await requireUser(sql, input.creator);
@@ -68,8 +85,9 @@ export async function createKey(
     name: input.name,
     scopes: input.scopes,
     expiresAt: input.expiresAt,
+    mode: input.mode,
   });
-  return { organizationId: org.id, organizationSlug: org.slug, createdBy: creator.email, ...issued };
+  return { organizationId: org.id, organizationSlug: org.slug, organization: org, createdBy: creator.email, ...issued };
 }
 
 export async function listKeys(sql: Queryable, input: { org: string }) {
@@ -89,3 +107,6 @@ export async function revokeKey(sql: Queryable, input: { org: string; key: strin
 export function unusedKeyOrganization(sql: Queryable, key: string): Promise<string | null> {
   return findUnusedKeyOrganization(sql, hashKey(key));
 }
+
+/** Each organization's usable keys by mode, for the operator's organization list. */
+export const usableKeyCounts = (sql: Queryable) => countUsableKeys(sql);

@@ -1,4 +1,4 @@
-import type { Scope } from '@coinventory/contract';
+import type { KeyMode, Scope } from '@coinventory/contract';
 import { inserted } from '../../db/sql-helpers.js';
 import type { Fragment } from '../../db/table.js';
 import type { Queryable } from '../../db/types.js';
@@ -16,7 +16,9 @@ export interface KeyGrant {
   /** Usable, on a plan with API access, and created by someone who is still an owner or admin. */
   permitted: boolean;
   lastUsedAt: Date | null;
+  /** The organization the key reaches: its workspace, or the workspace's sandbox for a test key. */
   organization: { id: string; name: string; slug: string };
+  mode: KeyMode;
   /** Present exactly when the key is permitted: the request was counted against the key's limit. */
   rate: RateDecision | null;
   /**
@@ -37,6 +39,7 @@ interface GrantRow {
   organization_id: string;
   organization_name: string;
   organization_slug: string;
+  mode: KeyMode;
   rate: { admitted: boolean; remaining: number; reset_ms: number; retry_after_ms: number } | null;
   resource?: unknown;
 }
@@ -68,11 +71,18 @@ export async function findKeyGrantAndCount(
           k.revoked_at IS NULL AND (k.expires_at IS NULL OR k.expires_at > now())
           AND o.plan = ANY(${rules.apiPlans as string[]}) AND m.role = ANY(${rules.creatorRoles as string[]})
         ) IS TRUE AS permitted,
-        o.id AS organization_id, o.name AS organization_name, o.slug AS organization_slug
+        coalesce(s.id, o.id) AS organization_id, o.name AS organization_name, o.slug AS organization_slug,
+        k.mode
       FROM api_keys k
       JOIN organizations o ON o.id = k.organization_id
       LEFT JOIN memberships m ON m.organization_id = k.organization_id AND m.user_id = k.created_by
-      WHERE k.key_hash = ${keyHash}
+      -- A test key reaches its workspace's sandbox, the newest one (a reset's new sandbox replaces the old in the
+      -- transaction that makes it); whether the key works is still the live workspace's plan and people.
+      LEFT JOIN LATERAL (
+        SELECT s.id FROM organizations s
+        WHERE k.mode = 'test' AND s.sandbox_of = o.id ORDER BY s.created_at DESC LIMIT 1
+      ) s ON true
+      WHERE k.key_hash = ${keyHash} AND (k.mode = 'live' OR s.id IS NOT NULL)
     )
     SELECT g.*,
       -- CASE evaluates its branch only when the key may call, so refused requests are never counted. (A lateral
@@ -104,6 +114,7 @@ export async function findKeyGrantAndCount(
     usable: row.usable,
     permitted: row.permitted,
     organization: { id: row.organization_id, name: row.organization_name, slug: row.organization_slug },
+    mode: row.mode,
     rate:
       row.rate === null
         ? null
@@ -147,13 +158,14 @@ export interface InsertKeyInput {
   scopes: Scope[];
   createdBy: string;
   expiresAt: Date | null;
+  mode: KeyMode;
 }
 
 export async function insertApiKey(sql: Queryable, input: InsertKeyInput): Promise<{ id: string; createdAt: Date }> {
   const row = await inserted(sql<{ id: string; created_at: Date }[]>`
-    INSERT INTO api_keys (organization_id, name, key_hash, key_hint, scopes, created_by, expires_at)
+    INSERT INTO api_keys (organization_id, name, key_hash, key_hint, scopes, created_by, expires_at, mode)
     VALUES (${input.organizationId}, ${input.name}, ${input.keyHash}, ${input.keyHint}, ${input.scopes},
-            ${input.createdBy}, ${input.expiresAt})
+            ${input.createdBy}, ${input.expiresAt}, ${input.mode})
     RETURNING id, created_at
   `);
   return { id: row.id, createdAt: row.created_at };
@@ -172,6 +184,7 @@ export async function revokeApiKey(sql: Queryable, organizationId: string, keyId
 export interface ApiKeyRow {
   id: string;
   name: string | null;
+  mode: KeyMode;
   hint: string;
   scopes: Scope[];
   createdBy: string;
@@ -182,7 +195,7 @@ export interface ApiKeyRow {
 }
 
 const selectKeys = (sql: Queryable) => sql`
-  SELECT id, name, key_hint AS hint, scopes, created_by AS "createdBy", created_at AS "createdAt",
+  SELECT id, name, mode, key_hint AS hint, scopes, created_by AS "createdBy", created_at AS "createdAt",
          expires_at AS "expiresAt", revoked_at AS "revokedAt", last_used_at AS "lastUsedAt"
   FROM api_keys
 `;
@@ -195,4 +208,18 @@ export async function findApiKey(sql: Queryable, organizationId: string, keyId: 
   if (!looksLikeUuid(keyId)) return null;
   const [row] = await sql<ApiKeyRow[]>`${selectKeys(sql)} WHERE organization_id = ${organizationId} AND id = ${keyId}`;
   return row ?? null;
+}
+
+/** Each organization's keys that still work or may (neither revoked nor expired), by mode. */
+export async function countUsableKeys(
+  sql: Queryable,
+): Promise<Map<string, Record<KeyMode, number>>> {
+  const rows = await sql<{ organizationId: string; live: number; test: number }[]>`
+    SELECT organization_id AS "organizationId",
+      count(*) FILTER (WHERE mode = 'live')::int AS live, count(*) FILTER (WHERE mode = 'test')::int AS test
+    FROM api_keys
+    WHERE revoked_at IS NULL AND (expires_at IS NULL OR expires_at > now())
+    GROUP BY organization_id
+  `;
+  return new Map(rows.map(({ organizationId, live, test }) => [organizationId, { live, test }]));
 }

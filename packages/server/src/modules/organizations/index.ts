@@ -26,3 +26,12 @@ export {
   type Role,
   type UserRow,
 } from './store.js';
+export {
+  deleteSandbox,
+  findSandbox,
+  insertSandbox,
+  lockWorkspace,
+  SANDBOX_SOURCES,
+  type SandboxRow,
+  type SandboxSource,
+} from './sandboxes.js';

@@ -82,18 +82,19 @@ export interface OrganizationRow {
   createdAt: Date;
 }
 
-/** An organization by id or slug. */
+/** A workspace (never a sandbox) by id or slug. */
 export async function findOrganization(sql: Queryable, idOrSlug: string): Promise<OrganizationRow | null> {
   const [row] = await sql<OrganizationRow[]>`
     SELECT id, name, slug, plan, created_at AS "createdAt" FROM organizations
-    WHERE ${looksLikeUuid(idOrSlug) ? sql`id = ${idOrSlug}` : sql`slug = ${idOrSlug}`}
+    WHERE ${looksLikeUuid(idOrSlug) ? sql`id = ${idOrSlug}` : sql`slug = ${idOrSlug}`} AND sandbox_of IS NULL
   `;
   return row ?? null;
 }
 
 export async function listOrganizations(sql: Queryable): Promise<OrganizationRow[]> {
   return sql<OrganizationRow[]>`
-    SELECT id, name, slug, plan, created_at AS "createdAt" FROM organizations ORDER BY created_at, id
+    SELECT id, name, slug, plan, created_at AS "createdAt" FROM organizations
+    WHERE sandbox_of IS NULL ORDER BY created_at, id
   `;
 }
 

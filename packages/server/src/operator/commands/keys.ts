@@ -1,7 +1,20 @@
 import { z } from 'zod';
 import * as access from '../../modules/access/index.js';
 import { date, table } from '../format.js';
-import { expiresAt, name, ORG_ONLY, org, SCOPE_CHOICES, scopes, string, user, uuid } from '../options.js';
+import { ensureSandbox } from '../../modules/sandbox/index.js';
+import {
+  expiresAt,
+  MODE_CHOICES,
+  mode,
+  name,
+  ORG_ONLY,
+  org,
+  SCOPE_CHOICES,
+  scopes,
+  string,
+  user,
+  uuid,
+} from '../options.js';
 import { spec } from '../spec.js';
 
 /** API keys: created by an owner or admin, listed without their values, revoked. */
@@ -9,11 +22,11 @@ export const KEYS_COMMANDS = [
   spec({
     name: 'key create',
     summary: 'Create an API key as an owner or admin; its value is printed once and never stored.',
-    synopsis: `--org <id|slug> --user <id|email> --name <name> --scopes ${SCOPE_CHOICES} [--expires-at <date-time>]`,
+    synopsis: `--org <id|slug> --user <id|email> --name <name> --scopes ${SCOPE_CHOICES} [--expires-at <date-time>] [--mode ${MODE_CHOICES}]`,
     example:
       'coinventory-server key create --org liberty-coins --user dana@liberty-coins.example --name "Website sync" --scopes read,write',
     // --user names the person, as in the member commands; --creator was its name before.
-    options: { org: string, user: string, name: string, scopes: string, 'expires-at': string },
+    options: { org: string, user: string, name: string, scopes: string, 'expires-at': string, mode: string },
     aliases: { creator: 'user' },
     input: z
       .object({
@@ -22,11 +35,19 @@ export const KEYS_COMMANDS = [
         name: name(200),
         scopes,
         'expires-at': expiresAt,
+        mode,
       })
       .transform(({ 'expires-at': expires, user: creator, ...rest }) => ({ ...rest, creator, expiresAt: expires })),
-    run: (sql, input) => access.createKey(sql, input),
+    // A test key's sandbox is made with the key, the first time, in the key's transaction.
+    run: (sql, input) =>
+      sql.begin(async (tx) => {
+        const { organization, ...key } = await access.createKey(tx, input);
+        if (key.mode === 'test') await ensureSandbox(tx, organization);
+        return key;
+      }),
     text: (key) =>
-      `Created key ${key.id} "${key.name}" (${key.scopes.join(', ')}) for ${key.organizationSlug}` +
+      `Created ${key.mode} key ${key.id} "${key.name}" (${key.scopes.join(', ')}) for ${key.organizationSlug}` +
+      `${key.mode === 'test' ? "'s sandbox" : ''}` +
       `${key.expiresAt ? `, expiring ${key.expiresAt.toISOString()}` : ''}.\n` +
       `Its value is shown this once; store it now:\n\n  ${key.key}\n`,
   }),
@@ -41,9 +62,10 @@ export const KEYS_COMMANDS = [
       keys.length === 0
         ? `${organization.slug} has no keys.`
         : table([
-            ['ID', 'NAME', 'ENDS', 'SCOPES', 'CREATED', 'EXPIRES', 'REVOKED', 'LAST USED'],
+            ['ID', 'MODE', 'NAME', 'ENDS', 'SCOPES', 'CREATED', 'EXPIRES', 'REVOKED', 'LAST USED'],
             ...keys.map((k) => [
               k.id,
+              k.mode,
               k.name ?? '—',
               `…${k.hint}`,
               k.scopes.join(','),

@@ -1,0 +1,38 @@
+/**
+ * Test mode: each workspace may have a sandbox, an organization of its own that only the workspace's test keys reach.
+ *
+ * `organizations.sandbox_of`: set on a sandbox, naming its live workspace. A reset makes a new sandbox and deletes the
+ * old one in one transaction, so the sandbox a test key reaches is the workspace's only one once that commits; a
+ * sandbox shares its workspace's name and slug, so slugs are unique among live workspaces only (the index keeps the
+ * constraint's name, which the operator's conflict message looks for). `sandbox_source`: what the sandbox was made
+ * from (`empty`, `demo` or `live`); its `created_at` is when.
+ *
+ * `api_keys.mode`: `live` keys reach the workspace, `test` keys its sandbox. A key keeps belonging to the live
+ * workspace (its plan and people decide whether it works), so resets leave keys alone.
+ *
+ * `sandbox_copy_id(sandbox, id)`: the id a record copied into a sandbox gets. It is a function of the sandbox and the
+ * original id only, so every module's copy maps the references it holds to the same new ids without sharing a table,
+ * and no id of the live workspace is an id in its sandbox. The result is shaped as a version 4 UUID.
+ */
+export const name = 'test_mode';
+
+export const up = /* sql */ `
+ALTER TABLE organizations
+  ADD COLUMN sandbox_of uuid REFERENCES organizations (id) ON DELETE CASCADE,
+  ADD COLUMN sandbox_source text CHECK (sandbox_source IN ('empty', 'demo', 'live')),
+  ADD CONSTRAINT organizations_sandbox_source_check_pair CHECK ((sandbox_of IS NULL) = (sandbox_source IS NULL));
+ALTER TABLE organizations DROP CONSTRAINT organizations_slug_key;
+CREATE UNIQUE INDEX organizations_slug_key ON organizations (slug) WHERE sandbox_of IS NULL;
+CREATE INDEX organizations_sandbox_idx ON organizations (sandbox_of, created_at DESC) WHERE sandbox_of IS NOT NULL;
+
+ALTER TABLE api_keys ADD COLUMN mode text NOT NULL DEFAULT 'live' CHECK (mode IN ('live', 'test'));
+
+CREATE FUNCTION sandbox_copy_id(p_sandbox uuid, p_id uuid) RETURNS uuid
+LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE AS $$
+  SELECT (
+    substr(h, 1, 12) || '4' || substr(h, 14, 3)
+    || substr('89ab', (('x' || substr(h, 17, 1))::bit(4)::integer % 4) + 1, 1) || substr(h, 18, 15)
+  )::uuid
+  FROM (SELECT md5(p_sandbox::text || '/' || p_id::text) AS h) x
+$$;
+`;
