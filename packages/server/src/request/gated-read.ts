@@ -2,10 +2,11 @@ import type { Fragment } from '../db/table.js';
 import type { Queryable } from '../db/types.js';
 
 /**
- * A route's read that travels in its request's authentication statement: one round trip looks the key up, counts
- * the request and, only when the key is admitted with the route's scope, reads the resource (the README's "One
- * round trip for a read"). A refused request reads nothing: the read sits in a CASE branch the statement takes only
- * for an admitted caller. Declared beside its route (`readOne` in request/pipeline.ts answers it).
+ * A route's read that travels in its request's authentication statement: one round trip looks the key up, reads
+ * the resource and counts the request. The read comes before the count, so it never runs under the key's row lock,
+ * and only for a key that may call with the route's scope and whose next admission is free by a look at its ring: a
+ * request over its limit reads nothing (modules/access/store.ts). An admitted request whose statement did not read
+ * reads by itself (`read`). Declared beside its route (`readOne` in request/pipeline.ts answers it).
  */
 export interface GatedRead<T> {
   /** The route it answers, by its contract operationId. */

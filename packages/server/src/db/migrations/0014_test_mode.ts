@@ -8,7 +8,8 @@
  * from (`empty`, `demo` or `live`); its `created_at` is when.
  *
  * `api_keys.mode`: `live` keys reach the workspace, `test` keys its sandbox. A key keeps belonging to the live
- * workspace (its plan and people decide whether it works), so resets leave keys alone.
+ * workspace (its plan and people decide whether it works), so resets leave keys alone. The idempotency keys a test
+ * key sends are its sandbox's rows, so they reference the key by its id alone (unique, as every key id is).
  *
  * `sandbox_copy_id(sandbox, id)`: the id a record copied into a sandbox gets. It is a function of the sandbox and the
  * original id only, so every module's copy maps the references it holds to the same new ids without sharing a table,
@@ -26,6 +27,11 @@ CREATE UNIQUE INDEX organizations_slug_key ON organizations (slug) WHERE sandbox
 CREATE INDEX organizations_sandbox_idx ON organizations (sandbox_of, created_at DESC) WHERE sandbox_of IS NOT NULL;
 
 ALTER TABLE api_keys ADD COLUMN mode text NOT NULL DEFAULT 'live' CHECK (mode IN ('live', 'test'));
+-- A test key's idempotency keys are its sandbox's, while the key is its workspace's: they name the key alone.
+CREATE UNIQUE INDEX api_keys_id_key ON api_keys (id);
+ALTER TABLE idempotency_keys
+  DROP CONSTRAINT idempotency_keys_organization_id_api_key_id_fkey,
+  ADD CONSTRAINT idempotency_keys_api_key_id_fkey FOREIGN KEY (api_key_id) REFERENCES api_keys (id) ON DELETE CASCADE;
 
 CREATE FUNCTION sandbox_copy_id(p_sandbox uuid, p_id uuid) RETURNS uuid
 LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE AS $$

@@ -22,8 +22,8 @@ export interface KeyGrant {
   /** Present exactly when the key is permitted: the request was counted against the key's limit. */
   rate: RateDecision | null;
   /**
-   * What the read asked for returned, as JSON (null: no row), when the request was admitted with the read's scope;
-   * undefined when no read was asked, or it was not run.
+   * What the read asked for returned, as JSON (null: no row), when the request was admitted with the read's scope
+   * and the read ran; undefined when no read was asked, or it did not run (the caller then reads by itself).
    */
   resource?: unknown;
 }
@@ -41,6 +41,7 @@ interface GrantRow {
   organization_slug: string;
   mode: KeyMode;
   rate: { admitted: boolean; remaining: number; reset_ms: number; retry_after_ms: number } | null;
+  read_ran?: boolean | null;
   resource?: unknown;
 }
 
@@ -51,10 +52,57 @@ export interface ReadWithGrant {
   query: (organizationId: Fragment) => Fragment;
 }
 
+/** The key's row with what decides whether it may call, read with the database's clock: no lock taken. */
+const grantRow = (
+  sql: Queryable,
+  keyHash: Buffer,
+  rules: { apiPlans: readonly string[]; creatorRoles: readonly string[] },
+) => sql`
+  SELECT
+    k.id AS key_id, k.name AS key_name, k.scopes, k.expires_at, k.last_used_at,
+    (k.revoked_at IS NULL AND (k.expires_at IS NULL OR k.expires_at > now())) AS usable,
+    (
+      k.revoked_at IS NULL AND (k.expires_at IS NULL OR k.expires_at > now())
+      AND o.plan = ANY(${rules.apiPlans as string[]}) AND m.role = ANY(${rules.creatorRoles as string[]})
+    ) IS TRUE AS permitted,
+    coalesce(s.id, o.id) AS organization_id, o.name AS organization_name, o.slug AS organization_slug,
+    k.mode
+  FROM api_keys k
+  JOIN organizations o ON o.id = k.organization_id
+  LEFT JOIN memberships m ON m.organization_id = k.organization_id AND m.user_id = k.created_by
+  -- A test key reaches its workspace's sandbox, the newest one (a reset's new sandbox replaces the old in the
+  -- transaction that makes it); whether the key works is still the live workspace's plan and people.
+  LEFT JOIN LATERAL (
+    SELECT s.id FROM organizations s
+    WHERE k.mode = 'test' AND s.sandbox_of = o.id ORDER BY s.created_at DESC LIMIT 1
+  ) s ON true
+  WHERE k.key_hash = ${keyHash} AND (k.mode = 'live' OR s.id IS NOT NULL)
+`;
+
+/**
+ * Whether the grant row's key would be admitted now, by a look at its ring without its lock: the slot its next
+ * admission takes is free, or holds one that left the window. Only for a ring of this policy's size (the usual case);
+ * any other answers yes.
+ */
+const likelyAdmitted = (sql: Queryable, policy: RatePolicy) => sql`
+  NOT EXISTS (
+    SELECT 1 FROM rate_limit_state s
+    JOIN rate_limit_slots r ON r.key_id = s.key_id AND r.slot = (s.admitted + 1) % s.max_requests
+    WHERE s.key_id = g.key_id AND s.max_requests = ${policy.maxRequests}
+      AND r.admitted_at > clock_timestamp() - make_interval(secs => ${policy.windowSeconds})
+  )
+`;
+
 /**
  * Looks a key up by its hash and, when it may call, counts the request against its rate limit: one round trip.
- * Only a permitted key is counted; the function call sits behind that filter. With `read`, the same statement also
- * reads the route's resource when the request is admitted (request/gated-read.ts).
+ * Only a permitted key is counted; the function call sits behind that filter.
+ *
+ * With `read`, the same statement reads the route's resource too (request/gated-read.ts), before the count: no read
+ * runs while the key's row is locked, or a slow read would hold the key's other requests behind it. The read runs
+ * only for a permitted caller with the read's scope whose next admission is free by a look at its ring without the
+ * lock, so a request over its limit reads nothing. The count may disagree with that look (another request of the
+ * key took the slot, or the slot left the window, in between): `resource` is then absent from an admitted grant,
+ * and the caller reads by itself.
  */
 export async function findKeyGrantAndCount(
   sql: Queryable,
@@ -62,48 +110,38 @@ export async function findKeyGrantAndCount(
   rules: { apiPlans: readonly string[]; creatorRoles: readonly string[]; policy: RatePolicy },
   read?: ReadWithGrant,
 ): Promise<KeyGrant | null> {
-  const grantAndCount = sql<GrantRow[]>`
-    WITH grant_row AS MATERIALIZED (
-      SELECT
-        k.id AS key_id, k.name AS key_name, k.scopes, k.expires_at, k.last_used_at,
-        (k.revoked_at IS NULL AND (k.expires_at IS NULL OR k.expires_at > now())) AS usable,
-        (
-          k.revoked_at IS NULL AND (k.expires_at IS NULL OR k.expires_at > now())
-          AND o.plan = ANY(${rules.apiPlans as string[]}) AND m.role = ANY(${rules.creatorRoles as string[]})
-        ) IS TRUE AS permitted,
-        coalesce(s.id, o.id) AS organization_id, o.name AS organization_name, o.slug AS organization_slug,
-        k.mode
-      FROM api_keys k
-      JOIN organizations o ON o.id = k.organization_id
-      LEFT JOIN memberships m ON m.organization_id = k.organization_id AND m.user_id = k.created_by
-      -- A test key reaches its workspace's sandbox, the newest one (a reset's new sandbox replaces the old in the
-      -- transaction that makes it); whether the key works is still the live workspace's plan and people.
-      LEFT JOIN LATERAL (
-        SELECT s.id FROM organizations s
-        WHERE k.mode = 'test' AND s.sandbox_of = o.id ORDER BY s.created_at DESC LIMIT 1
-      ) s ON true
-      WHERE k.key_hash = ${keyHash} AND (k.mode = 'live' OR s.id IS NOT NULL)
-    )
-    SELECT g.*,
-      -- CASE evaluates its branch only when the key may call, so refused requests are never counted. (A lateral
-      -- join filtered on g.permitted is not enough: the planner may call the function before filtering.)
-      CASE WHEN g.permitted THEN (
-        SELECT to_jsonb(r) FROM rate_limit_admit(g.key_id, ${rules.policy.maxRequests}, ${rules.policy.windowSeconds * 1000}) r
-      ) END AS rate
-    FROM grant_row g
-  `;
-  // With a read: the decision is materialised first (the count runs once), and the read sits in a CASE branch
-  // taken only for an admitted caller with the scope, so a refused request reads nothing.
   const [row] = await (read
     ? sql<GrantRow[]>`
-        WITH decision AS MATERIALIZED (${grantAndCount})
-        SELECT d.*,
-          CASE WHEN (d.rate->>'admitted')::boolean AND ${read.scope} = ANY(d.scopes) THEN (
-            SELECT row_to_json(x) FROM (${read.query(sql`d.organization_id`)}) x
+        WITH grant_row AS MATERIALIZED (${grantRow(sql, keyHash, rules)}),
+        fetched AS MATERIALIZED (
+          -- "reader": an alias no route's read uses, so the organization it is given cannot be taken for one of
+          -- the read's own columns.
+          SELECT reader.ran, CASE WHEN reader.ran THEN (
+            SELECT row_to_json(x) FROM (${read.query(sql`reader.organization_id`)}) x
           ) END AS resource
-        FROM decision d
+          FROM (
+            SELECT g.organization_id,
+              g.permitted AND ${read.scope} = ANY(g.scopes) AND ${likelyAdmitted(sql, rules.policy)} AS ran
+            FROM grant_row g
+          ) reader
+        )
+        -- The join is made before the count is projected: the read is done before the key's row is locked.
+        SELECT g.*, CASE WHEN g.permitted THEN (
+          SELECT to_jsonb(r) FROM rate_limit_admit(g.key_id, ${rules.policy.maxRequests}, ${rules.policy.windowSeconds * 1000}) r
+        ) END AS rate, f.ran AS read_ran, f.resource
+        FROM grant_row g CROSS JOIN fetched f
       `
-    : grantAndCount);
+    : sql<GrantRow[]>`
+        WITH grant_row AS MATERIALIZED (${grantRow(sql, keyHash, rules)})
+        SELECT g.*,
+          -- CASE evaluates its branch only when the key may call, so refused requests are never counted. (A lateral
+          -- join filtered on g.permitted is not enough: the planner may call the function before filtering.) The
+          -- count locks the key's row until the statement commits.
+          CASE WHEN g.permitted THEN (
+            SELECT to_jsonb(r) FROM rate_limit_admit(g.key_id, ${rules.policy.maxRequests}, ${rules.policy.windowSeconds * 1000}) r
+          ) END AS rate
+        FROM grant_row g
+      `);
   if (!row) return null;
   return {
     keyId: row.key_id,
@@ -124,7 +162,7 @@ export async function findKeyGrantAndCount(
             resetMs: row.rate.reset_ms,
             retryAfterMs: row.rate.retry_after_ms,
           },
-    ...(read ? { resource: row.resource ?? null } : {}),
+    ...(read && row.read_ran && row.rate?.admitted ? { resource: row.resource ?? null } : {}),
   };
 }
 

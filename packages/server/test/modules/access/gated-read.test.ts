@@ -1,5 +1,5 @@
 import { contractRoutes } from '@coinventory/contract';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import type { Database } from '../../../src/db/connect.js';
 import { gatedReads } from '../../../src/http/router.js';
 import { authenticateKey, hashKey } from '../../../src/modules/access/index.js';
@@ -50,7 +50,7 @@ describe('a read in the authentication statement', () => {
       scope: 'write',
     });
     expect(result.kind).toBe('authenticated');
-    if (result.kind === 'authenticated') expect(result.resource).toBeNull();
+    if (result.kind === 'authenticated') expect(result.resource).toBeUndefined();
   });
 
   it('does not run for a request over the rate limit', async () => {
@@ -61,6 +61,26 @@ describe('a read in the authentication statement', () => {
     const second = await authenticateKey(database.sql, hashKey(key), tight, failing());
     expect(second.kind === 'authenticated' && second.rate.admitted).toBe(false);
   });
+
+  // PostgreSQL only: the embedded database runs one statement at a time, so no two requests ever wait on a lock.
+  it.runIf(Boolean(inject('postgresUrl')))(
+    "runs before the key's row is locked: a slow read holds up none of the key's other requests",
+    async () => {
+      const { key } = await createTestOrganization(database.sql);
+      const order: string[] = [];
+      const slow = authenticateKey(database.sql, hashKey(key), policy, {
+        scope: 'read',
+        query: () => database.sql`SELECT pg_sleep(3) AS slept`,
+      }).then(() => order.push('slow read'));
+      // Well into the slow read's statement before the next request starts.
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      const quick = authenticateKey(database.sql, hashKey(key), policy).then(() => order.push('plain request'));
+      await Promise.all([slow, quick]);
+      // Were the read under the count's lock, the plain request would wait for the slow statement to commit.
+      expect(order).toEqual(['plain request', 'slow read']);
+    },
+    30_000,
+  );
 
   it('does not run for a revoked key, an unknown one, or an organization without API access', async () => {
     const revoked = await createTestOrganization(database.sql);

@@ -17,8 +17,8 @@ let all: Item[];
 
 const TERM = '1881-s';
 const contains = (value: string | null) => (value ?? '').toLowerCase().includes(TERM);
-const matches = (item: Item) =>
-  contains(item.sku) || contains(item.title) || contains(item.description) || contains(item.certificateNumber);
+/** The seeds set no certificate number: sku, title and description are the fields that can match. */
+const matches = (item: Item) => contains(item.sku) || contains(item.title) || contains(item.description);
 
 /** 60 items, about two in three holding the term in one field, with sort keys that tie and differ. */
 function seeds(): SeedItem[] {

@@ -124,6 +124,26 @@ describe('rate limits and scopes', () => {
   });
 });
 
+describe('writes with a test key', () => {
+  it('are idempotent as live ones: Idempotency-Key keeps the sandbox’s answer and replays it', async () => {
+    const send = () =>
+      call(server.baseUrl, 'POST', '/items', {
+        key: sandbox.key,
+        body: { sku: 'IDEM-TEST', title: 'Sandbox coin, sent twice' },
+        headers: { 'idempotency-key': 'test-mode-idempotency-1' },
+      });
+    const first = await send();
+    const again = await send();
+    expectStatus(first, 200);
+    expectStatus(again, 200);
+    expect(again.text).toBe(first.text);
+    expect(again.headers.get('idempotent-replayed')).toBe('true');
+    expect(mode(again)).toBe('test');
+    const inLive = await call(server.baseUrl, 'GET', '/items?sku=IDEM-TEST', { key: live.key });
+    expect(inLive.body).toMatchObject({ items: [] });
+  });
+});
+
 describe('webhooks in test mode', () => {
   const receivers: WebhookReceiver[] = [];
   afterEach(async () => {
