@@ -63,3 +63,8 @@ export const mode = z
   .optional()
   .transform((value) => value ?? 'live');
 export const MODE_CHOICES = `<${oneOf(KEY_MODES)}>`;
+
+/** What a command that takes --org and --mode declares. */
+export const ORG_AND_MODE = { options: { org: string, mode: string }, input: z.object({ org, mode }) };
+/** The synopsis of --mode. */
+export const MODE_OPTION = `[--mode ${MODE_CHOICES}]`;

@@ -13,8 +13,10 @@ import {
   expectOk,
   KEY_VALUE,
   KeyListJson,
+  ListedOrganizationJson,
   MemberJson,
   OrganizationJson,
+  TEST_KEY_VALUE,
   UserJson,
 } from '../support/admin.js';
 import { type Running, removeTempDirs, start, stop, tempDir } from '../support/binary.js';
@@ -76,16 +78,24 @@ describe('operator commands on an embedded database', () => {
     });
 
     it('org list lists every organization, as JSON and as a table', async () => {
-      const list = expectJson(await admin('org list', '--json'), OrganizationJson.array());
+      const list = expectJson(await admin('org list', '--json'), ListedOrganizationJson.array());
       state.acme.createdAt = list.find((org) => org.slug === 'acme')?.createdAt ?? '';
       expect(list).toEqual([
-        { id: state.acme.id, name: 'Acme Coins', slug: 'acme', plan: 'business', createdAt: state.acme.createdAt },
+        {
+          id: state.acme.id,
+          name: 'Acme Coins',
+          slug: 'acme',
+          plan: 'business',
+          createdAt: state.acme.createdAt,
+          keys: { live: 0, test: 0 },
+        },
         {
           id: state.barn.id,
           name: 'Bullion Barn',
           slug: 'bullion-barn',
           plan: 'starter',
           createdAt: state.barn.createdAt,
+          keys: { live: 0, test: 0 },
         },
       ]);
 
@@ -93,9 +103,9 @@ describe('operator commands on an embedded database', () => {
         .trimEnd()
         .split('\n');
       expect(lines).toHaveLength(3);
-      expect(lines[0]).toMatch(/^ID {36}SLUG {10}PLAN {6}NAME$/);
-      expect(lines[1]).toMatch(new RegExp(`^${state.acme.id} {2}acme {10}business {2}Acme Coins$`));
-      expect(lines[2]).toMatch(new RegExp(`^${state.barn.id} {2}bullion-barn {2}starter {3}Bullion Barn$`));
+      expect(lines[0]).toMatch(/^ID {36}SLUG {10}PLAN {6}LIVE KEYS {2}TEST KEYS {2}NAME$/);
+      expect(lines[1]).toMatch(new RegExp(`^${state.acme.id} {2}acme {10}business {2}0 {10}0 {10}Acme Coins$`));
+      expect(lines[2]).toMatch(new RegExp(`^${state.barn.id} {2}bullion-barn {2}starter {3}0 {10}0 {10}Bullion Barn$`));
     });
 
     it('user create and member add', async () => {
@@ -179,15 +189,15 @@ describe('operator commands on an embedded database', () => {
       expect(text).not.toContain(state.textKey.key.slice(9, 20));
       const lines = text.trimEnd().split('\n');
       expect(lines).toHaveLength(3);
-      expect(lines[0]).toMatch(/^ID +NAME +ENDS +SCOPES +CREATED +EXPIRES +REVOKED +LAST USED$/);
+      expect(lines[0]).toMatch(/^ID +MODE +NAME +ENDS +SCOPES +CREATED +EXPIRES +REVOKED +LAST USED$/);
       expect(lines[1]).toMatch(
         new RegExp(
-          `^${state.textKey.id} {2}Website sync {2}…${state.textKey.key.slice(-4)} {2}read,write {2}${ISO} {2}— +— +—$`,
+          `^${state.textKey.id} {2}live {2}Website sync {2}…${state.textKey.key.slice(-4)} {2}read,write {2}${ISO} {2}— +— +—$`,
         ),
       );
       expect(lines[2]).toMatch(
         new RegExp(
-          `^${state.jsonKey.id} {2}Read only {5}…${state.jsonKey.key.slice(-4)} {2}read {8}${ISO} {2}2098-12-31T22:00:00\\.000Z {2}— +—$`,
+          `^${state.jsonKey.id} {2}live {2}Read only {5}…${state.jsonKey.key.slice(-4)} {2}read {8}${ISO} {2}2098-12-31T22:00:00\\.000Z {2}— +—$`,
         ),
       );
     });
@@ -217,6 +227,7 @@ describe('operator commands on an embedded database', () => {
         {
           id: state.textKey.id,
           name: 'Website sync',
+          mode: 'live',
           hint: state.textKey.key.slice(-4),
           scopes: ['read', 'write'],
           createdBy: state.danaId,
@@ -227,6 +238,7 @@ describe('operator commands on an embedded database', () => {
         {
           id: state.jsonKey.id,
           name: 'Read only',
+          mode: 'live',
           hint: state.jsonKey.key.slice(-4),
           scopes: ['read'],
           createdBy: state.danaId,
@@ -235,6 +247,48 @@ describe('operator commands on an embedded database', () => {
           lastUsedAt: null,
         },
       ]);
+    });
+
+    it('key create --mode test makes the sandbox with the key; the lists count and show it; it reaches the sandbox', async () => {
+      const test = expectJson(
+        await admin(
+          'key create',
+          '--org',
+          'acme',
+          '--user',
+          state.danaId,
+          '--name',
+          'Sandbox',
+          '--scopes',
+          'read,write',
+          '--mode',
+          'test',
+          '--json',
+        ),
+        CreatedKeyJson,
+      );
+      expect(test).toMatchObject({ organizationId: state.acme.id, mode: 'test', name: 'Sandbox' });
+      expect(test.key).toMatch(TEST_KEY_VALUE);
+      const listed = expectJson(await admin('org list', '--json'), ListedOrganizationJson.array());
+      // The text key was revoked above: one live key left, and the new test key.
+      expect(listed.find((org) => org.slug === 'acme')?.keys).toEqual({ live: 1, test: 1 });
+      const keys = expectJson(await admin('key list', '--org', 'acme', '--json'), KeyListJson).keys;
+      expect(keys.map((key) => [key.name, key.mode])).toEqual([
+        ['Website sync', 'live'],
+        ['Read only', 'live'],
+        ['Sandbox', 'test'],
+      ]);
+      expect(expectOk(await admin('listing simulator', '--org', 'acme', '--mode', 'test'))).toBe(
+        'The simulator has received nothing for these listings.\n',
+      );
+
+      const me = await fetch(`${server?.baseUrl}/me`, { headers: { authorization: `Bearer ${test.key}` } });
+      expect(me.status).toBe(200);
+      expect(me.headers.get('coinventory-mode')).toBe('test');
+      const body = (await me.json()) as { organization: { id: string; slug: string }; apiKey: { id: string } };
+      expect(body.organization.slug).toBe('acme');
+      expect(body.organization.id).not.toBe(state.acme.id);
+      expect(body.apiKey.id).toBe(test.id);
     });
 
     it('member set-role and member remove', async () => {

@@ -20,6 +20,7 @@ import {
   KEY_VALUE,
   KeyJson,
   KeyListJson,
+  ListedOrganizationJson,
   MemberJson,
   me,
   OrganizationJson,
@@ -64,7 +65,7 @@ describe('operator commands on DATABASE_URL', () => {
     );
     expect(shop).toMatchObject({ name: 'Side Shop', slug: 'side-shop', plan: 'free' });
 
-    const orgs = expectJson(await admin('org list', '--json'), OrganizationJson.array());
+    const orgs = expectJson(await admin('org list', '--json'), ListedOrganizationJson.array());
     expect(orgs.map((org) => [org.slug, org.plan])).toEqual([
       ['harbor-mint', 'business'],
       ['side-shop', 'free'],
@@ -77,6 +78,7 @@ describe('operator commands on DATABASE_URL', () => {
       slug: shop.slug,
       plan: shop.plan,
       createdAt: shop.createdAt,
+      keys: { live: 0, test: 0 },
     });
 
     const owner = expectJson(
@@ -171,7 +173,7 @@ describe('operator commands on DATABASE_URL', () => {
 
     const listText = expectOk(await admin('key list', '--org', 'harbor-mint'));
     expect(listText).not.toContain('cvk_live_');
-    expect(listText).toContain(`${state.ownerKey.id}  Shop sync  …${state.ownerKey.key.slice(-4)}  read,write`);
+    expect(listText).toContain(`${state.ownerKey.id}  live  Shop sync  …${state.ownerKey.key.slice(-4)}  read,write`);
     const listed = await admin('key list', '--org', 'harbor-mint', '--json');
     expect(listed.stdout).not.toContain('cvk_live_');
     const list = expectJson(listed, KeyListJson);
@@ -338,7 +340,7 @@ describe('operator commands on DATABASE_URL', () => {
     expect(demo.key.scopes).toEqual(['read', 'write']);
     expect(demo.counts.items).toBeGreaterThan(0);
     expectFailure(await admin('seed-demo'), EXIT.conflict, 'The demo organization "liberty-coin" already exists.');
-    const orgs = expectJson(await admin('org list', '--json'), OrganizationJson.array());
+    const orgs = expectJson(await admin('org list', '--json'), ListedOrganizationJson.array());
     expect(orgs.map((org) => org.slug).sort()).toEqual(['harbor-mint', 'liberty-coin', 'side-shop']);
   });
 });

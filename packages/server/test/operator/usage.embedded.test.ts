@@ -161,7 +161,7 @@ describe('operator command usage, which never opens the database', () => {
     expectUsageLines(both, 'coinventory-server: --creator is the former name of --user; give only --user');
     const help = expectOk(await admin('key create', '--help'));
     expect(help).toMatch(
-      /^Usage: coinventory-server key create --org <id\|slug> --user <id\|email> --name <name> --scopes <read\[,write\]> \[--expires-at <date-time>\] \[--json\]\n\n/,
+      /^Usage: coinventory-server key create --org <id\|slug> --user <id\|email> --name <name> --scopes <read\[,write\]> \[--expires-at <date-time>\] \[--mode <live\|test>\] \[--json\]\n\n/,
     );
     expect(help).toContain('\n  --creator   Deprecated: the former name of --user, still accepted.\n');
     expect(expectOk(await admin('member set-role', '-h'))).toMatch(

@@ -76,6 +76,9 @@ export function expectJson<T>(result: CommandResult, schema: z.ZodType<T, z.ZodT
 
 /** A key's value: fixed prefix, 38 base62 characters. */
 export const KEY_VALUE = /^cvk_live_[0-9A-Za-z]{38}$/;
+/** A test key's value. */
+export const TEST_KEY_VALUE = /^cvk_test_[0-9A-Za-z]{38}$/;
+const mode = z.enum(['live', 'test']);
 const uuid = z.string().uuid();
 const isoDate = z.string().datetime();
 const plan = z.enum(PLANS);
@@ -85,6 +88,10 @@ const scopes = z.array(z.enum(SCOPES));
 export const OrganizationJson = z
   .object({ id: uuid, name: z.string(), slug: z.string(), plan, createdAt: isoDate })
   .strict();
+/** An organization as `org list` shows it: with its usable keys in each mode. */
+export const ListedOrganizationJson = OrganizationJson.extend({
+  keys: z.object({ live: z.number().int(), test: z.number().int() }).strict(),
+}).strict();
 export const CreatedOrganizationJson = OrganizationJson.extend({
   defaultWarehouseId: uuid,
   defaultZoneId: uuid,
@@ -102,17 +109,19 @@ export const CreatedKeyJson = z
     organizationSlug: z.string(),
     createdBy: z.string(),
     id: uuid,
-    key: z.string().regex(KEY_VALUE),
+    key: z.string().regex(KEY_VALUE).or(z.string().regex(TEST_KEY_VALUE)),
     name: z.string(),
     scopes,
     expiresAt: isoDate.nullable(),
     createdAt: isoDate,
+    mode,
   })
   .strict();
 export const KeyJson = z
   .object({
     id: uuid,
     name: z.string().nullable(),
+    mode,
     hint: z.string().length(4),
     scopes,
     createdBy: uuid,
@@ -136,6 +145,7 @@ export const DemoJson = z
         scopes,
         expiresAt: isoDate.nullable(),
         createdAt: isoDate,
+        mode: z.literal('live'),
       })
       .strict(),
     ownerEmail: z.string(),

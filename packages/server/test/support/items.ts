@@ -39,10 +39,11 @@ export async function freshApi(
   name = 'test extra key',
 ): Promise<Api> {
   const issued = await issueApiKey(server.database.sql, {
-    organizationId: organization.organizationId,
+    organizationId: organization.workspaceId,
     createdBy: organization.ownerId,
     name,
     scopes: ['read', 'write'],
+    mode: organization.mode,
   });
   return client(server.baseUrl, issued.key);
 }

@@ -1,19 +1,25 @@
-import type { Scope } from '@coinventory/contract';
+import type { KeyMode, Scope } from '@coinventory/contract';
 import type { Sql } from '../../src/db/types.js';
 import { issueApiKey } from '../../src/modules/access/index.js';
 import {
   addMember,
   createOrganization,
   createUser,
+  findOrganization,
   type Plan,
   type Role,
 } from '../../src/modules/organizations/store.js';
+import { ensureSandbox } from '../../src/modules/sandbox/index.js';
 import { createDefaultWarehouse } from '../../src/modules/warehouses/index.js';
 
 let sequence = 0;
 
 export interface TestOrganization {
+  /** The organization the keys reach: the workspace, or its sandbox for test keys. */
   organizationId: string;
+  /** The workspace the keys belong to (the organization itself, unless this is its sandbox). */
+  workspaceId: string;
+  mode: KeyMode;
   name: string;
   slug: string;
   ownerId: string;
@@ -44,11 +50,48 @@ export async function createTestOrganization(sql: Sql, options: { plan?: Plan } 
   const readOnly = await issue(['read'], 'test read-only');
   return {
     organizationId: organization.id,
+    workspaceId: organization.id,
+    mode: 'live',
     name: organization.name,
     slug: organization.slug,
     ownerId: owner.id,
     defaultWarehouseId,
     defaultZoneId,
+    key: full.key,
+    keyId: full.id,
+    readKey: readOnly.key,
+  };
+}
+
+/**
+ * The test mode side of a workspace: its sandbox (made as the first test key makes it) with two test keys of the
+ * workspace's owner, shaped like a TestOrganization so any suite can run against it.
+ */
+export async function createTestSandbox(sql: Sql, workspace: TestOrganization): Promise<TestOrganization> {
+  const row = await findOrganization(sql, workspace.organizationId);
+  if (!row) throw new Error(`no workspace ${workspace.organizationId}`);
+  const organizationId = await ensureSandbox(sql, row);
+  const [warehouse] = await sql<{ warehouseId: string; zoneId: string }[]>`
+    SELECT w.id AS "warehouseId", z.id AS "zoneId" FROM warehouses w JOIN zones z ON z.warehouse_id = w.id
+    WHERE w.organization_id = ${organizationId} AND w.is_default ORDER BY z.position LIMIT 1
+  `;
+  if (!warehouse) throw new Error('the sandbox has no default warehouse');
+  const issue = (scopes: Scope[], name: string) =>
+    issueApiKey(sql, {
+      organizationId: workspace.organizationId,
+      createdBy: workspace.ownerId,
+      name,
+      scopes,
+      mode: 'test',
+    });
+  const full = await issue(['read', 'write'], 'test mode read/write');
+  const readOnly = await issue(['read'], 'test mode read-only');
+  return {
+    ...workspace,
+    organizationId,
+    mode: 'test',
+    defaultWarehouseId: warehouse.warehouseId,
+    defaultZoneId: warehouse.zoneId,
     key: full.key,
     keyId: full.id,
     readKey: readOnly.key,

@@ -13,7 +13,15 @@ export {
   keyModeOf,
 } from './key-format.js';
 export { KEY_USAGE_INTERVAL_SECONDS } from './key-usage.js';
-export { createKey, type IssuedKey, issueApiKey, listKeys, revokeKey, unusedKeyOrganization } from './keys.js';
+export {
+  createKey,
+  type IssuedKey,
+  issueApiKey,
+  listKeys,
+  revokeKey,
+  unusedKeyOrganization,
+  usableKeyCounts,
+} from './keys.js';
 export { protectedResourceMetadata } from './metadata.js';
 export { authMiddleware, type ContractRequest } from './middleware.js';
 export { markTestMode } from './mode-header.js';

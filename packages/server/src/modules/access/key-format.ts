@@ -1,5 +1,5 @@
-import { type KeyMode, TEST_MODE } from '@coinventory/contract';
 import { createHash, randomBytes } from 'node:crypto';
+import { type KeyMode, TEST_MODE } from '@coinventory/contract';
 
 /**
  * API keys look like `cvk_live_<32 random base62 chars><6 base62 checksum chars>`, or `cvk_test_…` for a test key.

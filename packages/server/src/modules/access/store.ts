@@ -211,9 +211,7 @@ export async function findApiKey(sql: Queryable, organizationId: string, keyId: 
 }
 
 /** Each organization's keys that still work or may (neither revoked nor expired), by mode. */
-export async function countUsableKeys(
-  sql: Queryable,
-): Promise<Map<string, Record<KeyMode, number>>> {
+export async function countUsableKeys(sql: Queryable): Promise<Map<string, Record<KeyMode, number>>> {
   const rows = await sql<{ organizationId: string; live: number; test: number }[]>`
     SELECT organization_id AS "organizationId",
       count(*) FILTER (WHERE mode = 'live')::int AS live, count(*) FILTER (WHERE mode = 'test')::int AS test

@@ -38,7 +38,10 @@ export function decodeCursor(text: string, organizationId: string, field = 'quer
     Buffer.from(decoded, 'latin1').toString('base64url') === text;
   if (!valid || !match?.[1]) throw badRequest(`${field}: not a cursor of this changes feed; ${RESTART}`);
   if (match[1] !== compact(organizationId)) {
-    throw badRequest(`${field}: this cursor belongs to another organization; ${RESTART}`);
+    // A test mode sandbox is a new organization after each reset, so its old cursors end up here too.
+    throw badRequest(
+      `${field}: this cursor belongs to another organization, or to a sandbox before its reset; ${RESTART}`,
+    );
   }
   return { organizationId, position };
 }

@@ -5,7 +5,16 @@ export { localMarketplaceAdapter } from './adapters/local.js';
 export { oldestPendingSyncSeconds, syncJobCounts } from './figures.js';
 export { marketplaceAdapterFromEnv, syncWorkerFromEnv } from './from-env.js';
 export { type GateState, listGates } from './gate.js';
-export { linkListing, listJobs, listListings, retryJob, syncStatus, unlinkListing } from './operator.js';
+export {
+  linkListing,
+  listJobs,
+  listListings,
+  retryJob,
+  simulatedListings,
+  syncStatus,
+  unlinkListing,
+} from './operator.js';
+export type { SimulatedListing } from './simulator.js';
 export {
   enqueueForItem,
   insertListingRows,

@@ -4,7 +4,9 @@ import type { Logger } from 'pino';
 import { backoffMs } from '../../backoff.js';
 import type { Queryable } from '../../db/types.js';
 import { startPollingLoop } from '../../polling-loop.js';
+import { isSandbox } from '../organizations/index.js';
 import { DeliveryError, type DeliveryReceipt, type MarketplaceAdapter } from './adapters/adapter.js';
+import { localMarketplaceAdapter } from './adapters/local.js';
 import { type DeliveryOutcome, ensureGate, type GateSettings, passGate, recordOutcome, releaseProbe } from './gate.js';
 import {
   type ClaimedListing,
@@ -48,6 +50,11 @@ export interface SyncWorkerOptions {
   /** The circuit's first open period (doubling, up to maxDelayMs, while probes fail). */
   circuitOpenMs: number;
   observer?: SyncObserver;
+  /**
+   * Where test mode's jobs go (a sandbox's listings): never `adapter`. Absent: the local recorder, whose listings the
+   * operator reads with `marketplace simulator`.
+   */
+  simulator?: MarketplaceAdapter;
   /** For tests: a source of randomness for the jitter. */
   random?: () => number;
 }
@@ -69,6 +76,23 @@ interface Runner {
   gate: GateSettings;
   pause: PauseClock;
   stopped: () => boolean;
+  simulator: MarketplaceAdapter;
+  /** Whether an organization is a sandbox (remembered: it never changes). */
+  inSandbox: (organizationId: string) => Promise<boolean>;
+}
+
+/** Whether an organization is a sandbox, asked of the database once per organization. */
+function sandboxes(sql: Queryable): (organizationId: string) => Promise<boolean> {
+  const known = new Map<string, boolean>();
+  return async (organizationId) => {
+    let sandbox = known.get(organizationId);
+    if (sandbox === undefined) {
+      sandbox = await isSandbox(sql, organizationId);
+      if (known.size >= 10_000) known.clear();
+      known.set(organizationId, sandbox);
+    }
+    return sandbox;
+  };
 }
 
 /**
@@ -120,6 +144,8 @@ export function startSyncWorker(options: SyncWorkerOptions, { autostart = true }
     gate: gateSettingsOf(options),
     pause: pauseClock(() => loop.kick()),
     stopped: () => loop.stopped,
+    simulator: options.simulator ?? localMarketplaceAdapter(sql, logger),
+    inSandbox: sandboxes(sql),
   };
   let gateReady: Promise<void> | undefined;
 
@@ -187,6 +213,7 @@ async function handle(runner: Runner, listing: ClaimedListing, lane: string): Pr
     await releaseListing(sql, listing, runner.owner);
     return 'handled';
   }
+  if (await runner.inSandbox(job.organizationId)) return simulate(runner, listing, job);
   // The gate is asked as late as possible, right before the request: a pause another worker recorded a moment
   // ago still stops this one.
   const verdict = await passGate(sql, runner.marketplace, lane, runner.gate.probeLeaseMs);
@@ -203,6 +230,26 @@ async function handle(runner: Runner, listing: ClaimedListing, lane: string): Pr
   } catch (error) {
     await failed(runner, attempt, error);
   }
+  return 'handled';
+}
+
+/**
+ * Test mode: a sandbox's job goes to the simulator, never to the marketplace, and leaves the marketplace's gate
+ * alone. The simulator is local; a failure (the database's) leaves the job pending for the next pass.
+ */
+async function simulate(runner: Runner, listing: ClaimedListing, job: SyncJob): Promise<'handled'> {
+  const { sql, logger } = runner.options;
+  try {
+    await deliver(runner.simulator, job);
+    await completeJob(sql, job, runner.owner);
+  } catch (error) {
+    await releaseListing(sql, listing, runner.owner);
+    throw error;
+  }
+  logger.info(
+    { jobId: job.id, listing: job.marketplaceListingId, kind: job.kind, sequence: job.sequence, mode: 'test' },
+    'sync delivered to the simulator',
+  );
   return 'handled';
 }
 

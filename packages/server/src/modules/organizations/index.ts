@@ -10,6 +10,16 @@ export {
   setPlan,
   setRole,
 } from './provisioning.js';
+export {
+  deleteSandbox,
+  findSandbox,
+  insertSandbox,
+  isSandbox,
+  lockWorkspace,
+  SANDBOX_SOURCES,
+  type SandboxRow,
+  type SandboxSource,
+} from './sandboxes.js';
 /**
  * The row-level writes, without the operator's lookups and messages: for a caller that makes its own checks in its
  * own transaction (the demo seed, whose second run must fail on the slug and roll back).
@@ -26,12 +36,3 @@ export {
   type Role,
   type UserRow,
 } from './store.js';
-export {
-  deleteSandbox,
-  findSandbox,
-  insertSandbox,
-  lockWorkspace,
-  SANDBOX_SOURCES,
-  type SandboxRow,
-  type SandboxSource,
-} from './sandboxes.js';

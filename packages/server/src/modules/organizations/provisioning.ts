@@ -1,13 +1,26 @@
+import type { KeyMode } from '@coinventory/contract';
 import { violatedUniqueConstraint } from '../../db/errors.js';
 import type { Queryable } from '../../db/types.js';
 import { noSuch, ProvisioningError } from '../../errors.js';
+import { findSandbox } from './sandboxes.js';
 import * as data from './store.js';
 
-/** The organization an operator names by id or slug; not found is the operator's error. */
-export async function requireOrganization(sql: Queryable, ref: string) {
+/**
+ * The organization an operator names by id or slug; not found is the operator's error. With mode `test`, the
+ * workspace's sandbox (under the workspace's name and slug), which must have been made.
+ */
+export async function requireOrganization(sql: Queryable, ref: string, mode: KeyMode = 'live') {
   const found = await data.findOrganization(sql, ref);
   if (!found) throw noSuch('organization with id or slug', ref);
-  return found;
+  if (mode === 'live') return found;
+  const sandbox = await findSandbox(sql, found.id);
+  if (!sandbox) {
+    throw new ProvisioningError(
+      'not_found',
+      `${found.slug} has no sandbox yet; create a test key (key create --mode test) or run "sandbox reset --org ${found.slug}".`,
+    );
+  }
+  return { ...found, id: sandbox.id, createdAt: sandbox.createdAt };
 }
 
 /** The user an operator names by id or email. */

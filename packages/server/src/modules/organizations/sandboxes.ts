@@ -53,3 +53,11 @@ export async function insertSandbox(
 export async function deleteSandbox(sql: Queryable, sandboxId: string): Promise<void> {
   await sql`DELETE FROM organizations WHERE id = ${sandboxId} AND sandbox_of IS NOT NULL`;
 }
+
+/** Whether an organization is a sandbox: fixed when it is made, so callers may remember the answer. */
+export async function isSandbox(sql: Queryable, organizationId: string): Promise<boolean> {
+  const [row] = await sql<{ sandbox: boolean }[]>`
+    SELECT sandbox_of IS NOT NULL AS sandbox FROM organizations WHERE id = ${organizationId}
+  `;
+  return row?.sandbox ?? false;
+}

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import * as access from '../../modules/access/index.js';
-import { date, table } from '../format.js';
 import { ensureSandbox } from '../../modules/sandbox/index.js';
+import { date, table } from '../format.js';
 import {
   expiresAt,
   MODE_CHOICES,
@@ -46,8 +46,8 @@ export const KEYS_COMMANDS = [
         return key;
       }),
     text: (key) =>
-      `Created ${key.mode} key ${key.id} "${key.name}" (${key.scopes.join(', ')}) for ${key.organizationSlug}` +
-      `${key.mode === 'test' ? "'s sandbox" : ''}` +
+      `Created ${key.mode === 'test' ? 'test ' : ''}key ${key.id} "${key.name}" (${key.scopes.join(', ')}) for ` +
+      `${key.organizationSlug}${key.mode === 'test' ? "'s sandbox" : ''}` +
       `${key.expiresAt ? `, expiring ${key.expiresAt.toISOString()}` : ''}.\n` +
       `Its value is shown this once; store it now:\n\n  ${key.key}\n`,
   }),

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import * as marketplace from '../../modules/marketplace/index.js';
 import { date, duration, table } from '../format.js';
-import { name, ORG_ONLY, oneOf, org, ref, string } from '../options.js';
+import { MODE_OPTION, mode, name, ORG_AND_MODE, oneOf, org, ref, string } from '../options.js';
 import { spec } from '../spec.js';
 
 /** Marketplace listings and their sync jobs. */
@@ -9,36 +9,39 @@ export const MARKETPLACE_COMMANDS = [
   spec({
     name: 'listing link',
     summary: 'Link an item to its listing on the related marketplace; quantity changes and deletion will sync to it.',
-    synopsis: '--org <id|slug> --item <id|sku> --listing-id <marketplace listing id> [--url <listing url>]',
+    synopsis: `--org <id|slug> --item <id|sku> --listing-id <marketplace listing id> [--url <listing url>] ${MODE_OPTION}`,
     example: 'coinventory-server listing link --org liberty-coin --item MOR-1881-S-65 --listing-id mkt-100234',
-    options: { org: string, item: string, 'listing-id': string, url: string },
+    options: { org: string, item: string, 'listing-id': string, url: string, mode: string },
     input: z
       .object({
         org,
         item: ref('an item id or SKU'),
         'listing-id': name(200),
         url: z.string().url('must be a URL').optional(),
+        mode,
       })
-      .transform((v) => ({ org: v.org, item: v.item, listingId: v['listing-id'], url: v.url ?? null })),
+      .transform((v) => ({ org: v.org, mode: v.mode, item: v.item, listingId: v['listing-id'], url: v.url ?? null })),
     run: (sql, input) => marketplace.linkListing(sql, input),
     text: (l) => `Linked ${l.sku} to marketplace listing ${l.marketplaceListingId}.`,
   }),
   spec({
     name: 'listing unlink',
     summary: 'Unlink a listing; the marketplace is not told, and its sync jobs, pending and past, are deleted.',
-    synopsis: '--org <id|slug> --listing-id <marketplace listing id>',
+    synopsis: `--org <id|slug> --listing-id <marketplace listing id> ${MODE_OPTION}`,
     example: 'coinventory-server listing unlink --org liberty-coin --listing-id mkt-100234',
-    options: { org: string, 'listing-id': string },
-    input: z.object({ org, 'listing-id': name(200) }).transform((v) => ({ org: v.org, listingId: v['listing-id'] })),
+    options: { org: string, 'listing-id': string, mode: string },
+    input: z
+      .object({ org, 'listing-id': name(200), mode })
+      .transform((v) => ({ org: v.org, mode: v.mode, listingId: v['listing-id'] })),
     run: (sql, input) => marketplace.unlinkListing(sql, input),
     text: (l) => `Unlinked marketplace listing ${l.marketplaceListingId}.`,
   }),
   spec({
     name: 'listing list',
     summary: "List an organization's marketplace listings and what was last synced to them.",
-    synopsis: '--org <id|slug>',
+    synopsis: `--org <id|slug> ${MODE_OPTION}`,
     example: 'coinventory-server listing list --org liberty-coin',
-    ...ORG_ONLY,
+    ...ORG_AND_MODE,
     run: (sql, input) => marketplace.listListings(sql, input),
     text: (listings) =>
       listings.length === 0
@@ -57,11 +60,12 @@ export const MARKETPLACE_COMMANDS = [
   spec({
     name: 'sync list',
     summary: 'List marketplace sync jobs, newest first, with their state, attempts and last error.',
-    synopsis: `--org <id|slug> [--state ${oneOf(marketplace.SYNC_STATES)}] [--limit <1-1000>]`,
+    synopsis: `--org <id|slug> [--state ${oneOf(marketplace.SYNC_STATES)}] [--limit <1-1000>] ${MODE_OPTION}`,
     example: 'coinventory-server sync list --org liberty-coin --state dead',
-    options: { org: string, state: string, limit: string },
+    options: { org: string, state: string, limit: string, mode: string },
     input: z.object({
       org,
+      mode,
       state: z
         .enum(marketplace.SYNC_STATES, {
           errorMap: () => ({ message: `must be one of ${marketplace.SYNC_STATES.join(', ')}` }),
@@ -98,9 +102,9 @@ export const MARKETPLACE_COMMANDS = [
     name: 'sync status',
     summary:
       "Summarize an organization's sync jobs: how many in each state, the longest wait, and the listings a dead job left stale.",
-    synopsis: '--org <id|slug>',
+    synopsis: `--org <id|slug> ${MODE_OPTION}`,
     example: 'coinventory-server sync status --org liberty-coin',
-    ...ORG_ONLY,
+    ...ORG_AND_MODE,
     run: (sql, input) => marketplace.syncStatus(sql, input),
     text: (status) => {
       const { counts, oldestPending: oldest, stale } = status;
@@ -140,14 +144,38 @@ export const MARKETPLACE_COMMANDS = [
   spec({
     name: 'sync retry',
     summary: 'Put a dead sync job back in line with a fresh set of attempts.',
-    synopsis: '--org <id|slug> --job <job id>',
+    synopsis: `--org <id|slug> --job <job id> ${MODE_OPTION}`,
     example: 'coinventory-server sync retry --org liberty-coin --job 3f1c2b9e-8a4d-4c6e-9b7a-1d2e3f4a5b6c',
-    options: { org: string, job: string },
+    options: { org: string, job: string, mode: string },
     input: z.object({
       org,
+      mode,
       job: z.string({ required_error: 'is required' }).uuid('must be a job id (a UUID)'),
     }),
     run: (sql, input) => marketplace.retryJob(sql, input),
     text: (job) => `Sync job ${job.id} is pending again; the worker will deliver it shortly.`,
+  }),
+  spec({
+    name: 'listing simulator',
+    summary:
+      "Show what the local marketplace simulator holds for an organization's listings: test mode's syncs go there, and every sync when no marketplace is configured.",
+    synopsis: `--org <id|slug> ${MODE_OPTION}`,
+    example: 'coinventory-server listing simulator --org liberty-coin --mode test',
+    ...ORG_AND_MODE,
+    run: (sql, input) => marketplace.simulatedListings(sql, input),
+    text: (listings) =>
+      listings.length === 0
+        ? 'The simulator has received nothing for these listings.'
+        : table([
+            ['LISTING', 'STATUS', 'QTY', 'SEQ', 'DELIVERIES', 'LAST DELIVERY'],
+            ...listings.map((l) => [
+              l.marketplaceListingId,
+              l.status,
+              l.quantity === null ? '—' : String(l.quantity),
+              String(l.sequence),
+              String(l.deliveries),
+              date(l.lastDeliveredAt),
+            ]),
+          ]),
   }),
 ] as const;

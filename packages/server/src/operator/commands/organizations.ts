@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { usableKeyCounts } from '../../modules/access/index.js';
 import * as organizations from '../../modules/organizations/index.js';
 import { createDefaultWarehouse } from '../../modules/warehouses/index.js';
 import { table } from '../format.js';
@@ -24,15 +25,22 @@ export const ORGANIZATIONS_COMMANDS = [
   }),
   spec({
     name: 'org list',
-    summary: 'List organizations.',
+    summary: 'List organizations, with how many usable live and test keys each has.',
     synopsis: '',
     example: 'coinventory-server org list --json',
     ...NO_OPTIONS,
-    run: (sql) => organizations.listOrganizations(sql),
+    // Each workspace with its usable keys (neither revoked nor expired) in both modes.
+    run: async (sql) => {
+      const [orgs, keys] = await Promise.all([organizations.listOrganizations(sql), usableKeyCounts(sql)]);
+      return orgs.map((o) => ({ ...o, keys: keys.get(o.id) ?? { live: 0, test: 0 } }));
+    },
     text: (orgs) =>
       orgs.length === 0
         ? 'No organizations.'
-        : table([['ID', 'SLUG', 'PLAN', 'NAME'], ...orgs.map((o) => [o.id, o.slug, o.plan, o.name])]),
+        : table([
+            ['ID', 'SLUG', 'PLAN', 'LIVE KEYS', 'TEST KEYS', 'NAME'],
+            ...orgs.map((o) => [o.id, o.slug, o.plan, String(o.keys.live), String(o.keys.test), o.name]),
+          ]),
   }),
   spec({
     name: 'org set-plan',
