@@ -89,6 +89,8 @@ async function freePort(): Promise<number> {
 
 /** The key samples run with: each page gets its own, so one page's requests never spend another's rate limit. */
 let pageKey: string;
+/** A test key (`cvk_test_…`) of the demo organization, which reaches its sandbox: the test mode guide's samples use it. */
+let testKey: string;
 
 function sampleEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
   return {
@@ -97,6 +99,7 @@ function sampleEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
     TMPDIR: tmpdir(),
     NO_COLOR: '1',
     COINVENTORY_API_KEY: pageKey,
+    COINVENTORY_TEST_API_KEY: testKey,
     COINVENTORY_BASE_URL: baseUrl,
     COINVENTORY_DATA_DIR: server.dataDir,
     ITEM_ID: itemId,
@@ -352,6 +355,7 @@ beforeAll(async () => {
     }
   }
   expect(itemId).toBeDefined();
+  testKey = await createKey(server, 'docs samples: test mode', 'read,write', 'test');
 
   // Every ts sample of every page, written out and type-checked in one program.
   rmSync(SAMPLES_DIR, { recursive: true, force: true });

@@ -1,5 +1,5 @@
 import { setFlagsFromString } from 'node:v8';
-import { DEFAULT_BASE_URL } from '@coinventory/contract/constants';
+import { DEFAULT_BASE_URL, TEST_MODE } from '@coinventory/contract/constants';
 import { Command, CommanderError, Option } from 'commander';
 import packageJson from '../package.json' with { type: 'json' };
 import { registerApi } from './commands/api.js';
@@ -33,6 +33,8 @@ Output:
 Authentication (first match wins):
   --api-key <key>, then COINVENTORY_API_KEY, then the key 'coinventory login' saved in the
   profile (--profile, default 'default').
+  A live key (${TEST_MODE.keyPrefixes.live}…) reaches the workspace; a test key (${TEST_MODE.keyPrefixes.test}…) reaches its
+  sandbox, and every command that calls the API with one first says "Test mode" on stderr.
 
 Environment:
   COINVENTORY_API_KEY     API key

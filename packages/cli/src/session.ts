@@ -1,4 +1,4 @@
-import { DEFAULT_BASE_URL } from '@coinventory/contract/constants';
+import { DEFAULT_BASE_URL, type KeyMode, TEST_MODE } from '@coinventory/contract/constants';
 import { Coinventory, type Fetch, RETRY } from '@coinventory/sdk';
 import type { Command } from 'commander';
 import { checkProfileName, configPath, DEFAULT_PROFILE, looseMode, type Profile, readConfig } from './config.js';
@@ -103,14 +103,33 @@ export function openSession(options: GlobalOptions, io: IO, observe?: ResponseOb
 export type ResponseObserver = (response: Response) => void;
 
 export function createClient(apiKey: string, baseUrl: string, io: IO, observe?: ResponseObserver): Coinventory {
-  return new Coinventory({
+  const client: Coinventory = new Coinventory({
     apiKey,
     baseUrl,
     maxRetries: MAX_RETRIES,
     // The CLI says on stderr itself what the SDK waits for (noticeRetries), in its own words.
     logLevel: 'off',
-    fetch: noticeRetries(globalThis.fetch, io, observe),
+    // The client says its key's mode once it exists; fetch is first called after that.
+    fetch: noticeTestMode(noticeRetries(globalThis.fetch, io, observe), io, () => client.mode),
   });
+  return client;
+}
+
+/** What a command that calls the API with a test key says first, on stderr. */
+export const TEST_MODE_NOTICE = `Test mode: the key (${TEST_MODE.keyPrefixes.test}…) reaches the workspace's sandbox, not its live data.`;
+
+/**
+ * Wraps fetch to say once, on stderr before the first request, that the key is a test key, as the Stripe CLI does:
+ * so nobody takes the sandbox's answers for live stock. Never on stdout, so `--json` output stays the API's. Commands
+ * that send no request (a usage error, `--help`) say nothing.
+ */
+function noticeTestMode(fetch: Fetch, io: IO, mode: () => KeyMode): Fetch {
+  let told = false;
+  return (url, init) => {
+    if (!told && mode() === 'test') io.notice(io.errStyle.yellow(TEST_MODE_NOTICE));
+    told = true;
+    return fetch(url, init);
+  };
 }
 
 /**

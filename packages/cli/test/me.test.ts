@@ -14,6 +14,7 @@ describe('me', () => {
     expect(scrub(stdout).replace(baseUrl, '<base-url>')).toMatchInlineSnapshot(`
       "Organization     Liberty Coin & Bullion (liberty-coin)
       Organization ID  xxxxxxxx-xxxx-xxxx-xxxx-xxxxxxxxxxxx
+      Mode             live
       Key              Demo key (xxxxxxxx-xxxx-xxxx-xxxx-xxxxxxxxxxxx)
       Scopes           read, write
       Expires          never

@@ -1,8 +1,8 @@
 import type { Me } from '@coinventory/contract';
-import { DEFAULT_BASE_URL } from '@coinventory/contract/constants';
+import { DEFAULT_BASE_URL, type KeyMode } from '@coinventory/contract/constants';
 import type { RouteKey } from '@coinventory/contract/routes';
 import { APIPromise, type NotModified } from './core/api-promise.js';
-import { checkBaseUrl, checkMaxRetries, checkTimeout } from './core/client-options.js';
+import { checkBaseUrl, checkMaxRetries, checkTimeout, keyModeOf } from './core/client-options.js';
 import { CoinventoryError } from './core/errors.js';
 import { type Fetch, HttpTransport } from './core/http.js';
 import {
@@ -39,7 +39,8 @@ import { WebhookEndpoints } from './resources/webhook-endpoints.js';
 
 export interface ClientOptions {
   /**
-   * Your API key (`cvk_live_…`). Keep it on a server: never ship it in a web page or a mobile app.
+   * Your API key: a live key (`cvk_live_…`) reaches the workspace, a test key (`cvk_test_…`) its sandbox (see
+   * {@link Coinventory.mode}). Keep it on a server: never ship it in a web page or a mobile app.
    * @default process.env.COINVENTORY_API_KEY
    */
   apiKey?: string | undefined;
@@ -109,6 +110,12 @@ export class Coinventory {
   readonly timeoutMs: number;
   /** Default number of retries. */
   readonly maxRetries: number;
+  /**
+   * Which data the key reaches, read from its prefix: `'test'` for a test key (`cvk_test_…`), which reaches only the
+   * workspace's sandbox, whose changes never leave the server (no marketplace, no webhooks to live endpoints);
+   * `'live'` for any other key. Every answer to a test key also carries the header `Coinventory-Mode: test`.
+   */
+  readonly mode: KeyMode;
 
   readonly items: Items;
   readonly reservations: Reservations;
@@ -128,6 +135,7 @@ export class Coinventory {
         'Missing API key: pass `apiKey` to `new Coinventory({ apiKey })` or set the COINVENTORY_API_KEY environment variable.',
       );
     }
+    this.mode = keyModeOf(apiKey);
     const fromEnv = options.baseUrl === undefined ? readEnv('COINVENTORY_BASE_URL') : undefined;
     this.baseUrl = checkBaseUrl(
       options.baseUrl ?? fromEnv ?? DEFAULT_BASE_URL,

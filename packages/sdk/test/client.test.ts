@@ -2,7 +2,15 @@ import { readFileSync } from 'node:fs';
 import { DEFAULT_BASE_URL } from '@coinventory/contract/constants';
 import { HttpResponse, http, type JsonBodyType } from 'msw';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import DefaultExport, { Coinventory, CoinventoryError, type Fetch, Page, VERSION } from '../src/index.js';
+import DefaultExport, {
+  Coinventory,
+  CoinventoryError,
+  type Fetch,
+  KEY_MODES,
+  Page,
+  TEST_MODE,
+  VERSION,
+} from '../src/index.js';
 import { API_KEY, BASE_URL, makeClient, server, url, useMsw } from './support/msw.js';
 
 useMsw();
@@ -84,6 +92,18 @@ describe('constructing a client', () => {
     expect(() => makeClient({ timeoutMs: 0 })).toThrowError(/timeoutMs/);
     expect(() => makeClient({ maxRetries: -1 })).toThrowError(/maxRetries/);
     expect(() => makeClient({ maxRetries: 1.5 })).toThrowError(/maxRetries/);
+  });
+
+  it("says the key's mode from its prefix: test for cvk_test_, live for any other key", () => {
+    const test = `${TEST_MODE.keyPrefixes.test}unitTestKeyunitTestKeyunitTestKey00`;
+    expect(makeClient({ apiKey: test }).mode).toBe('test');
+    expect(makeClient().mode).toBe('live');
+    // A key of no known shape is the server's to refuse; it never reaches a sandbox, so it is not a test key.
+    expect(makeClient({ apiKey: 'not-a-coinventory-key' }).mode).toBe('live');
+    expect(makeClient({ apiKey: `x${test}` }).mode).toBe('live');
+    vi.stubEnv('COINVENTORY_API_KEY', test);
+    expect(new Coinventory({ baseUrl: BASE_URL }).mode).toBe('test');
+    expect(KEY_MODES).toEqual(['live', 'test']);
   });
 
   it('is the default export too', () => {

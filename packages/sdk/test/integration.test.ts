@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { ERRORS, ITEM_STATUSES, RATE_LIMIT } from '@coinventory/contract/constants';
+import { ERRORS, ITEM_STATUSES, RATE_LIMIT, TEST_MODE } from '@coinventory/contract/constants';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   APIError,
@@ -227,6 +227,27 @@ describe('authentication', () => {
     expect(error).toBeInstanceOf(APIError);
     expect(error).toMatchObject({ status: 401, code: 'UNAUTHORIZED', apiMessage: ERRORS.UNAUTHORIZED.message });
     expect((error as AuthenticationError).message).toMatch(/^Authorization not provided\. The API refused the key /);
+  });
+});
+
+describe('test mode', () => {
+  it("a test key's client says test, reaches the sandbox, and each answer says so; a live key's says neither", async () => {
+    const test = new Coinventory({
+      apiKey: await createKey(server ?? expect.fail('no server'), 'sdk test mode', 'read,write', 'test'),
+      baseUrl: server?.baseUrl,
+      maxRetries: 0,
+    });
+    expect([test.mode, client.mode]).toEqual(['test', 'live']);
+    const [inTest, inLive] = await Promise.all([test.me().withResponse(), client.me().withResponse()]);
+    expect(inTest.response.headers.get(TEST_MODE.header)).toBe(TEST_MODE.value);
+    expect(inLive.response.headers.get(TEST_MODE.header)).toBeNull();
+    // The sandbox is an organization of its own, named as its workspace.
+    expect(inTest.data.organization).toMatchObject({ slug: inLive.data.organization.slug });
+    expect(inTest.data.organization.id).not.toBe(inLive.data.organization.id);
+    // A new sandbox is empty but for its default warehouse; the live items are not reachable from it.
+    const [live] = (await client.items.list({ limit: 1 })).items;
+    expect((await test.items.list()).items).toEqual([]);
+    expect(await thrown(test.items.get(live?.id ?? expect.fail('no live item')))).toBeInstanceOf(NotFoundError);
   });
 });
 

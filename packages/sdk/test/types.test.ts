@@ -23,6 +23,7 @@ import {
   type ItemDeletedChange,
   Items,
   type ItemUpdatedChange,
+  type KeyMode,
   NOT_MODIFIED,
   type NotModified,
   type Page,
@@ -87,6 +88,13 @@ describe('types come from the contract', () => {
       if (event.type === 'consignment.updated') expectTypeOf(event.data).toEqualTypeOf<Consignment>();
       if (event.type === 'ping') expectTypeOf(event.data).toEqualTypeOf<null>();
     };
+  });
+
+  it("types the key's mode, which is read-only", () => {
+    expectTypeOf(client.mode).toEqualTypeOf<KeyMode>();
+    expectTypeOf<KeyMode>().toEqualTypeOf<'live' | 'test'>();
+    // @ts-expect-error: the mode follows from the key; it cannot be set
+    const _set = () => (client.mode = 'test');
   });
 
   it('takes the contract inputs, with autocomplete for statuses and sorts', () => {

@@ -257,10 +257,25 @@ export function runOperatorCommand(server: ServerInfo, args: string[]): Promise<
   return outputOf(child);
 }
 
-/** Creates a key of the demo organization through the running server's operator socket. */
-export async function createKey(server: ServerInfo, name: string, scopes: 'read' | 'read,write'): Promise<string> {
+/**
+ * Creates a key of the demo organization through the running server's operator socket: a live key, or with
+ * `mode: 'test'` a test key (`cvk_test_…`), which reaches the organization's sandbox.
+ */
+export async function createKey(
+  server: ServerInfo,
+  name: string,
+  scopes: 'read' | 'read,write',
+  mode: 'live' | 'test' = 'live',
+): Promise<string> {
   const args = ['key', 'create', '--org', DEMO_ORGANIZATION, '--creator', DEMO_OWNER, '--name', name];
-  const { code, stdout, stderr } = await runOperatorCommand(server, [...args, '--scopes', scopes, '--json']);
+  const { code, stdout, stderr } = await runOperatorCommand(server, [
+    ...args,
+    '--scopes',
+    scopes,
+    '--mode',
+    mode,
+    '--json',
+  ]);
   if (code !== 0) throw new Error(`key create exited with ${code}:\n${stdout}\n${stderr}`);
   return (JSON.parse(stdout) as { key: string }).key;
 }

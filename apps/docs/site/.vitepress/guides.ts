@@ -28,6 +28,7 @@ export const guideSections: GuideSection[] = [
       { text: 'Keeping your store in sync', link: '/guide/keeping-in-sync' },
       { text: 'Webhooks', link: '/guide/webhooks' },
       { text: 'Selling in several places', link: '/guide/selling-in-several-places' },
+      { text: 'Test mode', link: '/guide/test-mode' },
       { text: 'Money, dates and identifiers', link: '/guide/conventions' },
     ],
   },

@@ -1,3 +1,4 @@
+import { TEST_MODE } from '@coinventory/contract/constants';
 import type { Command } from 'commander';
 import { configPath, type Profile, readConfig, writeConfig } from '../config.js';
 import { UsageError } from '../errors.js';
@@ -25,20 +26,28 @@ function onProfile(run: (context: ProfileCommand) => Promise<void>) {
 export function registerAuth(program: Command): void {
   const login = program
     .command('login')
-    .description('save an API key in a profile, after checking it with GET /me')
+    .description('save an API key, live or test, in a profile, after checking it with GET /me')
     .action(
       onProfile(async ({ options, io, name, profile }) => {
         const baseUrl = resolveBaseUrl(options, profile, io.env);
         const apiKey = options.apiKey?.trim() || (await readSecret('API key: '));
         if (!apiKey) throw new UsageError('No API key given.', 'login');
-        const me = await createClient(apiKey, baseUrl, io).me();
+        // Either kind of key: a live one reaches the workspace, a test one (cvk_test_…) its sandbox.
+        const client = createClient(apiKey, baseUrl, io);
+        const me = await client.me();
         const config = readConfig();
         config.profiles[name] = { ...config.profiles[name], apiKey, baseUrl };
         writeConfig(config);
+        const where = client.mode === 'test' ? ' in test mode' : '';
         await io.out.write(
-          `Logged in to ${me.organization.name} (${me.organization.slug}) as key ${me.apiKey.name ?? me.apiKey.id}\n`,
+          `Logged in to ${me.organization.name} (${me.organization.slug})${where} as key ${me.apiKey.name ?? me.apiKey.id}\n`,
         );
-        io.notice(io.errStyle.dim(`Saved to profile '${name}' in ${configPath()} (${me.apiKey.scopes.join(', ')}).`));
+        const reaches = client.mode === 'test' ? "the workspace's sandbox" : 'live data';
+        io.notice(
+          io.errStyle.dim(
+            `Saved a ${client.mode} key to profile '${name}' in ${configPath()} (${me.apiKey.scopes.join(', ')}); it reaches ${reaches}.`,
+          ),
+        );
       }),
     );
   examples(login, [
@@ -48,7 +57,9 @@ export function registerAuth(program: Command): void {
   ]);
   login.addHelpText(
     'after',
-    '\nOn a terminal the key is read without echo. The profile is saved with mode 0600 in\n' +
+    `\nEither kind of key: a live key (${TEST_MODE.keyPrefixes.live}…) reaches the workspace, a test key\n` +
+      `(${TEST_MODE.keyPrefixes.test}…) its sandbox; login says which it saved.\n` +
+      '\nOn a terminal the key is read without echo. The profile is saved with mode 0600 in\n' +
       '$XDG_CONFIG_HOME/coinventory/config.json (default ~/.config/coinventory/config.json).\n',
   );
 

@@ -20,6 +20,7 @@ export function registerMe(program: Command): void {
             [
               ['Organization', `${m.organization.name} (${m.organization.slug})`],
               ['Organization ID', m.organization.id],
+              ['Mode', session.client.mode === 'test' ? "test (the workspace's sandbox)" : 'live'],
               ['Key', `${m.apiKey.name ?? '(unnamed)'} (${m.apiKey.id})`],
               ['Scopes', m.apiKey.scopes.join(', ')],
               ['Expires', m.apiKey.expiresAt ? formatDate(m.apiKey.expiresAt) : 'never'],

@@ -161,5 +161,5 @@ export function scrub(text: string): string {
   return text
     .replace(/[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/g, 'xxxxxxxx-xxxx-xxxx-xxxx-xxxxxxxxxxxx')
     .replace(/req_[0-9A-Za-z-]+/g, 'req_…')
-    .replace(/cvk_live_[0-9A-Za-z]+/g, 'cvk_live_…');
+    .replace(/cvk_(live|test)_[0-9A-Za-z]+/g, 'cvk_$1_…');
 }

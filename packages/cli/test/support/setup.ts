@@ -39,6 +39,8 @@ export interface SharedServer extends ServerInfo {
     /** Keys of an organization of their own (BULK_ORGANIZATION), empty at first: the bulk imports fill it. */
     bulk: string;
     bulkResume: string;
+    /** A test key (cvk_test_…) of the demo organization: it reaches the organization's sandbox. */
+    testMode: string;
   };
 }
 
@@ -112,6 +114,7 @@ export default async function setup(project: TestProject): Promise<() => Promise
       inventory,
       importHelp,
       [bulk, bulkResume],
+      testMode,
     ] = await Promise.all([
       createKey(info, 'cli read-only', 'read'),
       createKey(info, 'cli auth tests', 'read,write'),
@@ -130,6 +133,7 @@ export default async function setup(project: TestProject): Promise<() => Promise
       createKey(info, 'cli inventory tests', 'read,write'),
       createKey(info, 'cli import help tests', 'read,write'),
       bulkOrganizationKeys(info, ['cli bulk import tests', 'cli bulk import resume tests']),
+      createKey(info, 'cli test mode tests', 'read,write', 'test'),
     ]);
     project.provide('server', {
       ...info,
@@ -153,6 +157,7 @@ export default async function setup(project: TestProject): Promise<() => Promise
         importHelp,
         bulk: bulk as string,
         bulkResume: bulkResume as string,
+        testMode,
       },
     });
   } catch (error) {

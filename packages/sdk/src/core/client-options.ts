@@ -1,4 +1,4 @@
-import { DEFAULT_BASE_URL } from '@coinventory/contract/constants';
+import { DEFAULT_BASE_URL, type KeyMode, TEST_MODE } from '@coinventory/contract/constants';
 import { CoinventoryError } from './errors.js';
 
 /** The client's options, checked when it is made, so a bad one fails at once with what to give instead. */
@@ -34,3 +34,9 @@ export function checkMaxRetries(value: number): number {
   }
   return value;
 }
+
+/**
+ * The mode a key's prefix names. Anything but a test key's prefix counts as live: the server decides whether the key
+ * is any good, and a key that is not a test key never reaches a sandbox.
+ */
+export const keyModeOf = (apiKey: string): KeyMode => (apiKey.startsWith(TEST_MODE.keyPrefixes.test) ? 'test' : 'live');
