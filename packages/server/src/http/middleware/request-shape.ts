@@ -27,6 +27,24 @@ export function allowedMethodsByPath(): Map<string, string[]> {
   return byPath;
 }
 
+/**
+ * 405 for a method a literal path (one without parameters) does not take, as the router's own matching would find
+ * the path: case-sensitive, with one trailing slash allowed.
+ */
+export function refuseMethodsOfLiteralPaths() {
+  const literal = new Map(
+    [...allowedMethodsByPath()]
+      .filter(([path]) => !path.includes(':'))
+      .map(([path, methods]) => [path, { methods, allow: methods.join(', ') }]),
+  );
+  return (req: Request, _res: Response, next: NextFunction) => {
+    const { path } = req;
+    const entry = literal.get(path.length > 1 && path.endsWith('/') ? path.slice(0, -1) : path);
+    if (entry === undefined || entry.methods.includes(req.method)) return next();
+    next(new ApiError('METHOD_NOT_ALLOWED', undefined, { Allow: entry.allow }));
+  };
+}
+
 /** A request that carries a body must say it is JSON; others are refused rather than silently read as empty. */
 export function requireJsonBody(req: Request, _res: Response, next: NextFunction) {
   if (!BODY_METHODS.has(req.method)) return next();
