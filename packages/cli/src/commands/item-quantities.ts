@@ -14,9 +14,9 @@ import { dateColumn } from '../output/columns.js';
 import { csvColumns } from '../output/csv.js';
 import { fieldsOption } from '../output/fields.js';
 import { formatText, NONE } from '../output/format.js';
-import { printObject, type View } from '../output/render.js';
+import { printOne, type View } from '../output/render.js';
 import { type ItemRef, itemArgument, itemId } from './item-ref.js';
-import { itemDetails, itemView } from './item-views.js';
+import { itemView } from './item-views.js';
 import { addListOptions, type ListOptions, pagesOf, printListed } from './resource.js';
 import {
   addOutputOptions,
@@ -146,7 +146,7 @@ export function registerItemAdjust(items: Command): void {
     const item = await explainShortfall(client, { id, ref: ref.sku ?? id }, body, () =>
       client.items.adjust(id, body, defined({ dryRun: options.dryRun, ifMatch: options.ifMatch })),
     );
-    await printObject(io, format, item, { details: (i) => itemDetails(i, io.style), csv: itemView.csv });
+    await printOne(io, format, item, itemView);
     if (options.dryRun) dryRunNotice(io);
   });
   examples(adjust, [

@@ -18,9 +18,9 @@ import {
   uuid,
 } from '../options.js';
 import { groupDigits } from '../output/format.js';
-import { printObject } from '../output/render.js';
+import { printOne } from '../output/render.js';
 import { type ItemRef, itemId } from './item-ref.js';
-import { itemDetails, itemView } from './item-views.js';
+import { itemView } from './item-views.js';
 import { addOutputOptions, commandPath, type OutputOptions, writeAction } from './shared.js';
 
 // `items create` and `items update`: one table of the options they share, each with the body field it sets; the
@@ -267,7 +267,7 @@ export function writeCommand(command: Command, mode: Mode): Command {
     REQUESTS[mode],
     async ({ format, io, client }, send) => {
       const item = await send(client);
-      await printObject(io, format, item, { details: (i) => itemDetails(i, io.style), csv: itemView.csv });
+      await printOne(io, format, item, itemView);
     },
   );
 }

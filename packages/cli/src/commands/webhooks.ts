@@ -10,7 +10,7 @@ import { UsageError } from '../errors.js';
 import { httpUrl, text, uuid } from '../options.js';
 import { fieldsOption } from '../output/fields.js';
 import { groupDigits } from '../output/format.js';
-import { printObject } from '../output/render.js';
+import { printObject, printOne } from '../output/render.js';
 import { deleteCommand } from './delete.js';
 import { addListOptions, type ListOptions, pagesOf, printListed, resourceCommands } from './resource.js';
 import {
@@ -24,14 +24,7 @@ import {
   type OutputOptions,
   writeAction,
 } from './shared.js';
-import {
-  deliveryView,
-  endpointDetails,
-  endpointView,
-  printWithSecret,
-  replayDetails,
-  testDetails,
-} from './webhook-views.js';
+import { deliveryView, endpointView, printWithSecret, replayDetails, testDetails } from './webhook-views.js';
 
 // `coinventory webhooks …`: the organization's webhook endpoints (list, get, create, update, delete, rotate-secret), their
 // deliveries, replaying changes to one, and sending it a test ping.
@@ -144,6 +137,7 @@ export function registerWebhooks(program: Command): void {
     name: 'webhookEndpoints',
     command: 'webhooks',
     description: "manage the organization's webhook endpoints: create, update, rotate secrets, see deliveries, replay",
+    help: WEBHOOKS_HELP,
     view: endpointView,
     list: {
       description: 'list webhook endpoints, oldest first (without their secrets)',
@@ -155,11 +149,8 @@ export function registerWebhooks(program: Command): void {
     },
     get: {
       description: 'show one endpoint: its events, and why it is disabled or since when it is failing',
-      details: (endpoint, io) => endpointDetails(endpoint, io.style),
-      examples: ['coinventory webhooks get <id>', 'coinventory webhooks get <id> --json'],
     },
   });
-  webhooks.addHelpText('after', WEBHOOKS_HELP);
 
   registerWebhookCreate(webhooks);
   registerWebhookUpdate(webhooks);
@@ -204,7 +195,7 @@ function registerWebhookUpdate(webhooks: Command): void {
   writeAction<EndpointOptions, UpdateWebhookEndpointInput, [string]>(update, updateBody, async (call, body, id) => {
     const { format, io, client } = call;
     const endpoint = await client.webhookEndpoints.update(id, body);
-    await printObject(io, format, endpoint, { details: (e) => endpointDetails(e, io.style), csv: endpointView.csv });
+    await printOne(io, format, endpoint, endpointView);
   });
   examples(update, [
     'coinventory webhooks update <id> --events item.updated',
