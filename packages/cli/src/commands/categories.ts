@@ -2,14 +2,22 @@ import type { Category } from '@coinventory/sdk';
 import type { Command } from 'commander';
 import { idColumn } from '../output/columns.js';
 import { csvColumns } from '../output/csv.js';
-import type { View } from '../output/render.js';
+import type { DetailView } from '../output/render.js';
 import { renderDetails } from '../output/table.js';
 import { resourceCommands } from './resource.js';
 
-const categoryView: View<Category> = {
+const categoryView: DetailView<Category> = {
   noun: ['category', 'categories'],
   columns: [idColumn(), { header: 'NAME', value: (c) => c.name, shrink: 'first' }],
   csv: csvColumns<Category>({ id: true, name: true }),
+  details: (category, io) =>
+    renderDetails(
+      [
+        ['ID', category.id],
+        ['Name', category.name],
+      ],
+      io.style,
+    ),
 };
 
 export function registerCategories(program: Command): void {
@@ -26,18 +34,6 @@ export function registerCategories(program: Command): void {
         "coinventory categories list --json | jq -r '.items[] | [.id, .name] | @tsv'",
         'coinventory items list --category-id <id>',
       ],
-    },
-    get: {
-      description: 'show one category',
-      details: (category, io) =>
-        renderDetails(
-          [
-            ['ID', category.id],
-            ['Name', category.name],
-          ],
-          io.style,
-        ),
-      examples: ['coinventory categories get <id>', 'coinventory categories get <id> --json'],
     },
   });
 }

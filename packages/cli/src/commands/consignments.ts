@@ -13,7 +13,7 @@ import {
   personName,
   type Style,
 } from '../output/format.js';
-import type { View } from '../output/render.js';
+import type { DetailView } from '../output/render.js';
 import { renderDetails } from '../output/table.js';
 import { resourceCommands } from './resource.js';
 
@@ -38,7 +38,7 @@ const CONSIGNMENT_CSV = csvColumns<Consignment>({
   createdAt: true,
 });
 
-const consignmentView: View<Consignment> = {
+const consignmentView: DetailView<Consignment> = {
   noun: ['consignment', 'consignments'],
   columns: [
     idColumn(),
@@ -52,6 +52,7 @@ const consignmentView: View<Consignment> = {
     dateColumn('RECEIVED', (c) => c.receivedAt),
   ],
   csv: CONSIGNMENT_CSV,
+  details: (c, io) => consignmentDetails(c, io.style),
 };
 
 function consignmentDetails(c: Consignment, style: Style): string {
@@ -95,11 +96,6 @@ export function registerConsignments(program: Command): void {
         'coinventory consignments list --status partially_sold --all',
         'coinventory consignments list -q brandt --output csv',
       ],
-    },
-    get: {
-      description: 'show one consignment',
-      details: (consignment, io) => consignmentDetails(consignment, io.style),
-      examples: ['coinventory consignments get <id>', 'coinventory consignments get <id> --json'],
     },
   });
 }

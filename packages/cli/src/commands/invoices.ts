@@ -5,7 +5,7 @@ import type { IO } from '../io.js';
 import { dateColumn, idColumn, moneyColumn } from '../output/columns.js';
 import { csvColumns } from '../output/csv.js';
 import { formatDate, formatMoney, formatPerson, formatText, personName } from '../output/format.js';
-import type { View } from '../output/render.js';
+import type { DetailView } from '../output/render.js';
 import { type Column, renderDetails, renderSection } from '../output/table.js';
 import { resourceCommands } from './resource.js';
 
@@ -29,7 +29,7 @@ const INVOICE_CSV = csvColumns<Invoice>({
   createdAt: true,
 });
 
-const invoiceView: View<Invoice> = {
+const invoiceView: DetailView<Invoice> = {
   noun: ['invoice', 'invoices'],
   columns: [
     idColumn(),
@@ -42,6 +42,7 @@ const invoiceView: View<Invoice> = {
     dateColumn('CREATED', (i) => i.createdAt),
   ],
   csv: INVOICE_CSV,
+  details: invoiceDetails,
 };
 
 const LINE_COLUMNS: readonly Column<InvoiceLine>[] = [
@@ -108,7 +109,6 @@ export function registerInvoices(program: Command): void {
     },
     get: {
       description: 'show one invoice with its lines and payments',
-      details: invoiceDetails,
       examples: ['coinventory invoices get <id>', 'coinventory invoices get <id> --json | jq .lines'],
     },
   });

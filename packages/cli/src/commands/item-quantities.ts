@@ -14,10 +14,9 @@ import { dateColumn } from '../output/columns.js';
 import { csvColumns } from '../output/csv.js';
 import { fieldsOption } from '../output/fields.js';
 import { formatText, NONE } from '../output/format.js';
-import { printObject, type View } from '../output/render.js';
-import { globalOptions, openSession } from '../session.js';
+import { printOne, type View } from '../output/render.js';
 import { type ItemRef, itemArgument, itemId } from './item-ref.js';
-import { itemDetails, itemView } from './item-views.js';
+import { itemView } from './item-views.js';
 import { addListOptions, type ListOptions, pagesOf, printListed } from './resource.js';
 import {
   addOutputOptions,
@@ -25,10 +24,10 @@ import {
   commandPath,
   defined,
   examples,
-  invocation,
   LIST_JSON_HELP,
   type OutputOptions,
   shellWord,
+  writeAction,
 } from './shared.js';
 
 // `items adjust` and `items movements`: signed changes of an item's quantities, and its ledger of every movement. Also
@@ -141,16 +140,13 @@ export function registerItemAdjust(items: Command): void {
     );
   addOutputOptions(adjust);
   adjust.addHelpText('after', ADJUST_HELP);
-  adjust.action(async (ref: ItemRef, _options: AdjustOptions, command: Command) => {
-    // The body first: its usage errors come before a missing key.
-    const { options, format, io } = invocation<AdjustOptions>(command);
-    const body = adjustBody(options, command);
-    const { client } = openSession(globalOptions(command), io);
+  writeAction<AdjustOptions, AdjustItemInput, [ItemRef]>(adjust, adjustBody, async (call, body, ref) => {
+    const { options, format, io, client } = call;
     const id = await itemId(client, ref);
     const item = await explainShortfall(client, { id, ref: ref.sku ?? id }, body, () =>
       client.items.adjust(id, body, defined({ dryRun: options.dryRun, ifMatch: options.ifMatch })),
     );
-    await printObject(io, format, item, { details: (i) => itemDetails(i, io.style), csv: itemView.csv });
+    await printOne(io, format, item, itemView);
     if (options.dryRun) dryRunNotice(io);
   });
   examples(adjust, [

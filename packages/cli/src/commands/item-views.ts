@@ -3,7 +3,7 @@ import type { Item, Valuation } from '@coinventory/sdk';
 import { dateColumn, idColumn, moneyColumn } from '../output/columns.js';
 import { csvColumns } from '../output/csv.js';
 import { formatDate, formatMoney, formatText, NONE, type Style } from '../output/format.js';
-import type { View } from '../output/render.js';
+import type { DetailView, View } from '../output/render.js';
 import { type Column, renderDetails } from '../output/table.js';
 
 // How items and their valuations are shown: table columns, CSV columns and the detail view.
@@ -40,7 +40,12 @@ const itemColumns: Column<Item>[] = [
   dateColumn('CREATED', (i) => i.createdAt),
 ];
 
-export const itemView: View<Item> = { noun: ['item', 'items'], columns: itemColumns, csv: ITEM_CSV };
+export const itemView: DetailView<Item> = {
+  noun: ['item', 'items'],
+  columns: itemColumns,
+  csv: ITEM_CSV,
+  details: (item, io) => itemDetails(item, io.style),
+};
 
 export const valuationView: View<Valuation> = {
   noun: ['valuation', 'valuations'],

@@ -18,11 +18,10 @@ import {
   uuid,
 } from '../options.js';
 import { groupDigits } from '../output/format.js';
-import { printObject } from '../output/render.js';
-import { globalOptions, openSession } from '../session.js';
+import { printOne } from '../output/render.js';
 import { type ItemRef, itemId } from './item-ref.js';
-import { itemDetails, itemView } from './item-views.js';
-import { addOutputOptions, commandPath, invocation, type OutputOptions } from './shared.js';
+import { itemView } from './item-views.js';
+import { addOutputOptions, commandPath, type OutputOptions, writeAction } from './shared.js';
 
 // `items create` and `items update`: one table of the options they share, each with the body field it sets; the
 // request body made from them; and the command itself.
@@ -263,11 +262,12 @@ const REQUESTS: Record<Mode, (values: WriteValues, command: Command) => (client:
  */
 export function writeCommand(command: Command, mode: Mode): Command {
   addWriteOptions(command, mode);
-  return command.action(async () => {
-    const { options, format, io } = invocation<WriteValues>(command);
-    const send = REQUESTS[mode](options, command);
-    const { client } = openSession(globalOptions(command), io);
-    const item = await send(client);
-    await printObject(io, format, item, { details: (i) => itemDetails(i, io.style), csv: itemView.csv });
-  });
+  return writeAction<WriteValues, (client: Coinventory) => Promise<Item>>(
+    command,
+    REQUESTS[mode],
+    async ({ format, io, client }, send) => {
+      const item = await send(client);
+      await printOne(io, format, item, itemView);
+    },
+  );
 }

@@ -15,7 +15,7 @@ import { registerItemExport } from './item-export.js';
 import { registerItemImport } from './item-import.js';
 import { registerItemAdjust, registerItemMovements } from './item-quantities.js';
 import { ITEM_GET_ARGUMENT, type ItemRef, itemArgument, itemId } from './item-ref.js';
-import { itemDetails, itemView, valuationView } from './item-views.js';
+import { itemView, valuationView } from './item-views.js';
 import { writeCommand } from './item-writes.js';
 import { printListed, resourceCommands, searchOption } from './resource.js';
 import { addOutputOptions, apiAction, defined, examples, type OutputOptions } from './shared.js';
@@ -68,7 +68,6 @@ export function registerItems(program: Command): void {
     },
     get: {
       description: 'show one item, by id or SKU',
-      details: (item, io) => itemDetails(item, io.style),
       argument: ITEM_GET_ARGUMENT,
       examples: [
         'coinventory items get 3f5a7dec-b331-4659-8f5a-474ef56754dd',

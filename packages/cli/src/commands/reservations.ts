@@ -11,7 +11,7 @@ import { integer, text, uuid } from '../options.js';
 import { dateColumn, idColumn } from '../output/columns.js';
 import { csvColumns } from '../output/csv.js';
 import { formatDate, formatText, groupDigits, type Style } from '../output/format.js';
-import { printObject, type View } from '../output/render.js';
+import { type DetailView, printOne } from '../output/render.js';
 import { renderDetails } from '../output/table.js';
 import { dryRunNotice, dryRunOption, explainShortfall } from './item-quantities.js';
 import { type ItemRef, itemArgument, itemId } from './item-ref.js';
@@ -21,7 +21,7 @@ import { addOutputOptions, apiAction, defined, examples, type OutputOptions } fr
 // `coinventory reservations …`: units of an item held for a customer while they pay (list, get, create), then sold
 // (commit) or given back (release).
 
-const reservationView: View<Reservation> = {
+const reservationView: DetailView<Reservation> = {
   noun: ['reservation', 'reservations'],
   columns: [
     idColumn(),
@@ -42,6 +42,7 @@ const reservationView: View<Reservation> = {
     createdAt: true,
     updatedAt: true,
   }),
+  details: (r, io) => reservationDetails(r, io.style),
 };
 
 function reservationDetails(r: Reservation, style: Style): string {
@@ -80,6 +81,7 @@ export function registerReservations(program: Command): void {
   const reservations = resourceCommands(program, {
     name: 'reservations',
     description: 'hold units of an item while a customer pays, then commit (sell) or release them',
+    help: RESERVATIONS_HELP,
     view: reservationView,
     list: {
       description: 'list reservations, newest first',
@@ -98,11 +100,9 @@ export function registerReservations(program: Command): void {
     },
     get: {
       description: 'show one reservation and its status',
-      details: (reservation, io) => reservationDetails(reservation, io.style),
       examples: ['coinventory reservations get <id>', 'coinventory reservations get <id> --json | jq -r .status'],
     },
   });
-  reservations.addHelpText('after', RESERVATIONS_HELP);
   registerReservationCreate(reservations);
   registerReservationStep(reservations, 'commit', 'sell the units a reservation holds (reserved to sold)', [
     'coinventory reservations commit <id>',
@@ -157,10 +157,7 @@ function registerReservationCreate(reservations: Command): void {
     const reservation = await explainShortfall(client, { id, ref: ref.sku ?? id }, { available: -quantity }, () =>
       client.reservations.create(id, body, defined({ dryRun: options.dryRun })),
     );
-    await printObject(io, format, reservation, {
-      details: (r) => reservationDetails(r, io.style),
-      csv: reservationView.csv,
-    });
+    await printOne(io, format, reservation, reservationView);
     if (options.dryRun) dryRunNotice(io);
   });
   examples(create, [
@@ -205,10 +202,7 @@ function registerReservationStep(
   apiAction<StepOptions, [string]>(step, async ({ options, format, io, client }, id) => {
     const send = defined({ dryRun: options.dryRun });
     const reservation = await explainNotHeld(client, id, () => client.reservations[name](id, send));
-    await printObject(io, format, reservation, {
-      details: (r) => reservationDetails(r, io.style),
-      csv: reservationView.csv,
-    });
+    await printOne(io, format, reservation, reservationView);
     if (options.dryRun) dryRunNotice(io);
   });
   examples(step, lines);

@@ -5,10 +5,12 @@ import type { IO } from '../io.js';
 import { integer, text, uuid } from '../options.js';
 import { fieldColumns, fieldDetails, fieldsOption, fieldsView, pickFields, pickPages } from '../output/fields.js';
 import {
+  type DetailView,
   type ListOutput,
   type OutputFormat,
   type PageLike,
   printObject,
+  printOne,
   printPages,
   type View,
 } from '../output/render.js';
@@ -57,13 +59,24 @@ export interface GetArgument<T> {
   parse(value: string): Finder<T>;
 }
 
+/**
+ * A resource's `get`, each part defaulted from the view: `show one <noun>`, and with the default `<id>` argument the
+ * examples `get <id>` and `get <id> --json`. A resource whose argument names objects another way gives its examples.
+ */
+type GetSpec<T> = { description?: string } & (
+  | { argument?: undefined; examples?: readonly string[] }
+  | { argument: GetArgument<T>; examples: readonly string[] }
+);
+
 /** A resource's `list` and `get` commands. */
 export interface ResourceCommands<N extends ResourceName> {
   name: N;
   /** The command group's name when it is not the client's property: `webhooks` for `client.webhookEndpoints`. */
   command?: string;
   description: string;
-  view: View<ValueOf<N>>;
+  /** Help text of the command group, after its commands. */
+  help?: string;
+  view: DetailView<ValueOf<N>>;
   list: {
     description: string;
     /**
@@ -76,14 +89,7 @@ export interface ResourceCommands<N extends ResourceName> {
     help?: string;
     examples: readonly string[];
   };
-  get: {
-    description: string;
-    /** The detail view of one object. */
-    details: (value: ValueOf<N>, io: IO) => string;
-    /** Default: `<id>`, a UUID, fetched with the resource's `get`. */
-    argument?: GetArgument<ValueOf<N>>;
-    examples: readonly string[];
-  };
+  get?: GetSpec<ValueOf<N>>;
 }
 
 /** The contract's search fields of a list that searches (`q`); none for the others (categories, warehouses). */
@@ -133,7 +139,9 @@ export async function* pagesOf<T, P extends PageParams>(
 /** Adds the resource's command group with `list` (alias `ls`) and `get` (alias `show`); returns the group. */
 export function resourceCommands<N extends ResourceName>(program: Command, spec: ResourceCommands<N>): Command {
   const resource = (client: Listed) => client[spec.name];
-  const group = program.command(spec.command ?? spec.name).description(spec.description);
+  const name = spec.command ?? spec.name;
+  const group = program.command(name).description(spec.description);
+  if (spec.help) group.addHelpText('after', spec.help);
   const search = searchFieldsOf(spec.name);
   const filters: ReadonlyArray<readonly [string, Option]> = [
     ...(search ? [['q', searchOption(search)] as const] : []),
@@ -160,7 +168,8 @@ export function resourceCommands<N extends ResourceName>(program: Command, spec:
   if (spec.list.help) list.addHelpText('after', spec.list.help);
   examples(list, spec.list.examples);
 
-  const argument: GetArgument<ValueOf<N>> = spec.get.argument ?? {
+  const { argument: given, description, examples: getExamples } = spec.get ?? {};
+  const argument: GetArgument<ValueOf<N>> = given ?? {
     flags: '<id>',
     description: `the ${spec.view.noun[0]}'s id (a UUID)`,
     parse: (value) => {
@@ -171,16 +180,16 @@ export function resourceCommands<N extends ResourceName>(program: Command, spec:
   const get = group
     .command('get')
     .alias('show')
-    .description(spec.get.description)
+    .description(description ?? `show one ${spec.view.noun[0]}`)
     .argument(argument.flags, argument.description, argument.parse);
   apiAction<GetOptions, [Finder<ValueOf<N>>]>(get, async ({ options, format, io, client }, find) => {
     const value = await find(client);
     if (options.fields) await printFields(io, format, value, spec.view.csv, options.fields);
-    else await printObject(io, format, value, { details: (v) => spec.get.details(v, io), csv: spec.view.csv });
+    else await printOne(io, format, value, spec.view);
   });
   addOutputOptions(get);
   get.addOption(fieldsOption(spec.view.csv));
-  examples(get, spec.get.examples);
+  examples(get, getExamples ?? [`coinventory ${name} get <id>`, `coinventory ${name} get <id> --json`]);
   return group;
 }
 

@@ -61,11 +61,29 @@ export function apiAction<O extends OutputOptions, A extends unknown[] = []>(
   command: Command,
   run: (call: ApiInvocation<O>, ...args: A) => Promise<void>,
 ): Command {
+  return writeAction<O, undefined, A>(
+    command,
+    () => undefined,
+    (call, _prepared, ...args) => run(call, ...args),
+  );
+}
+
+/**
+ * Sets the action of a write whose request is worked out from the options first: `prepare` (its body, checked) runs
+ * after the output format and before the client, so its usage errors come before a missing key or any request; `run`
+ * gets what it made, then the command's arguments.
+ */
+export function writeAction<O extends OutputOptions, P, A extends unknown[] = []>(
+  command: Command,
+  prepare: (options: O, command: Command) => P,
+  run: (call: ApiInvocation<O>, prepared: P, ...args: A) => Promise<void>,
+): Command {
   return command.action(async (...received: unknown[]) => {
     const call = invocation<O>(command);
+    const prepared = prepare(call.options, command);
     const { client } = openSession(globalOptions(command), call.io);
     // Commander passes the command's arguments (as its argument parsers made them), then its options and itself.
-    await run({ ...call, client }, ...(received.slice(0, -2) as A));
+    await run({ ...call, client }, prepared, ...(received.slice(0, -2) as A));
   });
 }
 

@@ -4,14 +4,14 @@ import type { IO } from '../io.js';
 import { idColumn } from '../output/columns.js';
 import { csvColumns } from '../output/csv.js';
 import { NONE } from '../output/format.js';
-import type { View } from '../output/render.js';
+import type { DetailView } from '../output/render.js';
 import { type Column, renderDetails, renderSection } from '../output/table.js';
 import { resourceCommands } from './resource.js';
 
 // Warehouses with their zones: a list row names the zones in order; `get` shows each zone's id, which items take as
 // --zone-id.
 
-const warehouseView: View<Warehouse> = {
+const warehouseView: DetailView<Warehouse> = {
   noun: ['warehouse', 'warehouses'],
   columns: [
     idColumn(),
@@ -22,6 +22,7 @@ const warehouseView: View<Warehouse> = {
   ],
   // Zones are an array: one column of JSON, as every list's arrays are.
   csv: csvColumns<Warehouse>({ id: true, name: true, isDefault: true, zones: true }),
+  details: warehouseDetails,
 };
 
 const ZONE_COLUMNS: readonly Column<Zone>[] = [idColumn(), { header: 'NAME', value: (z) => z.name, shrink: 'first' }];
@@ -54,7 +55,6 @@ export function registerWarehouses(program: Command): void {
     },
     get: {
       description: 'show one warehouse with the id of each zone',
-      details: warehouseDetails,
       examples: ['coinventory warehouses get <id>', 'coinventory warehouses get <id> --json | jq .zones'],
     },
   });

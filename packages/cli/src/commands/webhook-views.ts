@@ -9,7 +9,7 @@ import type { IO } from '../io.js';
 import { dateColumn, idColumn } from '../output/columns.js';
 import { csvColumns } from '../output/csv.js';
 import { formatDate, formatText, groupDigits, NONE, type Style } from '../output/format.js';
-import { type OutputFormat, printObject, type View } from '../output/render.js';
+import { type DetailView, type OutputFormat, printObject, type View } from '../output/render.js';
 import { renderDetails } from '../output/table.js';
 
 // How `webhooks` shows endpoints, their deliveries, a replay and a test ping: table columns, CSV fields and details.
@@ -20,7 +20,7 @@ function endpointStatus(endpoint: WebhookEndpoint): string {
   return endpoint.failingSince === null ? 'enabled' : 'failing';
 }
 
-export const endpointView: View<WebhookEndpoint> = {
+export const endpointView: DetailView<WebhookEndpoint> = {
   noun: ['webhook endpoint', 'webhook endpoints'],
   columns: [
     idColumn(),
@@ -43,6 +43,7 @@ export const endpointView: View<WebhookEndpoint> = {
     createdAt: true,
     updatedAt: true,
   }),
+  details: (endpoint, io) => endpointDetails(endpoint, io.style),
 };
 
 export function endpointDetails(endpoint: WebhookEndpoint | WebhookEndpointWithSecret, style: Style): string {

@@ -10,8 +10,7 @@ import { UsageError } from '../errors.js';
 import { httpUrl, text, uuid } from '../options.js';
 import { fieldsOption } from '../output/fields.js';
 import { groupDigits } from '../output/format.js';
-import { printObject } from '../output/render.js';
-import { globalOptions, openSession } from '../session.js';
+import { printObject, printOne } from '../output/render.js';
 import { deleteCommand } from './delete.js';
 import { addListOptions, type ListOptions, pagesOf, printListed, resourceCommands } from './resource.js';
 import {
@@ -21,18 +20,11 @@ import {
   commandPath,
   defined,
   examples,
-  invocation,
   LIST_JSON_HELP,
   type OutputOptions,
+  writeAction,
 } from './shared.js';
-import {
-  deliveryView,
-  endpointDetails,
-  endpointView,
-  printWithSecret,
-  replayDetails,
-  testDetails,
-} from './webhook-views.js';
+import { deliveryView, endpointView, printWithSecret, replayDetails, testDetails } from './webhook-views.js';
 
 // `coinventory webhooks …`: the organization's webhook endpoints (list, get, create, update, delete, rotate-secret), their
 // deliveries, replaying changes to one, and sending it a test ping.
@@ -102,6 +94,17 @@ interface ReplayOptions extends OutputOptions {
   after: string;
 }
 
+/** The create's body. */
+function createBody(options: EndpointOptions, command: Command): CreateWebhookEndpointInput {
+  // Commander refuses a missing --url first; this proves it to the type.
+  if (options.url === undefined) throw new UsageError('--url is required.', commandPath(command));
+  return {
+    url: options.url,
+    events: options.events ?? [WEBHOOKS.allEvents],
+    ...defined({ description: options.description }),
+  };
+}
+
 /** The update's body; nothing to change is a usage error, found before any request. */
 function updateBody(options: EndpointOptions, command: Command): UpdateWebhookEndpointInput {
   const body: UpdateWebhookEndpointInput = defined({
@@ -134,6 +137,7 @@ export function registerWebhooks(program: Command): void {
     name: 'webhookEndpoints',
     command: 'webhooks',
     description: "manage the organization's webhook endpoints: create, update, rotate secrets, see deliveries, replay",
+    help: WEBHOOKS_HELP,
     view: endpointView,
     list: {
       description: 'list webhook endpoints, oldest first (without their secrets)',
@@ -145,11 +149,8 @@ export function registerWebhooks(program: Command): void {
     },
     get: {
       description: 'show one endpoint: its events, and why it is disabled or since when it is failing',
-      details: (endpoint, io) => endpointDetails(endpoint, io.style),
-      examples: ['coinventory webhooks get <id>', 'coinventory webhooks get <id> --json'],
     },
   });
-  webhooks.addHelpText('after', WEBHOOKS_HELP);
 
   registerWebhookCreate(webhooks);
   registerWebhookUpdate(webhooks);
@@ -167,16 +168,7 @@ function registerWebhookCreate(webhooks: Command): void {
     'create',
   );
   addOutputOptions(create);
-  create.action(async (_options: EndpointOptions, command: Command) => {
-    const { options, format, io } = invocation<EndpointOptions>(command);
-    // Commander refuses a missing --url first; this proves it to the type.
-    if (options.url === undefined) throw new UsageError('--url is required.', commandPath(command));
-    const body: CreateWebhookEndpointInput = {
-      url: options.url,
-      events: options.events ?? [WEBHOOKS.allEvents],
-      ...defined({ description: options.description }),
-    };
-    const { client } = openSession(globalOptions(command), io);
+  writeAction(create, createBody, async ({ format, io, client }, body) => {
     await printWithSecret(io, format, await client.webhookEndpoints.create(body));
   });
   examples(create, [
@@ -200,12 +192,10 @@ function registerWebhookUpdate(webhooks: Command): void {
     )
     .addOption(new Option('--disable', 'stop deliveries to it; pending ones wait until it is enabled'));
   addOutputOptions(update);
-  update.action(async (id: string, _options: EndpointOptions, command: Command) => {
-    const { options, format, io } = invocation<EndpointOptions>(command);
-    const body = updateBody(options, command);
-    const { client } = openSession(globalOptions(command), io);
+  writeAction<EndpointOptions, UpdateWebhookEndpointInput, [string]>(update, updateBody, async (call, body, id) => {
+    const { format, io, client } = call;
     const endpoint = await client.webhookEndpoints.update(id, body);
-    await printObject(io, format, endpoint, { details: (e) => endpointDetails(e, io.style), csv: endpointView.csv });
+    await printOne(io, format, endpoint, endpointView);
   });
   examples(update, [
     'coinventory webhooks update <id> --events item.updated',

@@ -17,6 +17,11 @@ export interface View<T> {
   csv: readonly string[];
 }
 
+/** A view that also shows one object whole: what `get`, and a write that answers with the object, print. */
+export interface DetailView<T> extends View<T> {
+  details: (value: T, io: IO) => string;
+}
+
 /** One page as the SDK gives it (`limit` absent for a list the API does not page). */
 export interface PageLike<T> {
   items: T[];
@@ -116,4 +121,9 @@ export async function printObject<T>(
   if (format === 'json') await io.out.write(jsonDocument(value));
   else if (format === 'csv' && views.csv) await io.out.write(csvHeader(views.csv) + csvRows(views.csv, [value]));
   else await io.out.write(views.details(value));
+}
+
+/** Prints one object as its view shows it: details, its JSON, or a one-row CSV of the view's columns. */
+export function printOne<T>(io: IO, format: OutputFormat, value: T, view: DetailView<T>): Promise<void> {
+  return printObject(io, format, value, { details: (v) => view.details(v, io), csv: view.csv });
 }

@@ -17,10 +17,6 @@ export const integer: ColumnType<number> = { kind: 'value' };
 export const boolean: ColumnType<boolean> = { kind: 'value' };
 export const timestamp: ColumnType<Date> = { kind: 'timestamp' };
 export const json = <T>(): ColumnType<T> => ({ kind: 'json' });
+/** A value postgres.js gives as it is, narrower than its column's type: an enum kept as text, a text array. */
+export const value = <T>(): ColumnType<T> => ({ kind: 'value' });
 export const nullable = <T>(type: ColumnType<T>): ColumnType<T | null> => type;
-
-/** Every organization-owned table's key: the organization, and the row's own id (shown as `id`). */
-export const organizationRowKey = {
-  organization_id: { type: text },
-  id: { type: text, field: 'id' },
-} as const;

@@ -21,8 +21,12 @@ export interface Reads {
   from?: Fragment;
 }
 
+/** `SELECT` the table's API fields `FROM` the table under its alias: where a resource's own joins start. */
+export const selectFrom = (sql: Queryable, table: ReadTable<unknown>): Fragment =>
+  sql`SELECT ${table.select(sql)} FROM ${sql(table.name)} ${sql(table.alias)}`;
+
 const fromTable = (sql: Queryable, table: ReadTable<unknown>, reads: Reads): Fragment =>
-  reads.from ?? sql`SELECT ${table.select(sql)} FROM ${sql(table.name)} ${sql(table.alias)}`;
+  reads.from ?? selectFrom(sql, table);
 
 /**
  * One page of the organization's rows that `where` (`AND …` conditions) keeps, in `order`, which ends in a unique

@@ -1,5 +1,5 @@
 import type postgres from 'postgres';
-import type { ColumnType } from './column-types.js';
+import { type ColumnType, text } from './column-types.js';
 import { type ListPage, listPage } from './sql-helpers.js';
 import type { Queryable } from './types.js';
 
@@ -8,6 +8,17 @@ import type { Queryable } from './types.js';
  * The select list, the row type, the row → API mapping and the writable columns all derive from it, so adding a
  * field to a resource is one line here (plus its migration).
  */
+
+/**
+ * Every table declared here is an organization's: its key (the organization, and the row's own id, shown as `id`)
+ * comes first, added by defineTable rather than restated by each table. The shared reads (organization-rows.ts) rely
+ * on it.
+ */
+const organizationRowKey = {
+  organization_id: { type: text },
+  id: { type: text, field: 'id' },
+} as const;
+type Keyed<C> = typeof organizationRowKey & C;
 
 export type Fragment = postgres.PendingQuery<postgres.Row[]>;
 
@@ -75,16 +86,17 @@ export interface Table<A, B, C extends Columns> {
 }
 
 /**
- * Declares a table for the API object `A` written by bodies of type `B`. Called in two steps so the column map's
- * own types are inferred while `A` and `B` are given.
+ * Declares an organization's table for the API object `A` written by bodies of type `B`: its columns after the key.
+ * Called in two steps so the column map's own types are inferred while `A` and `B` are given.
  */
 export function defineTable<A, B = never>() {
   return <C extends { [K in keyof C]: ColumnSpec<A, B, ValueOf<C[K]>> } & Columns>(declaration: {
     name: string;
     alias: string;
     columns: C;
-  }): Table<A, B, C> => {
-    const entries = Object.entries(declaration.columns) as [string, AnyColumn][];
+  }): Table<A, B, Keyed<C>> => {
+    const columns: Keyed<C> = { ...organizationRowKey, ...declaration.columns };
+    const entries = Object.entries(columns) as [string, AnyColumn][];
     const shown = entries.filter(([, spec]) => spec.field !== undefined);
     const qualified = shown.filter(([, spec]) => !spec.computed).map(([name]) => `${declaration.alias}.${name}`);
     const computed = shown.filter(([, spec]) => spec.computed);
@@ -96,7 +108,7 @@ export function defineTable<A, B = never>() {
     // Every object is a copy of one template, its fields in the API's order, so all of a table's objects share one
     // shape (V8 keeps them fast to fill and to serialise) rather than growing a field at a time.
     const { topShape, nestedShapes } = shapesOf(places);
-    const toApi = (row: RowOf<C>): A => {
+    const toApi = (row: RowOf<Keyed<C>>): A => {
       const api: Record<string, unknown> = { ...topShape };
       for (const [top, shape] of nestedShapes) api[top] = { ...shape };
       for (const { column, top, nested, timestamp } of places) {
@@ -111,8 +123,8 @@ export function defineTable<A, B = never>() {
     return {
       name: declaration.name,
       alias: declaration.alias,
-      columns: declaration.columns,
-      stored: entries.filter(([, spec]) => !spec.computed).map(([name]) => name) as StoredKey<C>[],
+      columns,
+      stored: entries.filter(([, spec]) => !spec.computed).map(([name]) => name) as StoredKey<Keyed<C>>[],
       // Built once and reused: a fragment is never run itself, only read into each query that interpolates it, so
       // one made through any connection serves all (and a list request does not rebuild it as a dozen fragments).
       select: (sql) => {
@@ -123,15 +135,15 @@ export function defineTable<A, B = never>() {
         return selectList;
       },
       toApi,
-      all: async (rows) => (await rows).map((row) => toApi(row as RowOf<C>)),
+      all: async (rows) => (await rows).map((row) => toApi(row as RowOf<Keyed<C>>)),
       page: async (rows, query) =>
         listPage(
-          (await rows).map((row) => toApi(row as RowOf<C>)),
+          (await rows).map((row) => toApi(row as RowOf<Keyed<C>>)),
           query,
         ),
       first: async (rows) => {
         const [row] = await rows;
-        return row === undefined ? null : toApi(row as RowOf<C>);
+        return row === undefined ? null : toApi(row as RowOf<Keyed<C>>);
       },
       fromJson: (json) => {
         if (json === null || json === undefined) return null;
@@ -140,16 +152,16 @@ export function defineTable<A, B = never>() {
           const value = row[name];
           if (typeof value === 'string') row[name] = new Date(value);
         }
-        return toApi(row as RowOf<C>);
+        return toApi(row as RowOf<Keyed<C>>);
       },
       writes: (sql, body) => {
-        const columns: Record<string, unknown> = {};
+        const values: Record<string, unknown> = {};
         for (const [name, spec] of written) {
           if (!Object.hasOwn(body, spec.body as string)) continue;
           const value = (body as Record<string, unknown>)[spec.body as string];
-          columns[name] = spec.type.kind === 'json' ? sql.json(value as postgres.JSONValue) : value;
+          values[name] = spec.type.kind === 'json' ? sql.json(value as postgres.JSONValue) : value;
         }
-        return columns as WriteOf<C>;
+        return values as WriteOf<Keyed<C>>;
       },
     };
   };

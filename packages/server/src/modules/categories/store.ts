@@ -1,5 +1,5 @@
 import type { Category, CategoryList, ListCategoriesQuery } from '@coinventory/contract';
-import { organizationRowKey, text } from '../../db/column-types.js';
+import { text } from '../../db/column-types.js';
 import { organizationPage, organizationRowById } from '../../db/organization-rows.js';
 import { defineTable } from '../../db/table.js';
 import type { Queryable } from '../../db/types.js';
@@ -10,7 +10,6 @@ export const CATEGORIES = defineTable<Category>()({
   name: 'categories',
   alias: 'c',
   columns: {
-    ...organizationRowKey,
     name: { type: text, field: 'name' },
   },
 });

@@ -4,8 +4,8 @@ import {
   type ListConsignmentsQuery,
   SOLD_INVOICE_STATUSES,
 } from '@coinventory/contract';
-import { integer, json, nullable, organizationRowKey, text, timestamp } from '../../db/column-types.js';
-import { organizationPage, organizationRowById } from '../../db/organization-rows.js';
+import { integer, json, nullable, text, timestamp } from '../../db/column-types.js';
+import { organizationPage, organizationRowById, selectFrom } from '../../db/organization-rows.js';
 import { containsPattern } from '../../db/sql-helpers.js';
 import { defineTable, type StoredRowOf } from '../../db/table.js';
 import type { Queryable } from '../../db/types.js';
@@ -24,7 +24,6 @@ export const CONSIGNMENTS = defineTable<Consignment>()({
   name: 'consignments',
   alias: 'c',
   columns: {
-    ...organizationRowKey,
     number: { type: nullable(text), field: 'number' },
     name: { type: nullable(text), field: 'name' },
     status: { type: text, field: 'status' },
@@ -64,8 +63,7 @@ export const CONSIGNMENTS = defineTable<Consignment>()({
 });
 
 const selectConsignments = (sql: Queryable) => sql`
-  SELECT ${CONSIGNMENTS.select(sql)}
-  FROM consignments c
+  ${selectFrom(sql, CONSIGNMENTS)}
   LEFT JOIN consignors co ON co.organization_id = c.organization_id AND co.id = c.consignor_id
   CROSS JOIN LATERAL (
     SELECT

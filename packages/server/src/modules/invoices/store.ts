@@ -6,8 +6,8 @@ import {
   SETTLED_PAYMENT_STATUS,
 } from '@coinventory/contract';
 import type postgres from 'postgres';
-import { integer, json, nullable, organizationRowKey, text, timestamp } from '../../db/column-types.js';
-import { organizationPage, organizationRowById } from '../../db/organization-rows.js';
+import { integer, json, nullable, text, timestamp } from '../../db/column-types.js';
+import { organizationPage, organizationRowById, selectFrom } from '../../db/organization-rows.js';
 import { containsPattern } from '../../db/sql-helpers.js';
 import { defineTable, type StoredRowOf } from '../../db/table.js';
 import type { Queryable } from '../../db/types.js';
@@ -22,7 +22,6 @@ export const INVOICES = defineTable<Invoice>()({
   name: 'invoices',
   alias: 'inv',
   columns: {
-    ...organizationRowKey,
     number: { type: nullable(integer), field: 'number' },
     status: { type: text, field: 'status' },
     source: { type: text, field: 'source' },
@@ -49,8 +48,7 @@ export const INVOICES = defineTable<Invoice>()({
 });
 
 const selectInvoices = (sql: Queryable) => sql`
-  SELECT ${INVOICES.select(sql)}
-  FROM invoices inv
+  ${selectFrom(sql, INVOICES)}
   CROSS JOIN LATERAL (
     SELECT
       coalesce(json_agg(json_build_object(

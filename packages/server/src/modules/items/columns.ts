@@ -1,5 +1,5 @@
 import type { Item, UpdateItemBody } from '@coinventory/contract';
-import { boolean, integer, json, nullable, organizationRowKey, text, timestamp } from '../../db/column-types.js';
+import { boolean, integer, json, nullable, text, timestamp } from '../../db/column-types.js';
 import { defineTable, type StoredRowOf } from '../../db/table.js';
 
 /**
@@ -11,7 +11,6 @@ export const ITEMS = defineTable<Item, UpdateItemBody>()({
   name: 'items',
   alias: 'i',
   columns: {
-    ...organizationRowKey,
     sku: { type: text, field: 'sku', body: 'sku' },
     title: { type: text, field: 'title', body: 'title' },
     description: { type: nullable(text), field: 'description', body: 'description' },

@@ -1,21 +1,10 @@
 import type { Actor, ListMovementsQuery, Movement, MovementList } from '@coinventory/contract';
-import {
-  type ColumnType,
-  integer,
-  json,
-  nullable,
-  organizationRowKey,
-  text,
-  timestamp,
-} from '../../db/column-types.js';
+import { integer, json, nullable, text, timestamp, value } from '../../db/column-types.js';
 import { organizationPage } from '../../db/organization-rows.js';
 import { defineTable } from '../../db/table.js';
 import type { Queryable } from '../../db/types.js';
 import { notFound } from '../../errors.js';
 import { itemExists } from './store.js';
-
-const kind: ColumnType<Movement['kind']> = { kind: 'value' };
-const reason: ColumnType<Movement['reason']> = { kind: 'value' };
 
 /**
  * An item's ledger: one movement for every change of its quantities. Written only by the trigger on `items`
@@ -26,10 +15,9 @@ export const MOVEMENTS = defineTable<Movement>()({
   name: 'item_movements',
   alias: 'm',
   columns: {
-    ...organizationRowKey,
     item_id: { type: text, field: 'itemId' },
-    kind: { type: kind, field: 'kind' },
-    reason: { type: reason, field: 'reason' },
+    kind: { type: value<Movement['kind']>(), field: 'kind' },
+    reason: { type: value<Movement['reason']>(), field: 'reason' },
     reference: { type: nullable(text), field: 'reference' },
     delta_available: { type: integer, field: 'delta.available' },
     delta_sold: { type: integer, field: 'delta.sold' },

@@ -1,5 +1,5 @@
 import type { Valuation } from '@coinventory/contract';
-import { integer, json, nullable, organizationRowKey, text, timestamp } from '../../db/column-types.js';
+import { integer, json, nullable, text, timestamp } from '../../db/column-types.js';
 import { defineTable } from '../../db/table.js';
 import type { Queryable } from '../../db/types.js';
 
@@ -8,7 +8,6 @@ export const VALUATIONS = defineTable<Valuation>()({
   name: 'valuations',
   alias: 'v',
   columns: {
-    ...organizationRowKey,
     item_id: { type: text, field: 'itemId' },
     estimate_low_in_cents: { type: nullable(integer), field: 'estimateLowInCents' },
     estimate_in_cents: { type: nullable(integer), field: 'estimateInCents' },

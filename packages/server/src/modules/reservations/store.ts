@@ -1,21 +1,18 @@
 import type { ListReservationsQuery, Reservation, ReservationList, ReservationStatus } from '@coinventory/contract';
-import { type ColumnType, integer, nullable, organizationRowKey, text, timestamp } from '../../db/column-types.js';
+import { integer, nullable, text, timestamp, value } from '../../db/column-types.js';
 import { organizationPage, organizationRowById } from '../../db/organization-rows.js';
 import { defineTable } from '../../db/table.js';
 import type { Queryable } from '../../db/types.js';
 import type { ById } from '../../request/gated-read.js';
-
-const status: ColumnType<ReservationStatus> = { kind: 'value' };
 
 /** The reservations table, once, in the API's field order (migration 0013). */
 export const RESERVATIONS = defineTable<Reservation>()({
   name: 'reservations',
   alias: 'r',
   columns: {
-    ...organizationRowKey,
     item_id: { type: text, field: 'itemId' },
     quantity: { type: integer, field: 'quantity' },
-    status: { type: status, field: 'status' },
+    status: { type: value<ReservationStatus>(), field: 'status' },
     reference: { type: nullable(text), field: 'reference' },
     expires_at: { type: timestamp, field: 'expiresAt' },
     created_at: { type: timestamp, field: 'createdAt' },

@@ -1,5 +1,5 @@
 import type { ListWarehousesQuery, Warehouse, WarehouseList } from '@coinventory/contract';
-import { boolean, json, organizationRowKey, text } from '../../db/column-types.js';
+import { boolean, json, text } from '../../db/column-types.js';
 import { organizationPage, organizationRowById } from '../../db/organization-rows.js';
 import { inserted } from '../../db/sql-helpers.js';
 import { defineTable } from '../../db/table.js';
@@ -11,7 +11,6 @@ export const WAREHOUSES = defineTable<Warehouse>()({
   name: 'warehouses',
   alias: 'w',
   columns: {
-    ...organizationRowKey,
     name: { type: text, field: 'name' },
     is_default: { type: boolean, field: 'isDefault' },
     zones: {

@@ -9,34 +9,21 @@ import {
   type WebhookEndpoint,
   type WebhookEndpointList,
 } from '@coinventory/contract';
-import {
-  boolean,
-  type ColumnType,
-  integer,
-  nullable,
-  organizationRowKey,
-  text,
-  timestamp,
-} from '../../db/column-types.js';
-import { offsetOf } from '../../db/sql-helpers.js';
+import { boolean, integer, nullable, text, timestamp, value } from '../../db/column-types.js';
+import { organizationPage, organizationRowById, selectFrom } from '../../db/organization-rows.js';
 import { defineTable } from '../../db/table.js';
 import type { Queryable } from '../../db/types.js';
 import type { ById } from '../../request/gated-read.js';
 import { type ChangeSubscriber, changeLog } from '../changes/index.js';
-
-const events: ColumnType<WebhookEndpoint['events']> = { kind: 'value' };
-const changeType: ColumnType<WebhookDelivery['changeType']> = { kind: 'value' };
-const deliveryStatus: ColumnType<WebhookDelivery['status']> = { kind: 'value' };
 
 /** The endpoints table, once, in the API's field order. Secrets are never selected with it. */
 export const ENDPOINTS = defineTable<WebhookEndpoint, UpdateWebhookEndpointBody>()({
   name: 'webhook_endpoints',
   alias: 'e',
   columns: {
-    ...organizationRowKey,
     url: { type: text, field: 'url', body: 'url' },
     description: { type: nullable(text), field: 'description', body: 'description' },
-    events: { type: events, field: 'events' },
+    events: { type: value<WebhookEndpoint['events']>(), field: 'events' },
     enabled: { type: boolean, field: 'enabled' },
     disabled_reason: { type: nullable(text), field: 'disabledReason' },
     disabled_at: { type: nullable(timestamp), field: 'disabledAt' },
@@ -57,11 +44,10 @@ export const DELIVERIES = defineTable<WebhookDelivery>()({
   name: 'webhook_deliveries',
   alias: 'd',
   columns: {
-    ...organizationRowKey,
     endpoint_id: { type: text, field: 'endpointId' },
     change_id: { type: text, field: 'changeId', computed: (sql) => sql`c.id` },
-    change_type: { type: changeType, field: 'changeType', computed: (sql) => sql`c.type` },
-    status: { type: deliveryStatus, field: 'status' },
+    change_type: { type: value<WebhookDelivery['changeType']>(), field: 'changeType', computed: (sql) => sql`c.type` },
+    status: { type: value<WebhookDelivery['status']>(), field: 'status' },
     attempts: { type: integer, field: 'attempts' },
     last_attempt_at: { type: nullable(timestamp), field: 'lastAttemptAt' },
     last_response_status: { type: nullable(integer), field: 'lastResponseStatus' },
@@ -82,20 +68,11 @@ export async function listEndpoints(
   organizationId: string,
   query: ListWebhookEndpointsQuery,
 ): Promise<WebhookEndpointList> {
-  return ENDPOINTS.page(
-    sql`
-      SELECT ${ENDPOINTS.select(sql)} FROM webhook_endpoints e
-      WHERE e.organization_id = ${organizationId}
-      ORDER BY e.created_at, e.id
-      LIMIT ${query.limit + 1} OFFSET ${offsetOf(query.page, query.limit)}
-    `,
-    query,
-  );
+  return organizationPage(sql, ENDPOINTS, organizationId, query, { order: sql`e.created_at, e.id` });
 }
 
 /** One row by id: what its GET reads (the gated read is declared beside the route). */
-export const endpointById: ById = (sql, organizationId, id) =>
-  sql`SELECT ${ENDPOINTS.select(sql)} FROM webhook_endpoints e WHERE e.organization_id = ${organizationId} AND e.id = ${id}`;
+export const endpointById: ById = (sql, organizationId, id) => organizationRowById(sql, ENDPOINTS, organizationId, id);
 
 export async function findEndpoint(
   sql: Queryable,
@@ -250,17 +227,17 @@ export async function listDeliveries(
   endpointId: string,
   query: ListWebhookDeliveriesQuery,
 ): Promise<WebhookDeliveryList> {
-  return DELIVERIES.page(
-    sql`
-      SELECT ${DELIVERIES.select(sql)} FROM webhook_deliveries d
+  return organizationPage(sql, DELIVERIES, organizationId, query, {
+    from: sql`
+      ${selectFrom(sql, DELIVERIES)}
       JOIN ${changeLog(sql)} c ON c.organization_id = d.organization_id AND c.position = d.change_position
-      WHERE d.organization_id = ${organizationId} AND d.endpoint_id = ${endpointId}
-        ${query.status === undefined ? sql`` : sql`AND d.status = ${query.status}`}
-      ORDER BY d.change_position DESC
-      LIMIT ${query.limit + 1} OFFSET ${offsetOf(query.page, query.limit)}
     `,
-    query,
-  );
+    where: sql`
+      AND d.endpoint_id = ${endpointId}
+      ${query.status === undefined ? sql`` : sql`AND d.status = ${query.status}`}
+    `,
+    order: sql`d.change_position DESC`,
+  });
 }
 
 /**
