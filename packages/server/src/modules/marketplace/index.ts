@@ -6,6 +6,7 @@ export { oldestPendingSyncSeconds, syncJobCounts } from './figures.js';
 export { marketplaceAdapterFromEnv, syncWorkerFromEnv } from './from-env.js';
 export { type GateState, listGates } from './gate.js';
 export { linkListing, listJobs, listListings, retryJob, syncStatus, unlinkListing } from './operator.js';
+export { forgetLocalDeliveries } from './sandbox.js';
 export {
   enqueueForItem,
   insertListingRows,

@@ -31,6 +31,7 @@ export {
   findSandbox,
   insertSandbox,
   lockWorkspace,
+  replacedSandboxes,
   SANDBOX_SOURCES,
   type SandboxRow,
   type SandboxSource,

@@ -53,3 +53,22 @@ export async function insertSandbox(
 export async function deleteSandbox(sql: Queryable, sandboxId: string): Promise<void> {
   await sql`DELETE FROM organizations WHERE id = ${sandboxId} AND sandbox_of IS NOT NULL`;
 }
+
+/**
+ * Sandboxes that a newer one of their workspace replaced before `replacedBefore` (of one workspace, or of all): the
+ * ones a reset left for the requests that were still reading them, and that none can be reading any more.
+ */
+export async function replacedSandboxes(
+  sql: Queryable,
+  { replacedBefore, workspaceId }: { replacedBefore: Date; workspaceId?: string },
+): Promise<string[]> {
+  const rows = await sql<{ id: string }[]>`
+    SELECT o.id FROM organizations o
+    WHERE o.sandbox_of IS NOT NULL ${workspaceId === undefined ? sql`` : sql`AND o.sandbox_of = ${workspaceId}`}
+      AND EXISTS (
+        SELECT 1 FROM organizations n
+        WHERE n.sandbox_of = o.sandbox_of AND n.created_at > o.created_at AND n.created_at < ${replacedBefore}
+      )
+  `;
+  return rows.map((row) => row.id);
+}
