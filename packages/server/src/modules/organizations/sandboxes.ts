@@ -17,7 +17,7 @@ export interface SandboxRow {
   createdAt: Date;
 }
 
-/** The workspace's sandbox: the newest, which is the only one outside a reset's transaction. */
+/** The workspace's sandbox: the newest (those a reset replaced are kept a few minutes, and no key reaches them). */
 export async function findSandbox(sql: Queryable, workspaceId: string): Promise<SandboxRow | null> {
   const [row] = await sql<SandboxRow[]>`
     SELECT id, sandbox_source AS source, created_at AS "createdAt" FROM organizations
