@@ -65,3 +65,11 @@ export function organizationRowById(
   const alias = sql(table.alias);
   return sql`${fromTable(sql, table, reads)} WHERE ${alias}.organization_id = ${organizationId} AND ${alias}.id = ${id}`;
 }
+
+/** How many rows of the table the organization has. */
+export async function organizationRowCount(sql: Queryable, table: string, organizationId: string): Promise<number> {
+  const [row] = await sql<{ count: number }[]>`
+    SELECT count(*)::int AS count FROM ${sql(table)} WHERE organization_id = ${organizationId}
+  `;
+  return row?.count ?? 0;
+}

@@ -12,7 +12,14 @@ export {
   keptDemoKey,
   unusedDemoKeySlug,
 } from './key-file.js';
-export { DEMO_ANCHOR, DEMO_SLUG, type DemoOrganization, type SeedOptions, seedDemoOrganization } from './seed.js';
+export {
+  DEMO_ANCHOR,
+  DEMO_SLUG,
+  type DemoOrganization,
+  type SeedOptions,
+  seedDemoOrganization,
+  seedDemoSandbox,
+} from './seed.js';
 
 /**
  * The operator's `seed-demo`: the demo organization on a database that has none yet. An existing one is a conflict

@@ -10,11 +10,13 @@ import { insertListingRows } from '../modules/marketplace/index.js';
 // (and roll back), which provisioning would turn into its own conflict.
 import { organizationStore } from '../modules/organizations/index.js';
 import { holdReservedUnits } from '../modules/reservations/index.js';
+import type { DemoFill } from '../modules/sandbox/index.js';
 import { insertValuationRows, insertValuationSourceRows } from '../modules/valuations/index.js';
 import { createDefaultWarehouse, insertWarehouseRows } from '../modules/warehouses/index.js';
 import { addDays } from './build/context.js';
-import { buildDemoRows } from './build/index.js';
+import { type BuildOptions, buildDemoRows, type DemoOrganizationIds } from './build/index.js';
 import { DEMO_ANCHOR, KEY_SCOPES, ORGANIZATION, PEOPLE } from './catalog/shop.js';
+import type { DemoRows } from './rows.js';
 
 export { DEMO_ANCHOR, DEMO_SLUG } from './catalog/shop.js';
 
@@ -44,12 +46,51 @@ export interface SeedOptions {
   now?: Date;
 }
 
+/** When the demo business "opened": its organization's and default warehouse's creation, before all of its data. */
+const openedAt = (now: Date) => addDays(now, -548);
+
 /** The organization with its default warehouse and first zone, dated back to when the demo business "opened". */
 async function insertOrganization(tx: TransactionSql, now: Date) {
-  const createdAt = addDays(now, -548);
+  const createdAt = openedAt(now);
   const { id } = await organizationStore.createOrganization(tx, { ...ORGANIZATION, createdAt });
   const { defaultWarehouseId, defaultZoneId } = await createDefaultWarehouse(tx, id, createdAt);
   return { organizationId: id, warehouseId: defaultWarehouseId, receivingZoneId: defaultZoneId };
+}
+
+/**
+ * Writes the demo shop's rows below the organization and its people: stock, the comparable sales and price guide its
+ * valuations come from, valuations, consignments, invoices, marketplace listings, and held reservations for its
+ * reserved units. Spot prices, which every organization shares, only when `spotPrices` says so.
+ */
+async function insertDemoRows(
+  tx: TransactionSql,
+  organization: DemoOrganizationIds,
+  now: Date,
+  options: BuildOptions & { spotPrices: boolean },
+): Promise<DemoRows> {
+  const rows = buildDemoRows(organization, now, options);
+  // Each owner's rows in one multi-row INSERT per table (the demo stays far below PostgreSQL's 65,535 parameters
+  // per statement); parents before children, in foreign key order.
+  await insertWarehouseRows(tx, rows);
+  await insertCategoryRows(tx, rows.categories);
+  await insertConsignmentRows(tx, rows);
+  await insertItemRows(tx, { items: rows.items, images: rows.itemImages });
+  // The catalog's reserved units are held by web checkouts.
+  await holdReservedUnits(tx, organization.organizationId, 'web checkout');
+  await insertValuationSourceRows(tx, {
+    sales: rows.comparableSales,
+    guide: rows.priceGuideEntries,
+    spotPrices: options.spotPrices ? rows.spotPrices : [],
+  });
+  await insertValuationRows(tx, rows.valuations, rows.valuationComps);
+  await insertInvoiceRows(tx, {
+    customers: rows.customers,
+    invoices: rows.invoices,
+    lines: rows.invoiceLines,
+    payments: rows.invoicePayments,
+  });
+  await insertListingRows(tx, rows.marketplaceListings);
+  return rows;
 }
 
 /**
@@ -62,7 +103,8 @@ export async function seedDemoOrganization(sql: Sql, options: SeedOptions = {}):
   const now = options.now ?? DEMO_ANCHOR;
   return sql.begin(async (tx) => {
     await actAs(tx, OPERATOR);
-    const { organizationId, warehouseId, receivingZoneId } = await insertOrganization(tx, now);
+    const organization = await insertOrganization(tx, now);
+    const { organizationId } = organization;
 
     let owner: { id: string; email: string } | null = null;
     for (const person of PEOPLE) {
@@ -72,28 +114,7 @@ export async function seedDemoOrganization(sql: Sql, options: SeedOptions = {}):
     }
     if (owner === null) throw new Error('demo seed: no owner among PEOPLE');
 
-    const rows = buildDemoRows({ organizationId, warehouseId, receivingZoneId }, now);
-    // Each owner's rows in one multi-row INSERT per table (the demo stays far below PostgreSQL's 65,535 parameters
-    // per statement); parents before children, in foreign key order.
-    await insertWarehouseRows(tx, rows);
-    await insertCategoryRows(tx, rows.categories);
-    await insertConsignmentRows(tx, rows);
-    await insertItemRows(tx, { items: rows.items, images: rows.itemImages });
-    // The catalog's reserved units are held by web checkouts.
-    await holdReservedUnits(tx, organizationId, 'web checkout');
-    await insertValuationSourceRows(tx, {
-      sales: rows.comparableSales,
-      guide: rows.priceGuideEntries,
-      spotPrices: rows.spotPrices,
-    });
-    await insertValuationRows(tx, rows.valuations, rows.valuationComps);
-    await insertInvoiceRows(tx, {
-      customers: rows.customers,
-      invoices: rows.invoices,
-      lines: rows.invoiceLines,
-      payments: rows.invoicePayments,
-    });
-    await insertListingRows(tx, rows.marketplaceListings);
+    const rows = await insertDemoRows(tx, organization, now, { spotPrices: true });
 
     const key = await issueApiKey(tx, {
       organizationId,
@@ -117,3 +138,35 @@ export async function seedDemoOrganization(sql: Sql, options: SeedOptions = {}):
     };
   });
 }
+
+/**
+ * Fills a sandbox with the demo shop's data (`sandbox reset --from demo`), in the reset's transaction: the same rows
+ * as the demo organization's, with ids of the sandbox's own (seeded from its id), and without an organization,
+ * people or keys, which the sandbox has of its workspace. Spot prices are left alone: they are every organization's,
+ * and test mode changes nothing outside its sandbox.
+ */
+export const seedDemoSandbox: DemoFill = async (tx, sandbox) => {
+  const now = DEMO_ANCHOR;
+  const { defaultWarehouseId, defaultZoneId } = await createDefaultWarehouse(tx, sandbox.id, openedAt(now));
+  const rows = await insertDemoRows(
+    tx,
+    { organizationId: sandbox.id, warehouseId: defaultWarehouseId, receivingZoneId: defaultZoneId },
+    now,
+    { spotPrices: false, idSalt: Number.parseInt(sandbox.id.slice(0, 8), 16) },
+  );
+  return {
+    warehouses: rows.warehouses.length + 1,
+    zones: rows.zones.length + 1,
+    categories: rows.categories.length,
+    consignors: rows.consignors.length,
+    consignments: rows.consignments.length,
+    items: rows.items.length,
+    itemImages: rows.itemImages.length,
+    valuations: rows.valuations.length,
+    valuationComps: rows.valuationComps.length,
+    customers: rows.customers.length,
+    invoices: rows.invoices.length,
+    invoiceLines: rows.invoiceLines.length,
+    invoicePayments: rows.invoicePayments.length,
+  };
+};

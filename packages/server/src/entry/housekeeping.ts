@@ -2,6 +2,7 @@ import type { Sql } from '../db/types.js';
 import type { Logger } from '../logger.js';
 import { pruneChanges } from '../modules/changes/index.js';
 import { pruneAnswers } from '../modules/idempotency/index.js';
+import { deleteReplacedSandboxes } from '../modules/sandbox/index.js';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 /** How often a server process removes what has outlived its retention; a few minutes late changes nothing. */
@@ -14,11 +15,15 @@ export interface HousekeepingOptions {
   everyMs?: number;
 }
 
-/** One pass: changes past their retention, and kept idempotent answers past theirs. */
+/**
+ * One pass: changes past their retention, kept idempotent answers past theirs, and sandboxes that resets replaced
+ * (kept meanwhile for the requests that were reading them).
+ */
 export async function sweepOnce({ sql, changesRetentionDays }: HousekeepingOptions, now = new Date()) {
   const changes = await pruneChanges(sql, new Date(now.getTime() - changesRetentionDays * DAY_MS));
   const answers = await pruneAnswers(sql);
-  return { changes, answers };
+  const sandboxes = await sql.begin((tx) => deleteReplacedSandboxes(tx, { now }));
+  return { changes, answers, sandboxes };
 }
 
 /**
@@ -31,7 +36,8 @@ export function startHousekeeping(options: HousekeepingOptions): { stop(): Promi
   const pass = () => {
     running ??= sweepOnce(options)
       .then((removed) => {
-        if (removed.changes > 0 || removed.answers > 0) logger.info(removed, 'housekeeping removed expired records');
+        if (removed.changes > 0 || removed.answers > 0 || removed.sandboxes > 0)
+          logger.info(removed, 'housekeeping removed expired records');
       })
       .catch((error: unknown) => logger.warn({ err: error }, 'housekeeping failed; retrying at the next pass'))
       .finally(() => {

@@ -32,16 +32,25 @@ export interface DemoOrganizationIds {
   receivingZoneId: string;
 }
 
+export interface BuildOptions {
+  /**
+   * Mixed into the seeds of the id streams: 0 (the default) gives the demo organization's ids; a sandbox seeded with
+   * the demo takes its own, so that its ids are not the demo organization's (nor another sandbox's).
+   */
+  idSalt?: number;
+}
+
 /**
  * Every row of the demo organization below the organization and its people, from the catalog. Pure: the same
- * organization ids and `now` give the same rows (ids included), run after run.
+ * organization ids, `now` and options give the same rows (ids included), run after run.
  */
-export function buildDemoRows(organization: DemoOrganizationIds, now: Date): DemoRows {
+export function buildDemoRows(organization: DemoOrganizationIds, now: Date, options: BuildOptions = {}): DemoRows {
+  const idSalt = options.idSalt ?? 0;
   const context: BuildContext = {
     organizationId: organization.organizationId,
     now,
     random: new Random(DATA_SEED),
-    ids: new Random(ID_SEED),
+    ids: new Random(ID_SEED ^ idSalt),
   };
   const structure = buildStructure(context, organization);
   const { consignors, consignments, consignmentIds } = buildConsignments(context);
@@ -55,7 +64,7 @@ export function buildDemoRows(organization: DemoOrganizationIds, now: Date): Dem
   const sourcesContext: BuildContext = {
     ...context,
     random: new Random(SOURCES_DATA_SEED),
-    ids: new Random(SOURCES_ID_SEED),
+    ids: new Random(SOURCES_ID_SEED ^ idSalt),
   };
   const comparableSales = buildSales(sourcesContext);
   const priceGuideEntries = buildPriceGuide(sourcesContext);

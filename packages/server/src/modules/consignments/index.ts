@@ -7,6 +7,7 @@ readConsignmentsWith(findConsignments);
 
 export { CONSIGNMENT_ITEMS_IMPORT, CONSIGNMENTS_IMPORT, CONSIGNORS_IMPORT } from './import.js';
 export { consignmentRead, consignmentsRoutes } from './routes.js';
+export { copyConsignmentsToSandbox, countConsignments } from './sandbox.js';
 export {
   CONSIGNMENTS,
   type ConsignmentRow,

@@ -19,6 +19,7 @@ export { IMAGES_IMPORT } from './images-import.js';
 export { MOVEMENTS } from './movements.js';
 export { moveQuantities, type QuantityDelta } from './quantities.js';
 export { itemRead, itemsRoutes } from './routes.js';
+export { copyItemsToSandbox, countItems } from './sandbox.js';
 export {
   createItem,
   deleteItem,

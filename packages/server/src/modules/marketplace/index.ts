@@ -14,6 +14,7 @@ export {
   syncStatus,
   unlinkListing,
 } from './operator.js';
+export { forgetLocalDeliveries } from './sandbox.js';
 export type { SimulatedListing } from './simulator.js';
 export {
   enqueueForItem,

@@ -16,6 +16,7 @@ export {
   insertSandbox,
   isSandbox,
   lockWorkspace,
+  replacedSandboxes,
   SANDBOX_SOURCES,
   type SandboxRow,
   type SandboxSource,

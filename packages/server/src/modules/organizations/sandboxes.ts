@@ -17,7 +17,7 @@ export interface SandboxRow {
   createdAt: Date;
 }
 
-/** The workspace's sandbox: the newest, which is the only one outside a reset's transaction. */
+/** The workspace's sandbox: the newest (those a reset replaced are kept a few minutes, and no key reaches them). */
 export async function findSandbox(sql: Queryable, workspaceId: string): Promise<SandboxRow | null> {
   const [row] = await sql<SandboxRow[]>`
     SELECT id, sandbox_source AS source, created_at AS "createdAt" FROM organizations
@@ -60,4 +60,23 @@ export async function isSandbox(sql: Queryable, organizationId: string): Promise
     SELECT sandbox_of IS NOT NULL AS sandbox FROM organizations WHERE id = ${organizationId}
   `;
   return row?.sandbox ?? false;
+}
+
+/**
+ * Sandboxes that a newer one of their workspace replaced before `replacedBefore` (of one workspace, or of all): the
+ * ones a reset left for the requests that were still reading them, and that none can be reading any more.
+ */
+export async function replacedSandboxes(
+  sql: Queryable,
+  { replacedBefore, workspaceId }: { replacedBefore: Date; workspaceId?: string },
+): Promise<string[]> {
+  const rows = await sql<{ id: string }[]>`
+    SELECT o.id FROM organizations o
+    WHERE o.sandbox_of IS NOT NULL ${workspaceId === undefined ? sql`` : sql`AND o.sandbox_of = ${workspaceId}`}
+      AND EXISTS (
+        SELECT 1 FROM organizations n
+        WHERE n.sandbox_of = o.sandbox_of AND n.created_at > o.created_at AND n.created_at < ${replacedBefore}
+      )
+  `;
+  return rows.map((row) => row.id);
 }

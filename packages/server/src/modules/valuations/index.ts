@@ -9,6 +9,7 @@ export {
   type ValuateResult,
   valuate,
 } from './operator.js';
+export { copyValuationsToSandbox, countValuations } from './sandbox.js';
 export { startValuationScheduler } from './scheduler.js';
 export {
   type ComparableSaleRow,

@@ -10,6 +10,7 @@ export { type AddressPolicy, addressPolicy } from './address-policy.js';
 export { addressPolicyFromEnv, webhookWorkerFromEnv } from './from-env.js';
 export { listEndpoints, removeEndpoint, setEnabled } from './operator.js';
 export { endpointRead, webhooksRoutes } from './routes.js';
+export { countEndpoints, moveEndpointsToSandbox } from './sandbox.js';
 export type { WebhookSettings } from './service.js';
 export { enqueueDeliveries } from './store.js';
 export { startWebhookWorker, type WebhookWorker, type WebhookWorkerOptions } from './worker.js';

@@ -5,6 +5,7 @@ import { KEYS_COMMANDS } from './keys.js';
 import { MARKETPLACE_COMMANDS } from './marketplace.js';
 import { ORGANIZATIONS_COMMANDS } from './organizations.js';
 import { PEOPLE_COMMANDS } from './people.js';
+import { SANDBOX_COMMANDS } from './sandbox.js';
 import { VALUATIONS_COMMANDS } from './valuations.js';
 import { WEBHOOKS_COMMANDS } from './webhooks.js';
 
@@ -14,6 +15,7 @@ export const COMMANDS = [
   ...ORGANIZATIONS_COMMANDS,
   ...PEOPLE_COMMANDS,
   ...KEYS_COMMANDS,
+  ...SANDBOX_COMMANDS,
   ...MARKETPLACE_COMMANDS,
   ...IMPORTS_COMMANDS,
   ...INVENTORY_COMMANDS,
