@@ -178,7 +178,8 @@ export function searchLines(s) {
 /**
  * Issue 40's targets, judged from the figures (reported, never asserted): the server's CPU per request at most half
  * the baseline's, one key saturating one process, the search at 1,000,000 items.
- * @param {{ baseline?: { rows: BaselineRow[] } | null, processes?: Processes, search?: Search }} report
+ * @param {{ scenarios: Array<{ name: string, label: string }>, baseline?: { rows: BaselineRow[] } | null,
+ *   processes?: Processes, search?: Search }} report
  * @returns {Target[]}
  */
 export function cpuTargets(report) {
@@ -191,7 +192,7 @@ export function cpuTargets(report) {
     const measured = before > 0 && after > 0;
     targets.push({
       target: "server CPU per request ≤ half the baseline's, same run",
-      scenario: rows[0]?.label ?? name,
+      scenario: report.scenarios.find((r) => r.name === name)?.label ?? name,
       measured: measured
         ? `${ms(after)} vs ${ms(before)} ms/req (${(after / before).toFixed(2)}×)`
         : 'not measured (--baseline, with the scenario in --baseline-scenarios)',
