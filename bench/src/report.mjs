@@ -687,7 +687,7 @@ function baselineLines(b) {
     '',
     `**Before and after** (\`--baseline\`: ${b.commit ? `commit ${b.commit.slice(0, 7)}, ` : ''}${b.main}, with the ` +
       `limiter's tables ${b.limiterTables ?? 'logged'} as it had them, against this build, on the same data, alternating ` +
-      `${b.rounds === 2 || b.rounds === undefined ? 'twice' : `${b.rounds} times`}; CPU per request the mean of the rounds):`,
+      `${b.rounds === 1 ? 'once' : b.rounds === 2 || b.rounds === undefined ? 'twice' : `${b.rounds} times`}; CPU per request the mean of the rounds):`,
     '',
     ...baselineTable(b.rows),
   ];

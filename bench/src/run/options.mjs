@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { RATE_LIMIT } from '@coinventory/contract';
+import { TUNING } from '../cluster.mjs';
 import { INVENTORY_SCENARIO_NAMES, scenario } from '../scenarios.mjs';
 import { SERVER_SETTINGS } from '../server.mjs';
 
@@ -160,12 +161,20 @@ export const BASELINE_ROUNDS = Number(args['baseline-rounds']);
  */
 export const PROCESSES = {
   scaling: args.scaling === true,
-  processes: processCounts(availableParallelism()),
+  processes: processCounts(Math.min(availableParallelism(), maxProcesses())),
   keys: 24,
   connections: 128,
   scenarios: ['me', 'items', 'item'],
   oneKey: ['me', 'item'],
 };
+
+/**
+ * The most processes the scaling may start: each holds DB_SESSIONS connections, and the cluster takes
+ * max_connections (a few kept for the run's own sessions); the server takes 64 at most (WEB_CONCURRENCY).
+ */
+function maxProcesses() {
+  return Math.min(64, Math.floor((Number(TUNING.max_connections) - 8) / DB_SESSIONS));
+}
 
 /**
  * 1, 2, 4 … below `cores`, then `cores` itself.
