@@ -53,4 +53,6 @@ process.once('message', (message) => {
     process.send?.({ port: typeof address === 'object' && address ? address.port : 0 });
   });
   process.once('SIGTERM', () => server.close(() => process.exit(0)));
+  // The run ended without stopping it (interrupted): no server is left listening.
+  process.once('disconnect', () => process.exit(0));
 });

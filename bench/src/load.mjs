@@ -1,4 +1,5 @@
 import autocannon from 'autocannon';
+import { cpuMeter } from './cpu.mjs';
 import { scenario } from './scenarios.mjs';
 import { percentile } from './util.mjs';
 
@@ -18,6 +19,8 @@ import { percentile } from './util.mjs';
  * @property {number} connections
  * @property {number} warmupSeconds
  * @property {number} durationSeconds
+ * @property {import('./cpu.mjs').CpuRoots} [cpu]  the server's and the cluster's pids: their CPU over the measured
+ *   run is read from /proc, here, where the run starts and ends
  */
 
 /**
@@ -28,6 +31,7 @@ import { percentile } from './util.mjs';
  * @property {number} errors        non-2xx responses, connection errors and timeouts
  * @property {number} requests
  * @property {Record<string, number>} statuses
+ * @property {import('./cpu.mjs').CpuFigures} [cpu]   with `cpu` in the job
  */
 
 /**
@@ -48,6 +52,7 @@ function run(job, seconds, record) {
   const statuses = {};
   let errors = 0;
   return new Promise((resolve, reject) => {
+    const meter = record && job.cpu ? cpuMeter(job.cpu) : null;
     const instance = autocannon(
       {
         url: job.origin,
@@ -76,6 +81,7 @@ function run(job, seconds, record) {
       },
       (error, result) => {
         if (error) return reject(error);
+        const cpu = meter?.(result.requests.total);
         const sorted = Float64Array.from(latencies).sort();
         errors += result.errors + result.timeouts;
         resolve({
@@ -85,6 +91,7 @@ function run(job, seconds, record) {
           errors,
           requests: result.requests.total,
           statuses,
+          ...(cpu ? { cpu } : {}),
         });
       },
     );

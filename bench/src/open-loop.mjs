@@ -1,4 +1,5 @@
 import http from 'node:http';
+import { cpuMeter } from './cpu.mjs';
 import { scenario } from './scenarios.mjs';
 import { percentile } from './util.mjs';
 
@@ -24,6 +25,8 @@ import { percentile } from './util.mjs';
  * @property {number} warmupSeconds
  * @property {number} durationSeconds
  * @property {number} [maxSockets]      connections the generator may open (default 256)
+ * @property {import('./cpu.mjs').CpuRoots} [cpu]  the server's and the cluster's pids, whose CPU over the measured
+ *   run is read from /proc
  */
 
 /**
@@ -38,6 +41,7 @@ import { percentile } from './util.mjs';
  * @property {number} behindMs        how late the generator itself ran at worst (its timer against the schedule)
  * @property {number} sockets         connections it opened
  * @property {Record<string, number>} statuses
+ * @property {import('./cpu.mjs').CpuFigures} [cpu]   with `cpu` in the job
  */
 
 /**
@@ -68,9 +72,11 @@ function run(job, seconds, record) {
   const sockets = new WeakSet();
   let socketCount = 0;
   const started = performance.now();
+  const meter = record && job.cpu ? cpuMeter(job.cpu) : null;
 
   return new Promise((resolve) => {
     const finish = () => {
+      const cpu = meter?.(settled);
       agent.destroy();
       const sorted = Float64Array.from(latencies).sort();
       const span = (lastAnswer - started) / 1000;
@@ -85,6 +91,7 @@ function run(job, seconds, record) {
         behindMs: Math.round(behindMs),
         sockets: socketCount,
         statuses,
+        ...(cpu ? { cpu } : {}),
       });
     };
     /** @param {number} dueAt @param {number | string} status */

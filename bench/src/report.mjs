@@ -1,12 +1,15 @@
+import { int, mean, ms, pct } from './format.mjs';
+import { baselineTable, CPU_NOTE, cpuCells, cpuTargets, cpuText, processesLines, searchLines } from './report-cpu.mjs';
+
 /**
  * The results as a markdown report (stdout, bench/results/latest.md, the docs' Benchmarks page) and the targets judged from them.
  * Nothing here is measured: every figure comes from the run's JSON.
  */
 
 /**
- * @typedef {{ rps: number, p50Ms: number, p99Ms: number, errors: number, rssMaxMB?: number }} Figures
+ * @typedef {import('./report-cpu.mjs').Figures} Figures
  * @typedef {{ tps: number, p50Ms: number, p99Ms: number, errors: number, sessions?: number }} DbFigures
- * @typedef {{ offeredRps: number, achievedRps: number, p50Ms: number, p99Ms: number, maxMs: number, errors: number, requests: number, behindMs: number, sockets: number }} OpenLoopFigures
+ * @typedef {{ offeredRps: number, achievedRps: number, p50Ms: number, p99Ms: number, maxMs: number, errors: number, requests: number, behindMs: number, sockets: number, cpu?: import('./cpu.mjs').CpuFigures }} OpenLoopFigures
  * @typedef {{ name: string, label: string, kind: string, server: Figures, dbFloor: DbFigures, resourceFloor?: DbFigures, httpFloor: Figures, openLoop?: OpenLoopFigures | null }} ScenarioRow
  */
 
@@ -28,6 +31,8 @@
  * @property {import('./run/bulk-step.mjs').BulkFigures} bulk
  * @property {ManyKeys} [manyKeys]
  * @property {Baseline | null} [baseline]
+ * @property {import('./report-cpu.mjs').Processes} [processes]   the one-key scenario, and --scaling's
+ * @property {import('./report-cpu.mjs').Search} [search]   the search at scale
  * @property {import('./run/inventory-step.mjs').InventoryFigures} [inventory]
  */
 
@@ -68,14 +73,6 @@
  * @property {boolean} met
  */
 
-/** @param {number} n */
-const int = (n) => Math.round(n).toLocaleString('en-US');
-/** @param {number} ms */
-const ms = (ms) => (ms >= 100 ? ms.toFixed(0) : ms >= 10 ? ms.toFixed(1) : ms.toFixed(2));
-/** @param {number} r */
-const pct = (r) => `${Math.round(r * 100)}%`;
-/** @param {number[]} values */
-const mean = (values) => (values.length ? values.reduce((a, b) => a + b, 0) / values.length : 0);
 /** @param {number} bytes */
 const mib = (bytes) => `${(bytes / 2 ** 20).toLocaleString('en-US', { maximumFractionDigits: 0 })} MiB`;
 
@@ -169,6 +166,7 @@ export function targetsOf(report) {
       met: at.p99Ms < 100 && at.errors === 0 && at.achievedRps >= 0.95 * at.offeredRps,
     });
   }
+  targets.push(...cpuTargets(report));
   targets.push(catchUpTarget(report.changesFeed.catchUp));
   const pages = [...report.deepPages].sort((a, b) => a.page - b.page);
   const first = pages[0];
@@ -264,11 +262,11 @@ export function inventoryLines(inventory, connections) {
       `${inventory.organization} of its own, its ${int(inventory.items)} items made through the API with ${int(inventory.stock)} units each, so no sale ` +
       `is refused; ${inventory.server}; ${connections} connections):`,
     '',
-    '| Scenario | items | req/s | p50 ms | p99 ms | errors | units sold (warm-up too) | quantities add up | RSS MB |',
-    '| --- | ---: | ---: | ---: | ---: | ---: | ---: | :---: | ---: |',
+    '| Scenario | items | req/s | p50 ms | p99 ms | errors | server CPU ms/req | DB CPU ms/req | units sold (warm-up too) | quantities add up | RSS MB |',
+    '| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | :---: | ---: |',
     ...inventory.adjustments.map(
       (r) =>
-        `| ${r.label} | ${int(r.items)} | ${int(r.server.rps)} | ${ms(r.server.p50Ms)} | ${ms(r.server.p99Ms)} | ${r.server.errors} | ` +
+        `| ${r.label} | ${int(r.items)} | ${int(r.server.rps)} | ${ms(r.server.p50Ms)} | ${ms(r.server.p99Ms)} | ${r.server.errors} | ${cpuCells(r.server)} | ` +
         `${int(r.sold)} | ${r.unitsKept ? 'yes' : '**no**'} | ${r.server.rssMaxMB} |`,
     ),
     '',
@@ -528,8 +526,8 @@ export function markdownReport(report) {
       `Seeded ${int(report.seed.rows.items ?? 0)} items (the measured workspace: ${int(report.seed.workspaces.measured)}) ` +
       `in ${report.seed.seconds} s; whole run ${int(report.wallSeconds)} s.`,
     '',
-    '| Scenario | req/s | p50 ms | p99 ms | errors | DB floor tx/s (p50 ms) | resource floor tx/s | HTTP floor req/s | of DB floor | of resource floor | of HTTP floor | RSS MB |',
-    '| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |',
+    '| Scenario | req/s | p50 ms | p99 ms | errors | server CPU ms/req | DB CPU ms/req | DB floor tx/s (p50 ms) | resource floor tx/s | HTTP floor req/s | of DB floor | of resource floor | of HTTP floor | RSS MB |',
+    '| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |',
   );
   /** @param {DbFigures} f */
   const dbCell = (f) =>
@@ -543,10 +541,11 @@ export function markdownReport(report) {
     const r = row.resourceFloor;
     lines.push(
       `| ${row.label} | ${int(row.server.rps)} | ${ms(row.server.p50Ms)} | ${ms(row.server.p99Ms)} | ${row.server.errors} | ` +
-        `${dbCell(row.dbFloor)} | ${r ? resourceCell(r) : '–'} | ${int(row.httpFloor.rps)} | ${pct(row.server.rps / row.dbFloor.tps)} | ` +
+        `${cpuCells(row.server)} | ${dbCell(row.dbFloor)} | ${r ? resourceCell(r) : '–'} | ${int(row.httpFloor.rps)} | ${pct(row.server.rps / row.dbFloor.tps)} | ` +
         `${r ? pct(row.server.rps / r.tps) : '–'} | ${pct(row.server.rps / row.httpFloor.rps)} | ${row.server.rssMaxMB ?? ''} |`,
     );
   }
+  lines.push('', CPU_NOTE);
   const open = report.scenarios.filter((r) => r.openLoop);
   if (open.length > 0) {
     lines.push(
@@ -554,13 +553,13 @@ export function markdownReport(report) {
       '**Open loop at half the most** (each read at half the req/s the closed loop above reached; requests leave on a ' +
         'fixed schedule and each latency counts from when the request was due, so waiting for a connection counts too):',
       '',
-      '| Scenario | offered req/s | answered req/s | p50 ms | p99 ms | max ms | errors |',
-      '| --- | ---: | ---: | ---: | ---: | ---: | ---: |',
+      '| Scenario | offered req/s | answered req/s | p50 ms | p99 ms | max ms | errors | server CPU ms/req | DB CPU ms/req |',
+      '| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |',
     );
     for (const row of open) {
       const o = /** @type {OpenLoopFigures} */ (row.openLoop);
       lines.push(
-        `| ${row.label} | ${int(o.offeredRps)} | ${int(o.achievedRps)} | ${ms(o.p50Ms)} | ${ms(o.p99Ms)} | ${ms(o.maxMs)} | ${o.errors} |`,
+        `| ${row.label} | ${int(o.offeredRps)} | ${int(o.achievedRps)} | ${ms(o.p50Ms)} | ${ms(o.p99Ms)} | ${ms(o.maxMs)} | ${o.errors} | ${cpuCells(o)} |`,
       );
     }
   }
@@ -585,18 +584,27 @@ export function markdownReport(report) {
     });
     lines.push(`| ${label} | ${cells.join(' | ')} |`);
   }
-  lines.push('', '**Server processes** (`WEB_CONCURRENCY`; req/s, p99 ms, RSS of all processes):', '');
+  lines.push(
+    '',
+    '**Server processes** (`WEB_CONCURRENCY`; req/s, p99 ms, RSS of all processes, server + DB CPU ms/req):',
+    '',
+  );
   lines.push('| Scenario | 1 process | 2 processes |');
   lines.push('| --- | ---: | ---: |');
   for (const label of [...new Set(report.workers.map((w) => w.label))]) {
     const cell = (/** @type {number} */ n) => {
       const w = report.workers.find((x) => x.label === label && x.workers === n);
-      return w ? `${int(w.server.rps)}, ${ms(w.server.p99Ms)} ms, ${w.server.rssMaxMB ?? '?'} MB` : '';
+      const cpu = w?.server.cpu
+        ? `, ${ms(w.server.cpu.serverMsPerRequest)} + ${ms(w.server.cpu.databaseMsPerRequest)} ms`
+        : '';
+      return w ? `${int(w.server.rps)}, ${ms(w.server.p99Ms)} ms, ${w.server.rssMaxMB ?? '?'} MB${cpu}` : '';
     };
     lines.push(`| ${label} | ${cell(1)} | ${cell(2)} |`);
   }
   if (report.manyKeys) lines.push(...manyKeysLines(report.manyKeys, s.connections));
   if (report.baseline) lines.push(...baselineLines(report.baseline));
+  if (report.processes) lines.push(...processesLines(report.processes));
+  if (report.search) lines.push(...searchLines(report.search));
   if (report.inventory) lines.push(...inventoryLines(report.inventory, s.connections));
   lines.push(...bulkLines(report.bulk));
   lines.push('', '**Targets** (reported, not asserted):', '');
@@ -641,13 +649,14 @@ function manyKeysLines(k, connections) {
     `**Many keys** (${int(k.keys)} keys over ${k.workspaces} workspaces, each key an integration of its own workspace: ` +
       "60% GET /items/{id}, 20% GET /items, 10% GET /me, 10% PATCH quantity; one server process under the API's real " +
       `limit, ${k.limit.maxRequests} per ${k.limit.windowSeconds} s, which no key reaches). Closed loop at ${connections} connections: ` +
-      `${int(k.closed.rps)} req/s, p50 ${ms(k.closed.p50Ms)} ms, p99 ${ms(k.closed.p99Ms)} ms, ${k.closed.errors} errors. Open loop:`,
+      `${int(k.closed.rps)} req/s, p50 ${ms(k.closed.p50Ms)} ms, p99 ${ms(k.closed.p99Ms)} ms, ${k.closed.errors} errors, ` +
+      `${cpuText(k.closed)} (server + DB). Open loop:`,
     '',
-    '| Offered | req/s offered | answered req/s | p50 ms | p99 ms | max ms | errors |',
-    '| --- | ---: | ---: | ---: | ---: | ---: | ---: |',
+    '| Offered | req/s offered | answered req/s | p50 ms | p99 ms | max ms | errors | server CPU ms/req | DB CPU ms/req |',
+    '| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |',
     ...k.openLoop.map(
       (o) =>
-        `| ${o.label} | ${int(o.offeredRps)} | ${int(o.achievedRps)} | ${ms(o.p50Ms)} | ${ms(o.p99Ms)} | ${ms(o.maxMs)} | ${o.errors} |`,
+        `| ${o.label} | ${int(o.offeredRps)} | ${int(o.achievedRps)} | ${ms(o.p50Ms)} | ${ms(o.p99Ms)} | ${ms(o.maxMs)} | ${o.errors} | ${cpuCells(o)} |`,
     ),
     '',
     `**The rate limiter's cost** (pgbench at ${l.sessions} sessions, a random key of ${int(l.keys)} per call): ` +
@@ -674,24 +683,12 @@ function manyKeysLines(k, connections) {
  * @returns {string[]}
  */
 function baselineLines(b) {
-  const lines = [
+  return [
     '',
     `**Before and after** (\`--baseline\`: ${b.commit ? `commit ${b.commit.slice(0, 7)}, ` : ''}${b.main}, with the ` +
       `limiter's tables ${b.limiterTables ?? 'logged'} as it had them, against this build, on the same data, alternating ` +
-      `${b.rounds === 2 || b.rounds === undefined ? 'twice' : `${b.rounds} times`}; req/s, p99 ms):`,
+      `${b.rounds === 1 ? 'once' : b.rounds === 2 || b.rounds === undefined ? 'twice' : `${b.rounds} times`}; CPU per request the mean of the rounds):`,
     '',
-    '| Scenario | baseline | this build | ratio |',
-    '| --- | ---: | ---: | ---: |',
+    ...baselineTable(b.rows),
   ];
-  for (const label of [...new Set(b.rows.map((r) => r.label))]) {
-    const of = (/** @type {'baseline' | 'this'} */ build) =>
-      b.rows.filter((r) => r.label === label && r.build === build);
-    const cell = (/** @type {'baseline' | 'this'} */ build) =>
-      of(build)
-        .map((r) => `${int(r.server.rps)}, ${ms(r.server.p99Ms)} ms`)
-        .join(' / ');
-    const ratio = mean(of('this').map((r) => r.server.rps)) / mean(of('baseline').map((r) => r.server.rps));
-    lines.push(`| ${label} | ${cell('baseline')} | ${cell('this')} | ${ratio.toFixed(2)}× |`);
-  }
-  return lines;
 }

@@ -11,10 +11,12 @@ import { captureScenarios } from './run/capture-all.mjs';
 import { prepareFeed } from './run/feed-step.mjs';
 import { measureInventory } from './run/inventory-step.mjs';
 import { measureManyKeys, provisionManyKeys } from './run/many-keys-step.mjs';
-import { measureScenarios } from './run/measure.mjs';
-import { BASELINE, MAIN, MANY_KEYS, ONLY, OTHERS, PROFILE, SALES, SIZES, tail } from './run/options.mjs';
+import { measureScenarios, measureServerOnly } from './run/measure.mjs';
+import { BASELINE, MAIN, MANY_KEYS, ONLY, OTHERS, PROCESSES, PROFILE, SALES, SIZES, tail } from './run/options.mjs';
+import { measureProcesses } from './run/processes-step.mjs';
 import { profileScenario } from './run/profile-step.mjs';
-import { writeBulkReport, writeInventoryReport, writeReport } from './run/results.mjs';
+import { writeBulkReport, writeCpuReport, writeInventoryReport, writeReport } from './run/results.mjs';
+import { measureSearch } from './run/search-step.mjs';
 import { seed } from './seed.mjs';
 import { log, seconds } from './util.mjs';
 
@@ -29,7 +31,11 @@ import { log, seconds } from './util.mjs';
  *    pgbench on the scenario's SQL, a bare node:http server sending the same bytes, all at one concurrency.
  * 4. A consumer of the changes feed catching up after 100 changes and the measured workspace's export; scaling
  *    (workspaces of 10,000 and 1,000,000 items, and deeper pages), one against two server processes, and with
- *    --profile a CPU profile of the slowest scenario.
+ *    --profile a CPU profile of the slowest scenario. Every measurement of the server reads its CPU and PostgreSQL's
+ *    per request from /proc (cpu.mjs).
+ * 4b. One key saturating one process, and with --scaling the server at 1, 2, 4 … nproc processes with many keys
+ *    (processes-step.mjs); the search at 1,000,000 items with its plan (search-step.mjs); each on the baseline build
+ *    too with --baseline.
  * 5. Selling in several places (inventory-step.mjs), in an organization of its own: adjustments per second on one item
  *    and on many, 50 concurrent sellers of 10 units, and 10,000 holds due at once given back by the expiry worker.
  * 6. Bulk writes in workspaces of their own: batches of 100 with the limit raised, and the CLI's import of a
@@ -39,7 +45,8 @@ import { log, seconds } from './util.mjs';
  * The steps live in run/: the options (options.mjs), the changes feed's batch and catch-up (feed-step.mjs), the
  * capture run (capture-all.mjs), the measurements (measure.mjs), the profile (profile-step.mjs), the bulk part
  * (bulk-step.mjs), the inventory part (inventory-step.mjs) and the report (results.mjs). `--only=bulk` seeds the same
- * data and runs the bulk part alone; `--only=inventory` runs the inventory part alone, without seeding.
+ * data and runs the bulk part alone; `--only=inventory` runs the inventory part alone, without seeding; `--only=cpu`
+ * seeds the same data and runs the reads on the server alone, the baseline, one key, --scaling and the search.
  */
 
 async function main() {
@@ -140,11 +147,55 @@ async function main() {
     const admin = postgres(cluster.url, { max: 1, onnotice: () => {} });
     cleanup.push(() => admin.end({ timeout: 1 }));
     const captures = await captureScenarios({ cluster, admin, work, targets });
-    const measurement = await measureScenarios({ cluster, admin, pgbench, work, targets, captures, cleanup, baseline });
+    const run = { cluster, admin, pgbench, work, targets, captures, cleanup, baseline };
+    /**
+     * One key and --scaling's processes, then the search at scale, on every build.
+     * @param {Pick<Awaited<ReturnType<typeof measureScenarios>>, 'startMeasuredServer' | 'measureServer' | 'measureRate'>} measurement
+     */
+    const cpuSteps = async (measurement) => ({
+      processes: await measureProcesses({
+        admin,
+        baseline,
+        callers: PROCESSES.scaling
+          ? (
+              await provisionManyKeys(admin, [{ slug: measured.slug, items: SIZES.measured }], {
+                count: PROCESSES.keys,
+                ownerEmail: measured.ownerEmail,
+              })
+            ).callers
+          : null,
+        measurement,
+      }),
+      search: await measureSearch({
+        admin,
+        baseline,
+        cluster,
+        work,
+        captures,
+        target: /** @type {import('./scenarios.mjs').Target} */ (targets.large),
+        measurement,
+      }),
+    });
+    if (ONLY === 'cpu') {
+      const measurement = await measureServerOnly(run);
+      const { processes, search } = await cpuSteps(measurement);
+      writeCpuReport({
+        started,
+        postgres: cluster.version,
+        pgbench,
+        seeded,
+        figures: measurement.figures,
+        processes,
+        search,
+      });
+      return;
+    }
+    const measurement = await measureScenarios(run);
     const { figures } = measurement;
     const profile = PROFILE
       ? await profileScenario(PROFILE, { main: figures.main, admin, captures, measurement })
       : null;
+    const { processes, search } = await cpuSteps(measurement);
     log(`many keys: ${MANY_KEYS.count} keys over the workspaces with API access`);
     const { callers, keyIds } = await provisionManyKeys(
       admin,
@@ -166,6 +217,8 @@ async function main() {
       seeded,
       figures,
       profile,
+      processes,
+      search,
       manyKeys,
       inventory,
       bulk: { export: figures.exports, ...bulkWrites },

@@ -100,6 +100,11 @@ export async function startServer(options) {
   closeSync(log);
   const pid = child.pid;
   if (pid === undefined) throw new Error('the server did not start');
+  // However the run ends (an error, Ctrl-C, SIGTERM: run.mjs exits from its signal handler), the server ends with it;
+  // as a cluster's primary it stops its workers.
+  const killOnExit = () => child.kill('SIGTERM');
+  process.once('exit', killOnExit);
+  child.once('exit', () => process.off('exit', killOnExit));
   const deadline = Date.now() + 60_000;
   for (;;) {
     if (child.exitCode !== null) {
@@ -108,7 +113,10 @@ export async function startServer(options) {
       );
     }
     if (existsSync(options.logFile) && readFileSync(options.logFile, 'utf8').includes('"msg":"listening"')) break;
-    if (Date.now() > deadline) throw new Error('the server did not start listening within 60 s');
+    if (Date.now() > deadline) {
+      child.kill('SIGTERM');
+      throw new Error('the server did not start listening within 60 s');
+    }
     await sleep(100);
   }
   return {

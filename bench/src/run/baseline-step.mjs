@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { scenario } from '../scenarios.mjs';
 import { log } from '../util.mjs';
-import { BASELINE_ROUNDS, BASELINE_SCENARIOS, ROOT } from './options.mjs';
+import { BASELINE_ROUNDS, BASELINE_SCENARIOS, MAIN, ROOT } from './options.mjs';
 
 /**
  * `--baseline`: an earlier build of the server measured beside this one, alternating, on the same data (step 11 of
@@ -87,6 +87,48 @@ export function prepareBaseline(option) {
 }
 
 /**
+ * A build of the server a step measures: this checkout's, or the baseline's.
+ * @typedef {object} Build
+ * @property {'baseline' | 'this'} build
+ * @property {string} main                  its dist/main.js
+ * @property {'logged' | 'unlogged'} limiterTables
+ */
+
+/**
+ * The builds a step measures: the baseline first when there is one, then this build.
+ * @param {BaselineBuild | null} baseline
+ * @returns {Build[]}
+ */
+export function buildsOf(baseline) {
+  /** @type {Build} */
+  const current = { build: 'this', main: MAIN, limiterTables: 'unlogged' };
+  return baseline
+    ? [{ build: 'baseline', main: baseline.main, limiterTables: baseline.limiterTables }, current]
+    : [current];
+}
+
+/**
+ * Runs `measure` with the limiter's tables as the build's own migrations left them (logged before migration 0010),
+ * and puts them back as this build has them afterwards.
+ * @template T
+ * @param {Pick<Build, 'limiterTables'>} build
+ * @param {import('postgres').Sql} admin
+ * @param {() => Promise<T>} measure
+ * @returns {Promise<T>}
+ */
+export async function withLimiterTables(build, admin, measure) {
+  if (build.limiterTables === 'unlogged') return measure();
+  await admin`ALTER TABLE rate_limit_state SET LOGGED`;
+  await admin`ALTER TABLE rate_limit_slots SET LOGGED`;
+  try {
+    return await measure();
+  } finally {
+    await admin`ALTER TABLE rate_limit_slots SET UNLOGGED`;
+    await admin`ALTER TABLE rate_limit_state SET UNLOGGED`;
+  }
+}
+
+/**
  * @typedef {object} BaselineRow
  * @property {string} scenario
  * @property {string} label
@@ -100,40 +142,39 @@ export function prepareBaseline(option) {
  * the limiter's tables as its migrations left them), then on this build, BASELINE_ROUNDS times each, alternating, so
  * drift of the machine shows as a spread rather than as a difference.
  * @param {BaselineBuild} baseline
- * @param {{ admin: import('postgres').Sql,
- *   start: (workers: number, profileDir?: string, main?: string) => Promise<import('../server.mjs').RunningServer>,
- *   measure: (running: import('../server.mjs').RunningServer, targetName: string, name: string) => Promise<import('./measure.mjs').ServerFigures>,
- *   drain: () => Promise<void> }} run
+ * @param {import('postgres').Sql} admin
+ * @param {{ startMeasuredServer: (workers: number, profileDir?: string, main?: string) => Promise<import('../server.mjs').RunningServer>,
+ *   measureServer: (running: import('../server.mjs').RunningServer, targetName: string, name: string) => Promise<import('./measure.mjs').ServerFigures>,
+ *   drainOutbox: () => Promise<void> }} measurements   measure.mjs's
  */
-export async function measureBaseline(baseline, { admin, start, measure, drain }) {
+export async function measureBaseline(
+  baseline,
+  admin,
+  { startMeasuredServer: start, measureServer: measure, drainOutbox: drain },
+) {
   /** @type {BaselineRow[]} */
   const rows = [];
-  /** @param {import('../server.mjs').RunningServer} server @param {'baseline' | 'this'} build @param {number} round */
-  const measureEach = async (server, build, round) => {
-    for (const name of BASELINE_SCENARIOS) {
-      const { label, kind } = scenario(name);
-      log(`${label}: ${build === 'this' ? 'this build' : 'the baseline build'} (round ${round})`);
-      rows.push({ scenario: name, label, build, round, server: await measure(server, 'measured', name) });
-      // What a write queued for the sync worker is delivered before the next measurement, as in the main scenarios.
-      if (kind !== 'read') await drain();
-    }
-    await server.stop();
-  };
-  const logged = baseline.limiterTables === 'logged';
   for (let round = 1; round <= BASELINE_ROUNDS; round++) {
-    if (logged) {
-      await admin`ALTER TABLE rate_limit_state SET LOGGED`;
-      await admin`ALTER TABLE rate_limit_slots SET LOGGED`;
+    for (const build of buildsOf(baseline)) {
+      await withLimiterTables(build, admin, async () => {
+        const server = await start(1, undefined, build.main);
+        for (const name of BASELINE_SCENARIOS) {
+          const { label, kind } = scenario(name);
+          log(`${label}: ${build.build === 'this' ? 'this build' : 'the baseline build'} (round ${round})`);
+          rows.push({
+            scenario: name,
+            label,
+            build: build.build,
+            round,
+            server: await measure(server, 'measured', name),
+          });
+          // What a write queued for the sync worker is delivered before the next measurement, as in the main
+          // scenarios.
+          if (kind !== 'read') await drain();
+        }
+        await server.stop();
+      });
     }
-    try {
-      await measureEach(await start(1, undefined, baseline.main), 'baseline', round);
-    } finally {
-      if (logged) {
-        await admin`ALTER TABLE rate_limit_slots SET UNLOGGED`;
-        await admin`ALTER TABLE rate_limit_state SET UNLOGGED`;
-      }
-    }
-    await measureEach(await start(1), 'this', round);
   }
   return {
     main: baseline.main,

@@ -31,23 +31,41 @@ async function recordedChangeId(admin, slug) {
 }
 
 /**
+ * A server of `main` whose every statement PostgreSQL logs, for `use` to capture requests with; stopped, and the
+ * logging reset, after it.
+ * @template T
+ * @param {{ cluster: Cluster, admin: import('postgres').Sql, work: string, main?: string, name?: string }} where
+ * @param {(captureOne: (request: import('../scenarios.mjs').Request, key: string) => Promise<import('../capture.mjs').Capture>) => Promise<T>} use
+ * @returns {Promise<T>}
+ */
+export async function withCaptureServer({ cluster, admin, work, main = MAIN, name = 'capture' }, use) {
+  const captureServer = await startServer({
+    main,
+    databaseUrl: cluster.url,
+    port: await freePort(),
+    workers: 1,
+    logFile: join(work, `${name}-server.log`),
+    // One connection and no sync worker: the log then holds this request's statements and nothing else.
+    env: { DATABASE_POOL_SIZE: '1', SYNC_WORKER: 'off' },
+  });
+  try {
+    await admin`ALTER SYSTEM SET log_statement = 'all'`;
+    await admin`SELECT pg_reload_conf()`;
+    await sleep(500);
+    return await use((request, key) => capture({ origin: captureServer.origin, csvLog: cluster.csvLog }, request, key));
+  } finally {
+    await admin`ALTER SYSTEM RESET log_statement`;
+    await admin`SELECT pg_reload_conf()`;
+    await captureServer.stop();
+  }
+}
+
+/**
  * @param {{ cluster: Cluster, admin: import('postgres').Sql, work: string,
  *   targets: Record<string, import('../scenarios.mjs').Target> }} run
  */
 export async function captureScenarios({ cluster, admin, work, targets }) {
   log('capture run (log_statement = all)');
-  const captureServer = await startServer({
-    main: MAIN,
-    databaseUrl: cluster.url,
-    port: await freePort(),
-    workers: 1,
-    logFile: join(work, 'capture-server.log'),
-    // One connection and no sync worker: the log then holds this request's statements and nothing else.
-    env: { DATABASE_POOL_SIZE: '1', SYNC_WORKER: 'off' },
-  });
-  await admin`ALTER SYSTEM SET log_statement = 'all'`;
-  await admin`SELECT pg_reload_conf()`;
-  await sleep(500);
   /** @type {Map<string, Captured>} */
   const captures = new Map();
   const deep = DEEP_PAGES.map(pageScenario);
@@ -61,20 +79,16 @@ export async function captureScenarios({ cluster, admin, work, targets }) {
       ),
     ),
   ];
-  try {
+  await withCaptureServer({ cluster, admin, work }, async (captureOne) => {
     for (const [targetName, s] of toCapture) {
       const target = /** @type {import('../scenarios.mjs').Target} */ (targets[targetName]);
       const { request, variations } = s.capture(target);
-      const captured = await capture({ origin: captureServer.origin, csvLog: cluster.csvLog }, request, target.key);
+      const captured = await captureOne(request, target.key);
       if (captured.statements.length === 0) throw new Error(`no SQL captured for ${s.name}`);
       const changeId = s.kind === 'write' ? await recordedChangeId(admin, target.slug) : [];
       captures.set(`${targetName}/${s.name}`, { ...captured, variations: [...variations, ...changeId] });
     }
-  } finally {
-    await admin`ALTER SYSTEM RESET log_statement`;
-    await admin`SELECT pg_reload_conf()`;
-    await captureServer.stop();
-  }
+  });
   log(`captured ${captures.size} scenarios`);
   checkFeedPage(/** @type {Captured} */ (captures.get('measured/changes')).response);
 

@@ -2,6 +2,7 @@ import { Agent, request as httpRequest } from 'node:http';
 import { loadavg } from 'node:os';
 import { join } from 'node:path';
 import { batchClient, bodyOf, coins } from '../bulk.mjs';
+import { postmasterPid } from '../cpu.mjs';
 import { createWorkspace } from '../provision.mjs';
 import { SALE, scenario } from '../scenarios.mjs';
 import { startServer } from '../server.mjs';
@@ -229,6 +230,7 @@ async function adjustments(server, name, target, admin, organizationId) {
       connections: CONNECTIONS,
       warmupSeconds: WARMUP,
       durationSeconds: DURATION,
+      cpu: { server: server.pid, database: await postmasterPid(admin) },
     });
     const after = await quantities(admin, organizationId, ids);
     return {

@@ -1,5 +1,6 @@
 import { join } from 'node:path';
 import { API_PLANS, generateKey, hashKey, keyHint } from '@coinventory/server/demo-data';
+import { postmasterPid } from '../cpu.mjs';
 import { runPgbench } from '../pgbench.mjs';
 import { startServer } from '../server.mjs';
 import { freePort, log, sleep } from '../util.mjs';
@@ -183,6 +184,7 @@ export async function measureManyKeys({ cluster, admin, pgbench, work, callers, 
       scenario: 'many-keys',
       warmupSeconds: FLOOR_WARMUP,
       durationSeconds: DURATION,
+      cpu: { server: server.pid, database: await postmasterPid(admin) },
     };
     try {
       // Every integration has run before: one GET /me per key, at a pace that keeps few lookups in flight. From one

@@ -3,6 +3,7 @@ import { once } from 'node:events';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { hashKey } from '@coinventory/server/demo-data';
+import { postmasterPid } from '../cpu.mjs';
 import { runPgbench } from '../pgbench.mjs';
 import { resourceScript } from '../resource-floor.mjs';
 import { MIX, MIXED, pageScenario, SCENARIOS, scenario } from '../scenarios.mjs';
@@ -44,6 +45,9 @@ import {
  */
 async function measurements({ cluster, admin, pgbench, work, targets, captures, cleanup }) {
   const { scriptsOf, routesOf } = captures;
+  const postmaster = await postmasterPid(admin);
+  /** Whose CPU a measurement of `running` reads. @param {import('../server.mjs').RunningServer} running */
+  const cpuOf = (running) => ({ server: running.pid, database: postmaster });
   let runs = 0;
   /** @type {import('../server.mjs').RunningServer | null} */
   let server = null;
@@ -62,8 +66,14 @@ async function measurements({ cluster, admin, pgbench, work, targets, captures, 
     cleanup.push(() => server?.stop());
     return server;
   };
-  /** @param {import('../server.mjs').RunningServer} running @param {string} targetName @param {string} name */
-  const measureServer = async (running, targetName, name) => {
+  /**
+   * The server under the closed loop, its CPU and PostgreSQL's per request beside (ServerFigures.cpu). `options`
+   * changes the load's connections, or spreads it over `callers` (workspaces with many keys each) instead of the
+   * target's one key.
+   * @param {import('../server.mjs').RunningServer} running @param {string} targetName @param {string} name
+   * @param {{ connections?: number, callers?: Array<import('../scenarios.mjs').Target & { keys: string[] }> }} [options]
+   */
+  const measureServer = async (running, targetName, name, options = {}) => {
     let rssMax = 0;
     const sampler = setInterval(() => {
       rssMax = Math.max(rssMax, running.rssBytes());
@@ -73,9 +83,11 @@ async function measurements({ cluster, admin, pgbench, work, targets, captures, 
         origin: running.origin,
         scenario: name,
         target: /** @type {import('../scenarios.mjs').Target} */ (targets[targetName]),
-        connections: CONNECTIONS,
+        ...(options.callers ? { callers: options.callers } : {}),
+        connections: options.connections ?? CONNECTIONS,
         warmupSeconds: WARMUP,
         durationSeconds: DURATION,
+        cpu: cpuOf(running),
       });
       return { ...figures, rssMaxMB: Math.round(rssMax / 2 ** 20) };
     } finally {
@@ -149,13 +161,21 @@ async function measurements({ cluster, admin, pgbench, work, targets, captures, 
    * @param {number} mostRps
    */
   const measureOpenLoop = (running, targetName, name, mostRps) =>
+    measureRate(running, targetName, name, Math.max(1, Math.round(mostRps / 2)));
+  /**
+   * An open loop at `rate` requests/s, with the CPU per request.
+   * @param {import('../server.mjs').RunningServer} running @param {string} targetName @param {string} name
+   * @param {number} rate
+   */
+  const measureRate = (running, targetName, name, rate) =>
     openLoop({
       origin: running.origin,
       scenario: name,
       targets: [/** @type {import('../scenarios.mjs').Target} */ (targets[targetName])],
-      rate: Math.max(1, Math.round(mostRps / 2)),
+      rate,
       warmupSeconds: FLOOR_WARMUP,
       durationSeconds: DURATION,
+      cpu: cpuOf(running),
     });
   /** @param {string} targetName @param {string} name */
   const measureHttp = async (targetName, name) => {
@@ -194,6 +214,7 @@ async function measurements({ cluster, admin, pgbench, work, targets, captures, 
     measureDbFloor,
     measureResourceFloor,
     measureOpenLoop,
+    measureRate,
     measureHttp,
     drainOutbox,
   };
@@ -207,6 +228,7 @@ async function measurements({ cluster, admin, pgbench, work, targets, captures, 
  */
 export async function measureScenarios(run) {
   const { targets } = run;
+  const helpers = await measurements(run);
   const {
     startMeasuredServer,
     measureServer,
@@ -214,9 +236,10 @@ export async function measureScenarios(run) {
     measureDbFloor,
     measureResourceFloor,
     measureOpenLoop,
+    measureRate,
     measureHttp,
     drainOutbox,
-  } = await measurements(run);
+  } = helpers;
   const deep = DEEP_PAGES.map(pageScenario);
   /**
    * @typedef {object} ScenarioFigures
@@ -316,17 +339,31 @@ export async function measureScenarios(run) {
   await measureWorkers(one, 1);
   log('two server processes (WEB_CONCURRENCY=2)');
   await measureWorkers(await startMeasuredServer(2), 2);
-  const baseline = run.baseline
-    ? await measureBaseline(run.baseline, {
-        admin: run.admin,
-        start: startMeasuredServer,
-        measure: measureServer,
-        drain: drainOutbox,
-      })
-    : null;
+  const baseline = run.baseline ? await measureBaseline(run.baseline, run.admin, helpers) : null;
   return {
     figures: { main, pages, scaling, workers, catchUp, exports, baseline },
     startMeasuredServer,
     measureServer,
+    measureRate,
   };
+}
+
+/**
+ * `--only=cpu`: the read scenarios on the server alone (the closed loop, with CPU per request; no floors, no open
+ * loop), then the baseline build beside this one with --baseline: what optimising the server's CPU needs, in minutes.
+ * @param {Parameters<typeof measurements>[0]} run
+ */
+export async function measureServerOnly(run) {
+  const helpers = await measurements(run);
+  const { startMeasuredServer, measureServer, measureRate } = helpers;
+  /** @type {Array<{ name: string, label: string, kind: string, server: ServerFigures }>} */
+  const main = [];
+  const one = await startMeasuredServer(1);
+  for (const s of SCENARIOS.filter((x) => x.kind === 'read')) {
+    log(`${s.label}: server`);
+    main.push({ name: s.name, label: s.label, kind: s.kind, server: await measureServer(one, 'measured', s.name) });
+  }
+  await one.stop();
+  const baseline = run.baseline ? await measureBaseline(run.baseline, run.admin, helpers) : null;
+  return { figures: { main, baseline }, startMeasuredServer, measureServer, measureRate };
 }

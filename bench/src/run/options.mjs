@@ -1,7 +1,9 @@
+import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { RATE_LIMIT } from '@coinventory/contract';
+import { TUNING } from '../cluster.mjs';
 import { INVENTORY_SCENARIO_NAMES, scenario } from '../scenarios.mjs';
 import { SERVER_SETTINGS } from '../server.mjs';
 
@@ -9,12 +11,13 @@ import { SERVER_SETTINGS } from '../server.mjs';
 
 const USAGE = `usage: pnpm bench [--] [--quick] [--connections=N] [--duration=S] [--warmup=S]
                   [--profile=<scenario> | --no-profile] [--output=<file.json>] [--main=<dist/main.js>]
-                  [--only=bulk|inventory] [--cli=<bin/coinventory.js>] [--baseline=<dist/main.js | commit>]
+                  [--only=bulk|inventory|cpu] [--cli=<bin/coinventory.js>] [--baseline=<dist/main.js | commit>]
                   [--baseline-rounds=N] [--baseline-scenarios=<scenario>,...]
+                  [--scaling] [--search-scale] [--search-rate=N]
 (bench/README.md says what each option does)`;
 
 /** The parts `--only` runs alone. */
-const ONLY_PARTS = ['bulk', 'inventory'];
+const ONLY_PARTS = ['bulk', 'inventory', 'cpu'];
 
 /** The options, read leniently about one thing: `pnpm bench -- --quick` hands the script its `--` too. */
 function readArgs() {
@@ -34,7 +37,8 @@ function readArgs() {
         // Another build of the server to measure (its dist/main.js), e.g. a checkout of an earlier commit.
         main: { type: 'string' },
         // One part of the run alone: `bulk` (export, batches, the CLI's import) on the same data, `inventory`
-        // (adjustments, concurrent sellers, reservation expiry) in its own organization, without the seeded data.
+        // (adjustments, concurrent sellers, reservation expiry) in its own organization, without the seeded data,
+        // `cpu` (the reads on the server alone with CPU per request, one key, --scaling, the search at scale).
         only: { type: 'string' },
         // The CLI the import runs (its bin/coinventory.js, or a build's dist/coinventory.js).
         cli: { type: 'string' },
@@ -42,11 +46,17 @@ function readArgs() {
         baseline: { type: 'string' },
         // How many times the baseline and this build alternate, and on which scenarios.
         'baseline-rounds': { type: 'string', default: '2' },
-        'baseline-scenarios': { type: 'string', default: 'me,item' },
+        'baseline-scenarios': { type: 'string', default: 'me,items,item' },
+        // The server at 1, 2, 4 … nproc processes with many keys (run/processes-step.mjs).
+        scaling: { type: 'boolean', default: false },
+        // --quick: the search workspace at its full 1,000,000 items anyway (the full run always has them).
+        'search-scale': { type: 'boolean', default: false },
+        // The open loop's rate of the search at scale, the same for every build.
+        'search-rate': { type: 'string', default: '25' },
       },
       allowPositionals: false,
     });
-    for (const name of /** @type {const} */ (['connections', 'duration', 'warmup', 'baseline-rounds'])) {
+    for (const name of /** @type {const} */ (['connections', 'duration', 'warmup', 'baseline-rounds', 'search-rate'])) {
       const value = values[name];
       const min = name === 'warmup' ? 0 : 1;
       if (!/^\d+$/.test(value) || Number(value) < min) {
@@ -88,9 +98,9 @@ export const SCALE = QUICK ? 0.1 : 1;
 export const PROFILE = args['no-profile'] ? null : (args.profile ?? 'slowest');
 /**
  * --only=<part>: that part alone (its figures go to <part>-only.json, not latest.json): `bulk` on the same data set,
- * `inventory` in its own organization without seeding.
+ * `inventory` in its own organization without seeding, `cpu` on the same data set.
  */
-export const ONLY = /** @type {'bulk' | 'inventory' | null} */ (args.only ?? null);
+export const ONLY = /** @type {'bulk' | 'inventory' | 'cpu' | null} */ (args.only ?? null);
 /** Where the figures go (the markdown goes beside it). */
 export const OUTPUT =
   args.output ??
@@ -104,8 +114,20 @@ export const CLI = args.cli ?? join(ROOT, 'packages/cli/bin/coinventory.js');
  */
 export const DB_SESSIONS = Number(SERVER_SETTINGS.DATABASE_POOL_SIZE);
 
-/** The measured workspace and the two scaling ones; ninety-eight more hold the rest of the first million. */
-export const SIZES = { small: 10_000 * SCALE, measured: 100_000 * SCALE, large: 1_000_000 * SCALE };
+/**
+ * --search-scale: the large workspace at 1,000,000 items in a --quick run too (a minute or two more of seeding), for
+ * the search at scale; a full run always seeds it so.
+ */
+export const SEARCH_SCALE = args['search-scale'] === true;
+/**
+ * The measured workspace and the two scaling ones (the large one is also the search at scale's); ninety-eight more
+ * hold the rest of the first million.
+ */
+export const SIZES = {
+  small: 10_000 * SCALE,
+  measured: 100_000 * SCALE,
+  large: SEARCH_SCALE ? 1_000_000 : 1_000_000 * SCALE,
+};
 export const OTHERS = { count: 98, items: 890_000 * SCALE };
 export const SALES = { consignments: 2_000, consignors: 400, invoices: 10_000, customers: 2_500, listings: 2_000 };
 export const SCALING_SCENARIOS = ['items', 'items-q', 'items-status-value', 'item'];
@@ -130,6 +152,47 @@ export const MANY_KEYS = {
 export const BASELINE = args.baseline ?? null;
 export const BASELINE_SCENARIOS = args['baseline-scenarios'].split(',');
 export const BASELINE_ROUNDS = Number(args['baseline-rounds']);
+
+/**
+ * CPU per request by process count and one key's ceiling (run/processes-step.mjs), at `connections` connections:
+ * - `--scaling`: the server at each of `processes` (WEB_CONCURRENCY 1, 2, 4 … up to the machine's cores, the cores
+ *   last) on `scenarios`, the load spread over `keys` keys of the measured workspace;
+ * - always: one process, every connection on the measured workspace's one key, on `oneKey`.
+ */
+export const PROCESSES = {
+  scaling: args.scaling === true,
+  processes: processCounts(Math.min(availableParallelism(), maxProcesses())),
+  keys: 24,
+  connections: 128,
+  scenarios: ['me', 'items', 'item'],
+  oneKey: ['me', 'item'],
+};
+
+/**
+ * The most processes the scaling may start: each holds DB_SESSIONS connections, and the cluster takes
+ * max_connections (a few kept for the run's own sessions); the server takes 64 at most (WEB_CONCURRENCY).
+ */
+function maxProcesses() {
+  return Math.min(64, Math.floor((Number(TUNING.max_connections) - 8) / DB_SESSIONS));
+}
+
+/**
+ * 1, 2, 4 … below `cores`, then `cores` itself.
+ * @param {number} cores
+ */
+function processCounts(cores) {
+  const counts = [];
+  for (let n = 1; n < cores; n *= 2) counts.push(n);
+  counts.push(cores);
+  return counts;
+}
+
+/**
+ * The search at scale (run/search-step.mjs): `GET /items?q=1881-S` in the large workspace (1,000,000 items in a full
+ * run or with --search-scale), the closed loop and then an open loop at `rate` requests/s, the same for every build,
+ * and the plan of its statement (EXPLAIN (ANALYZE, BUFFERS)).
+ */
+export const SEARCH = { scenario: 'items-q', target: 'large', rate: Number(args['search-rate']) };
 /**
  * The changes feed (run/feed-step.mjs): the batch the `changes` scenario reads, more than a page (FEED_PAGE, 100)
  * so its page is full; and the consumer's catch-up, 100 changes, then its request repeated for the latency. Both

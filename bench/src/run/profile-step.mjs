@@ -33,6 +33,47 @@ function explainArgument(value, variations) {
   return fresh ? `(${fresh.expression})` : `'${value.replaceAll("'", "''")}'`;
 }
 
+/** Statements prepared for EXPLAIN so far, which names the next one apart. */
+let explained = 0;
+
+/**
+ * Each of a captured request's statements (transaction control left out) under EXPLAIN (ANALYZE, BUFFERS), run for
+ * real with the captured parameters, on one connection: its execution time and plan. `warm`: each runs twice and the
+ * second is kept, so a plan is not charged for the connection's first look at the tables (reads only: a write would
+ * be made twice).
+ * @param {import('postgres').Sql} admin
+ * @param {import('./capture-all.mjs').Captured} captured
+ * @param {{ warm?: boolean }} [options]
+ * @returns {Promise<Array<{ sql: string, params: Array<string | null>, ms: number, plan: string }>>}
+ */
+export async function explainCaptured(admin, { statements: all, variations }, { warm = false } = {}) {
+  const statements = all.filter((st) => !/^\s*(begin|commit)/i.test(st.sql));
+  const explain = [];
+  const connection = await admin.reserve();
+  /** @type {string[]} */
+  const prepared = [];
+  try {
+    for (const st of statements) {
+      // Named apart from every earlier call's on this connection, and deallocated one by one after: DEALLOCATE ALL
+      // would also drop postgres.js's own prepared statements.
+      const name = `bench_explain_${++explained}`;
+      await connection.unsafe(`PREPARE ${name} AS ${st.sql}`);
+      prepared.push(name);
+      const args = st.params.map((p) => explainArgument(p, variations)).join(', ');
+      const explainIt = `EXPLAIN (ANALYZE, BUFFERS) EXECUTE ${name}${args ? `(${args})` : ''}`;
+      if (warm) await connection.unsafe(explainIt);
+      const rows = await connection.unsafe(explainIt);
+      const plan = rows.map((r) => String(r['QUERY PLAN'])).join('\n');
+      const ms = Number(/Execution Time: ([\d.]+) ms/.exec(plan)?.[1] ?? 0);
+      explain.push({ sql: st.sql.trim().replace(/\s+/g, ' ').slice(0, 160), params: st.params, ms, plan });
+    }
+  } finally {
+    for (const name of prepared) await connection.unsafe(`DEALLOCATE ${name}`);
+    connection.release();
+  }
+  return explain;
+}
+
 /**
  * @param {string} profile  a scenario's name, or 'slowest'
  * @param {{ main: Array<{ name: string, server: { rps: number } }>, admin: import('postgres').Sql,
@@ -55,23 +96,6 @@ export async function profileScenario(profile, { main, admin, captures, measurem
   await profiled.stop();
   const summary = summarizeProfile(dir);
   // And what PostgreSQL does for it: each statement's plan, run for real (EXPLAIN ANALYZE).
-  const explain = [];
-  if (s.name !== 'mixed') {
-    const { statements: all, variations } = captured(`measured/${s.name}`);
-    const statements = all.filter((st) => !/^\s*(begin|commit)/i.test(st.sql));
-    const connection = await admin.reserve();
-    try {
-      for (const [i, st] of statements.entries()) {
-        await connection.unsafe(`PREPARE bench_${i} AS ${st.sql}`);
-        const args = st.params.map((p) => explainArgument(p, variations)).join(', ');
-        const rows = await connection.unsafe(`EXPLAIN (ANALYZE, BUFFERS) EXECUTE bench_${i}${args ? `(${args})` : ''}`);
-        const plan = rows.map((r) => String(r['QUERY PLAN'])).join('\n');
-        const ms = Number(/Execution Time: ([\d.]+) ms/.exec(plan)?.[1] ?? 0);
-        explain.push({ sql: st.sql.trim().replace(/\s+/g, ' ').slice(0, 160), ms, plan });
-      }
-    } finally {
-      connection.release();
-    }
-  }
+  const explain = s.name === 'mixed' ? [] : await explainCaptured(admin, captured(`measured/${s.name}`));
   return { scenario: s.name, label: s.label, server: figures, summary, explain };
 }

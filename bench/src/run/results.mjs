@@ -1,7 +1,9 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { TUNING } from '../cluster.mjs';
+import { int, ms } from '../format.mjs';
 import { bulkLines, bulkTargets, inventoryLines, inventoryTargets, markdownReport, targetsOf } from '../report.mjs';
+import { baselineTable, CPU_NOTE, cpuCells, cpuTargets, processesLines, searchLines } from '../report-cpu.mjs';
 import { DEEP_PAGE, FEED_PAGE, scenario } from '../scenarios.mjs';
 import { SERVER_SETTINGS } from '../server.mjs';
 import { log, seconds } from '../util.mjs';
@@ -15,8 +17,10 @@ import {
   INVENTORY,
   OTHERS,
   OUTPUT,
+  PROCESSES,
   QUICK,
   SCALING_SCENARIOS,
+  SEARCH,
   SIZES,
   WARMUP,
 } from './options.mjs';
@@ -29,9 +33,22 @@ import {
  *   figures: Awaited<ReturnType<typeof import('./measure.mjs').measureScenarios>>['figures'],
  *   profile: import('./profile-step.mjs').Profile | null, bulk: import('./bulk-step.mjs').BulkFigures,
  *   manyKeys: Awaited<ReturnType<typeof import('./many-keys-step.mjs').measureManyKeys>>,
- *   inventory: import('./inventory-step.mjs').InventoryFigures }} run
+ *   inventory: import('./inventory-step.mjs').InventoryFigures,
+ *   processes: import('./processes-step.mjs').ProcessFigures, search: import('./search-step.mjs').SearchFigures }} run
  */
-export function writeReport({ started, postgres, pgbench, seeded, figures, profile, bulk, manyKeys, inventory }) {
+export function writeReport({
+  started,
+  postgres,
+  pgbench,
+  seeded,
+  figures,
+  profile,
+  bulk,
+  manyKeys,
+  inventory,
+  processes,
+  search,
+}) {
   const { main, pages, scaling, workers, catchUp, baseline } = figures;
   const report = {
     ...header({ started, postgres, pgbench }),
@@ -50,6 +67,9 @@ export function writeReport({ started, postgres, pgbench, seeded, figures, profi
       server: { ...SERVER_SETTINGS, WEB_CONCURRENCY: '1 (2 in the workers table)', SYNC_WORKER: 'on' },
       postgres: TUNING,
       cores: 'the load generator, the server and PostgreSQL share the same cores',
+      cpu: 'server and DB CPU per request: utime + stime (children reaped included) from /proc over the measured run, of the server process tree and of every process of the PostgreSQL cluster, divided by the requests answered',
+      processes: PROCESSES,
+      search: SEARCH,
       bulk: BULK,
       inventory: INVENTORY,
     },
@@ -70,6 +90,8 @@ export function writeReport({ started, postgres, pgbench, seeded, figures, profi
     profile,
     manyKeys,
     baseline,
+    processes,
+    search,
     inventory,
     bulk,
   };
@@ -92,19 +114,12 @@ export function writeBulkReport({ started, postgres, pgbench, seeded, bulk }) {
     bulk,
   };
   const targets = bulkTargets(bulk);
-  const m = report.machine;
   const markdown = [
     `### Benchmark ${report.date.slice(0, 10)}, the bulk part alone (--only=bulk${QUICK ? ', --quick: a tenth of the data' : ''})`,
     '',
-    `${m.cpu}, ${m.cores} cores, ${m.memoryGiB} GiB, Linux ${m.kernel} (${m.os}). Node ${report.versions.node}, ` +
-      `${report.versions.postgres}, commit ${report.versions.commit}. The same data set as the full run ` +
-      `(${(seeded.rows.items ?? 0).toLocaleString('en-US')} items, seeded in ${report.seed.seconds} s); whole run ${report.wallSeconds} s.`,
+    `${machineLine(report)} ${sameData(seeded)}; whole run ${report.wallSeconds} s.`,
     ...bulkLines(bulk),
-    '',
-    '| Target | Scenario | Measured | Met |',
-    '| --- | --- | --- | :---: |',
-    ...targets.map((t) => `| ${t.target} | ${t.scenario} | ${t.measured} | ${t.met ? 'yes' : '**no**'} |`),
-    '',
+    ...targetsTable(targets),
   ].join('\n');
   write({ ...report, targets }, markdown, started);
 }
@@ -119,32 +134,112 @@ export function writeInventoryReport({ started, postgres, pgbench, inventory }) 
   const report = {
     ...header({ started, postgres, pgbench }),
     only: 'inventory',
-    settings: {
-      connections: CONNECTIONS,
-      warmupSeconds: WARMUP,
-      durationSeconds: DURATION,
-      server: SERVER_SETTINGS,
-      postgres: TUNING,
-      inventory: INVENTORY,
-    },
+    settings: { ...partSettings(), inventory: INVENTORY },
     inventory,
   };
   const targets = inventoryTargets(inventory);
-  const m = report.machine;
   const markdown = [
     `### Benchmark ${report.date.slice(0, 10)}, the inventory part alone (--only=inventory${QUICK ? ', --quick: smaller sizes' : ''})`,
     '',
-    `${m.cpu}, ${m.cores} cores, ${m.memoryGiB} GiB, Linux ${m.kernel} (${m.os}). Node ${report.versions.node}, ` +
-      `${report.versions.postgres}, commit ${report.versions.commit}. No seeded data: an organization of its own; ` +
+    `${machineLine(report)} No seeded data: an organization of its own; ` +
       `${WARMUP} s warm-up and ${DURATION} s per closed-loop run; whole run ${report.wallSeconds} s.`,
     ...inventoryLines(inventory, CONNECTIONS),
+    ...targetsTable(targets),
+  ].join('\n');
+  write({ ...report, targets }, markdown, started);
+}
+
+/**
+ * `--only=cpu`: the reads on the server alone with CPU per request, the baseline beside with --baseline, one key,
+ * --scaling's processes and the search at scale, with their targets (in OUTPUT, by default results/cpu-only.json).
+ * @param {{ started: number, postgres: string, pgbench: string, seeded: import('../seed.mjs').SeedResult,
+ *   figures: Awaited<ReturnType<typeof import('./measure.mjs').measureServerOnly>>['figures'],
+ *   processes: import('./processes-step.mjs').ProcessFigures, search: import('./search-step.mjs').SearchFigures }} run
+ */
+export function writeCpuReport({ started, postgres, pgbench, seeded, figures, processes, search }) {
+  const report = {
+    ...header({ started, postgres, pgbench }),
+    only: 'cpu',
+    settings: { ...partSettings(), processes: PROCESSES, search: SEARCH },
+    seed: seedOf(seeded),
+    scenarios: figures.main,
+    baseline: figures.baseline,
+    processes,
+    search,
+  };
+  const targets = cpuTargets(report);
+  const markdown = [
+    `### Benchmark ${report.date.slice(0, 10)}, CPU per request alone (--only=cpu${QUICK ? ', --quick: a tenth of the data' : ''})`,
+    '',
+    `${machineLine(report)} ${sameData(seeded)}; ${CONNECTIONS} connections, ${WARMUP} s warm-up and ${DURATION} s ` +
+      `per run, one process; no floors; whole run ${report.wallSeconds} s.`,
+    '',
+    '| Scenario | req/s | p50 ms | p99 ms | errors | server CPU ms/req | DB CPU ms/req | RSS MB |',
+    '| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |',
+    ...figures.main.map(
+      (r) =>
+        `| ${r.label} | ${int(r.server.rps)} | ${ms(r.server.p50Ms)} | ${ms(r.server.p99Ms)} | ${r.server.errors} | ` +
+        `${cpuCells(r.server)} | ${r.server.rssMaxMB} |`,
+    ),
+    '',
+    CPU_NOTE,
+    ...(figures.baseline
+      ? [
+          '',
+          `**Before and after** (\`--baseline\`: ${figures.baseline.main}):`,
+          '',
+          ...baselineTable(figures.baseline.rows),
+        ]
+      : []),
+    ...processesLines(processes),
+    ...searchLines(search),
+    ...targetsTable(targets),
+  ].join('\n');
+  write({ ...report, targets }, markdown, started);
+}
+
+/** The load's, the server's and PostgreSQL's settings, as a part's report states them. */
+function partSettings() {
+  return {
+    connections: CONNECTIONS,
+    warmupSeconds: WARMUP,
+    durationSeconds: DURATION,
+    server: SERVER_SETTINGS,
+    postgres: TUNING,
+  };
+}
+
+/**
+ * The machine and the versions, as a part's report states them.
+ * @param {ReturnType<typeof header>} report
+ */
+function machineLine(report) {
+  const m = report.machine;
+  return (
+    `${m.cpu}, ${m.cores} cores, ${m.memoryGiB} GiB, Linux ${m.kernel} (${m.os}). Node ${report.versions.node}, ` +
+    `${report.versions.postgres}, commit ${report.versions.commit}.`
+  );
+}
+
+/**
+ * A part run on the full run's data set says so.
+ * @param {import('../seed.mjs').SeedResult} seeded
+ */
+const sameData = (seeded) =>
+  `The same data set as the full run (${int(seeded.rows.items ?? 0)} items, seeded in ${seconds(seeded.ms)})`;
+
+/**
+ * The targets as a part's report ends.
+ * @param {import('../report.mjs').Target[]} targets
+ */
+function targetsTable(targets) {
+  return [
     '',
     '| Target | Scenario | Measured | Met |',
     '| --- | --- | --- | :---: |',
     ...targets.map((t) => `| ${t.target} | ${t.scenario} | ${t.measured} | ${t.met ? 'yes' : '**no**'} |`),
     '',
-  ].join('\n');
-  write({ ...report, targets }, markdown, started);
+  ];
 }
 
 /** @param {{ started: number, postgres: string, pgbench: string }} run */
