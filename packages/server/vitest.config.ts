@@ -33,6 +33,7 @@ const HTTP_LAYER_FILES = [
   'test/http/responses.test.ts',
   'test/http/slow-requests.test.ts',
   'test/http/version-hint.test.ts',
+  'test/modules/access/failed-auth-setting.test.ts',
 ];
 // A renamed file would otherwise silently run twice again.
 for (const file of HTTP_LAYER_FILES) {
