@@ -1,8 +1,7 @@
 import { ItemSchema } from '@coinventory/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Database } from '../../src/db/connect.js';
 import { linkListing } from '../../src/modules/marketplace/store.js';
-import { createTestDatabase } from '../support/database.js';
+import { sharedTestDatabase } from '../support/database.js';
 import { ERROR_BODY } from '../support/errors.js';
 import { settledValue, skusIn } from '../support/faults.js';
 import type { ApiResponse } from '../support/http.js';
@@ -20,11 +19,7 @@ import { startTestServer, type TestServer } from '../support/server.js';
 const UNLIMITED = { maxRequests: 1_000_000, windowSeconds: 60 };
 
 // One database for the file: its servers differ only in their deadlines and queues.
-let database: Database;
-beforeAll(async () => {
-  database = await createTestDatabase();
-});
-afterAll(() => database?.close());
+const database = sharedTestDatabase();
 
 describe('an overload burst', () => {
   let server: TestServer;

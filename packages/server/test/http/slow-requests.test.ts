@@ -4,10 +4,9 @@ import { type AddressInfo, connect } from 'node:net';
 import { ItemSchema } from '@coinventory/contract';
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Database } from '../../src/db/connect.js';
 import { createApp } from '../../src/http/app.js';
 import { answerClientErrors } from '../../src/http/client-errors.js';
-import { createTestDatabase } from '../support/database.js';
+import { sharedTestDatabase } from '../support/database.js';
 import { ERROR_BODY } from '../support/errors.js';
 import { settledValue, skusIn } from '../support/faults.js';
 import { createItem, freshApi } from '../support/items.js';
@@ -23,11 +22,7 @@ import { startTestServer, type TestServer } from '../support/server.js';
 const UNLIMITED = { maxRequests: 1_000_000, windowSeconds: 60 };
 
 // One database for the file: its servers differ only in their timeouts.
-let database: Database;
-beforeAll(async () => {
-  database = await createTestDatabase();
-});
-afterAll(() => database?.close());
+const database = sharedTestDatabase();
 
 /** Sends a request whose body stops half-way, and reads what the server answers. */
 async function slowBody(server: TestServer, key: string, method: string, path: string, body: string) {
@@ -117,7 +112,7 @@ describe('a request whose headers never complete', () => {
     const logger = pino({ level: 'silent' });
     // Node checks its header and request timeouts every connectionsCheckingInterval; short ones keep this quick.
     const server = createServer({ headersTimeout: 300, requestTimeout: 600, connectionsCheckingInterval: 50 });
-    server.on('request', createApp({ sql: database.sql, logger }));
+    server.on('request', createApp({ sql: database().sql, logger }));
     answerClientErrors(server, logger);
     server.listen(0, '127.0.0.1');
     await once(server, 'listening');

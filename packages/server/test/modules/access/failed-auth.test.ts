@@ -5,11 +5,10 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import openApiDocument, { type ResponseObject } from '@coinventory/contract/openapi';
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Database } from '../../../src/db/connect.js';
 import type { Sql } from '../../../src/db/types.js';
 import { createApp } from '../../../src/http/app.js';
 import { FailedAuthLimiter, generateKey, issueApiKey } from '../../../src/modules/access/index.js';
-import { createTestDatabase } from '../../support/database.js';
+import { sharedTestDatabase } from '../../support/database.js';
 import { ERROR_BODY } from '../../support/errors.js';
 import { meFrom as me, type NodeAnswer } from '../../support/http.js';
 import { createTestOrganization, type TestOrganization } from '../../support/organization.js';
@@ -23,11 +22,7 @@ import { createTestOrganization, type TestOrganization } from '../../support/org
  */
 
 // One database for the file: each suite builds its own app and limiter on it.
-let database: Database;
-beforeAll(async () => {
-  database = await createTestDatabase();
-});
-afterAll(() => database?.close());
+const database = sharedTestDatabase();
 
 /** The pool, with every key lookup (the statement that also counts the request) counted on its way through. */
 function countingLookups(sql: Sql): { sql: Sql; lookups: () => number } {
@@ -78,8 +73,8 @@ describe('failed authentications from one address', () => {
   let lookups: () => number;
 
   beforeAll(async () => {
-    organization = await createTestOrganization(database.sql);
-    const counted = countingLookups(database.sql);
+    organization = await createTestOrganization(database().sql);
+    const counted = countingLookups(database().sql);
     lookups = counted.lookups;
     const app = createApp({
       sql: counted.sql,
@@ -152,7 +147,7 @@ describe('failed authentications from one address', () => {
 
   it('a verified key that is revoked is refused on its very next request, and exempt no more', async () => {
     const from = '127.0.0.4';
-    const issued = await issueApiKey(database.sql, {
+    const issued = await issueApiKey(database().sql, {
       organizationId: organization.organizationId,
       createdBy: organization.ownerId,
       name: 'to revoke',
@@ -161,7 +156,7 @@ describe('failed authentications from one address', () => {
     expect((await me(origin, from, issued.key)).status).toBe(200);
     for (let n = 0; n < LIMIT; n++) expect((await me(origin, from, generateKey())).status).toBe(401);
     expect((await me(origin, from, issued.key)).status).toBe(200);
-    await database.sql`UPDATE api_keys SET revoked_at = now() WHERE id = ${issued.id}`;
+    await database().sql`UPDATE api_keys SET revoked_at = now() WHERE id = ${issued.id}`;
     const revoked = await me(origin, from, issued.key);
     expect(revoked.status).toBe(401);
     expect(revoked.body).toEqual(ERROR_BODY.UNAUTHORIZED);
@@ -182,7 +177,7 @@ describe('failed authentications from one address', () => {
 describe("a valid key's first burst, before this process has verified it", () => {
   it('is never refused, even while all its lookups are still in flight', async () => {
     // Every key lookup is held for 300 ms, so the whole burst is in flight at once, as it is on a busy database.
-    const slow = new Proxy(database.sql, {
+    const slow = new Proxy(database().sql, {
       apply(target, thisArg, args: unknown[]) {
         const [strings] = args;
         const query = () => Reflect.apply(target, thisArg, args);
@@ -201,7 +196,7 @@ describe("a valid key's first burst, before this process has verified it", () =>
     server.listen(0, '127.0.0.1');
     await once(server, 'listening');
     try {
-      const organization = await createTestOrganization(database.sql);
+      const organization = await createTestOrganization(database().sql);
       const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
       const answers = await Promise.all(Array.from({ length: 60 }, () => me(origin, '127.0.0.6', organization.key)));
       expect(answers.map((answer) => answer.status)).toEqual(Array(60).fill(200));
