@@ -15,9 +15,10 @@ if (!postgresBin) {
 
 /**
  * Files whose every assertion is settled before a statement reaches the database (the HTTP layer: headers,
- * challenges, refused bodies, malformed requests, ETags, the docs page) answer the same on either database, so they
- * run once: on the PostgreSQL cluster where there is one (the faster of the two), else on the embedded database.
- * Everything that reads or writes through SQL runs on both.
+ * challenges, refused bodies, malformed requests, slow bodies and headers, ETags, the docs page), or by the same code
+ * on either database (a start-up setting's wiring into the app), answer the same on both, so they run once: on the
+ * PostgreSQL cluster where there is one (the faster of the two), else on the embedded database. Everything whose
+ * outcome depends on how SQL runs on them runs on both.
  */
 const HTTP_LAYER_FILES = [
   'test/api/challenges.test.ts',
@@ -30,7 +31,9 @@ const HTTP_LAYER_FILES = [
   'test/http/host-header.test.ts',
   'test/http/hostile-http.test.ts',
   'test/http/responses.test.ts',
+  'test/http/slow-requests.test.ts',
   'test/http/version-hint.test.ts',
+  'test/modules/access/failed-auth-setting.test.ts',
 ];
 // A renamed file would otherwise silently run twice again.
 for (const file of HTTP_LAYER_FILES) {

@@ -1,14 +1,9 @@
-import { once } from 'node:events';
-import { createServer } from 'node:http';
-import { type AddressInfo, connect } from 'node:net';
 import { ItemSchema } from '@coinventory/contract';
-import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createApp } from '../../src/http/app.js';
-import { answerClientErrors } from '../../src/http/client-errors.js';
 import { linkListing } from '../../src/modules/marketplace/store.js';
-import { createTestDatabase } from '../support/database.js';
+import { sharedTestDatabase } from '../support/database.js';
 import { ERROR_BODY } from '../support/errors.js';
+import { settledValue, skusIn } from '../support/faults.js';
 import type { ApiResponse } from '../support/http.js';
 import { expectStatus } from '../support/http.js';
 import { type Api, createItem, freshApi } from '../support/items.js';
@@ -16,31 +11,15 @@ import { createTestOrganization, type TestOrganization } from '../support/organi
 import { startTestServer, type TestServer } from '../support/server.js';
 
 /**
- * The fault suite: under overload, slow bodies and races, an answer of 5xx (or 408) must mean the write did not
- * happen, and a 2xx that it did. Every test compares what the clients were told with what the database holds.
+ * The fault suite: under overload and races, an answer of 5xx must mean the write did not happen, and a 2xx that it
+ * did. Every test compares what the clients were told with what the database holds. Slow bodies and headers, answered
+ * 408 before any statement runs, are in slow-requests.test.ts.
  */
 
 const UNLIMITED = { maxRequests: 1_000_000, windowSeconds: 60 };
 
-async function skusIn(server: TestServer, organization: TestOrganization, prefix: string): Promise<Set<string>> {
-  const rows = await server.database.sql<{ sku: string }[]>`
-    SELECT sku FROM items WHERE organization_id = ${organization.organizationId} AND sku LIKE ${`${prefix}%`}
-  `;
-  return new Set(rows.map((row) => row.sku));
-}
-
-/** Reads `read` until two reads 300 ms apart agree: work that was given up has finished rolling back by then. */
-async function settledValue<T>(read: () => Promise<T>, timeoutMs = 15_000): Promise<T> {
-  const until = Date.now() + timeoutMs;
-  let last = JSON.stringify(await read());
-  for (;;) {
-    await new Promise((resolve) => setTimeout(resolve, 300));
-    const value = await read();
-    const next = JSON.stringify(value);
-    if (next === last || Date.now() > until) return value;
-    last = next;
-  }
-}
+// One database for the file: its servers differ only in their deadlines and queues.
+const database = sharedTestDatabase();
 
 describe('an overload burst', () => {
   let server: TestServer;
@@ -48,7 +27,7 @@ describe('an overload burst', () => {
 
   beforeAll(async () => {
     // A short deadline and a small queue, so one burst crosses both.
-    server = await startTestServer({ policy: UNLIMITED, requestTimeoutMs: 400, queueLimit: 20 });
+    server = await startTestServer({ database, policy: UNLIMITED, requestTimeoutMs: 400, queueLimit: 20 });
     organization = await createTestOrganization(server.database.sql);
   });
   afterAll(() => server.close());
@@ -83,121 +62,12 @@ describe('an overload burst', () => {
   }, 60_000);
 });
 
-/** Sends a request whose body stops half-way, and reads what the server answers. */
-async function slowBody(server: TestServer, key: string, method: string, path: string, body: string) {
-  const url = new URL(`${server.baseUrl}${path}`);
-  const socket = connect(Number(url.port), url.hostname);
-  await new Promise<void>((resolve, reject) => socket.once('connect', resolve).once('error', reject));
-  const received: Buffer[] = [];
-  socket.on('data', (chunk: Buffer) => received.push(chunk));
-  const closed = new Promise<void>((resolve) => socket.once('close', () => resolve()));
-  socket.on('error', () => {});
-  const half = Math.floor(body.length / 2);
-  socket.write(
-    `${method} ${url.pathname} HTTP/1.1\r\nHost: ${url.host}\r\nAuthorization: Bearer ${key}\r\n` +
-      `Content-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: keep-alive\r\n\r\n` +
-      body.slice(0, half),
-  );
-  // The rest comes after the server has given up: it must not turn into a write.
-  await closed;
-  if (!socket.destroyed) socket.end(body.slice(half));
-  const text = Buffer.concat(received).toString('utf8');
-  const [head = '', payload = ''] = text.split('\r\n\r\n');
-  return { head, status: Number(head.split(' ')[1]), body: payload ? (JSON.parse(payload) as unknown) : undefined };
-}
-
-describe('a request body that arrives too slowly', () => {
-  let server: TestServer;
-  let organization: TestOrganization;
-
-  beforeAll(async () => {
-    server = await startTestServer({ policy: UNLIMITED, requestTimeoutMs: 3_000, requestBodyTimeoutMs: 300 });
-    organization = await createTestOrganization(server.database.sql);
-  });
-  afterAll(() => server.close());
-
-  it('gets 408 with a JSON body and Connection: close, and the POST never runs', async () => {
-    const answer = await slowBody(
-      server,
-      organization.key,
-      'POST',
-      '/items',
-      JSON.stringify({ sku: 'SLOW-1', title: 'x' }),
-    );
-    expect(answer.status).toBe(408);
-    expect(answer.head.toLowerCase()).toContain('content-type: application/json');
-    expect(answer.head.toLowerCase()).toContain('connection: close');
-    expect(answer.body).toEqual(ERROR_BODY.REQUEST_TIMEOUT);
-    expect(await settledValue(() => skusIn(server, organization, 'SLOW-').then((s) => [...s]))).toEqual([]);
-  });
-
-  it('gets 408 on a PATCH, and the item is unchanged', async () => {
-    const api = await freshApi(server, organization);
-    const item = await createItem(api, { sku: 'SLOW-PATCH', title: 'Before' });
-    const answer = await slowBody(
-      server,
-      organization.key,
-      'PATCH',
-      `/items/${item.id}`,
-      JSON.stringify({ title: 'After' }),
-    );
-    expect(answer.status).toBe(408);
-    expect(answer.body).toEqual(ERROR_BODY.REQUEST_TIMEOUT);
-    await new Promise((resolve) => setTimeout(resolve, 300));
-    const after = await api.get(`/items/${item.id}`);
-    expect(ItemSchema.parse(after.body).title).toBe('Before');
-  });
-
-  it('gets 408, not 500, when the request deadline comes before the body timeout', async () => {
-    const quick = await startTestServer({ policy: UNLIMITED, requestTimeoutMs: 300, requestBodyTimeoutMs: 5_000 });
-    try {
-      const org = await createTestOrganization(quick.database.sql);
-      const answer = await slowBody(quick, org.key, 'POST', '/items', JSON.stringify({ sku: 'SLOW-2', title: 'x' }));
-      expect(answer.status).toBe(408);
-      expect(await settledValue(() => skusIn(quick, org, 'SLOW-').then((s) => [...s]))).toEqual([]);
-    } finally {
-      await quick.close();
-    }
-  });
-});
-
-describe('a request whose headers never complete', () => {
-  it("is answered 408 REQUEST_TIMEOUT with the JSON body once Node's headersTimeout passes", async () => {
-    const database = await createTestDatabase();
-    const logger = pino({ level: 'silent' });
-    // Node checks its header and request timeouts every connectionsCheckingInterval; short ones keep this quick.
-    const server = createServer({ headersTimeout: 300, requestTimeout: 600, connectionsCheckingInterval: 50 });
-    server.on('request', createApp({ sql: database.sql, logger }));
-    answerClientErrors(server, logger);
-    server.listen(0, '127.0.0.1');
-    await once(server, 'listening');
-    try {
-      const { port } = server.address() as AddressInfo;
-      const socket = connect(port, '127.0.0.1');
-      const received: Buffer[] = [];
-      socket.on('data', (chunk: Buffer) => received.push(chunk));
-      socket.on('error', () => {});
-      const closed = new Promise<void>((resolve) => socket.once('close', () => resolve()));
-      socket.write('GET /v1/me HTTP/1.1\r\nHost: localhost\r\n');
-      await closed;
-      const [head = '', body = ''] = Buffer.concat(received).toString('utf8').split('\r\n\r\n');
-      expect(head).toMatch(/^HTTP\/1\.1 408 /);
-      expect(head.toLowerCase()).toContain('content-type: application/json');
-      expect(JSON.parse(body)).toEqual(ERROR_BODY.REQUEST_TIMEOUT);
-    } finally {
-      server.closeAllConnections();
-      await new Promise<void>((resolve) => server.close(() => resolve()));
-      await database.close();
-    }
-  });
-});
-
 describe('concurrent PATCHes', () => {
   let server: TestServer;
   let organization: TestOrganization;
 
   beforeAll(async () => {
-    server = await startTestServer({ policy: UNLIMITED, queueLimit: 1_000 });
+    server = await startTestServer({ database, policy: UNLIMITED, queueLimit: 1_000 });
     organization = await createTestOrganization(server.database.sql);
   });
   afterAll(() => server.close());
@@ -225,7 +95,7 @@ describe('PATCH and DELETE of a linked item, racing', () => {
   let api: Api;
 
   beforeAll(async () => {
-    server = await startTestServer({ policy: UNLIMITED, queueLimit: 1_000 });
+    server = await startTestServer({ database, policy: UNLIMITED, queueLimit: 1_000 });
     organization = await createTestOrganization(server.database.sql);
     api = await freshApi(server, organization, 'race');
   });

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import { inject } from 'vitest';
+import { afterAll, beforeAll, inject } from 'vitest';
 import { connectDatabase, createSql, type Database } from '../../src/db/connect.js';
 import { migrate } from '../../src/db/migrate.js';
 
@@ -54,5 +54,22 @@ export async function createTestDatabase(options: { statementTimeoutMs?: number 
       await admin`DROP DATABASE IF EXISTS ${admin(name)} WITH (FORCE)`;
       await admin.end();
     },
+  };
+}
+
+/**
+ * One test database for the calling file (or `describe`), opened before its tests and closed after them, for the
+ * servers and apps of a file that differ only in their settings: each database costs seconds on the embedded one.
+ * The function gives it from the suite's first hook on.
+ */
+export function sharedTestDatabase(): () => Database {
+  let database: Database | undefined;
+  beforeAll(async () => {
+    database = await createTestDatabase();
+  });
+  afterAll(() => database?.close());
+  return () => {
+    if (!database) throw new Error('the shared test database opens in the suite’s beforeAll');
+    return database;
   };
 }

@@ -1,3 +1,4 @@
+import { request } from 'node:http';
 import { expect } from 'vitest';
 
 /** A plain fetch wrapper for tests: what the wire carries, nothing hidden. */
@@ -53,4 +54,35 @@ export function client(baseUrl: string, key: string | null) {
 /** Shows the body on failure: a bare status mismatch says nothing. */
 export function expectStatus(response: ApiResponse, status: number): void {
   expect(response.status, `${response.status} ${response.text}`).toBe(status);
+}
+
+/** An answer read with node:http, its headers as Node gives them. */
+export interface NodeAnswer {
+  status: number;
+  headers: Record<string, string | string[] | undefined>;
+  body: unknown;
+}
+
+/**
+ * GET /v1/me on `origin` from the loopback address `from` (127.0.0.1, 127.0.0.2, …), on a connection of its own, with
+ * `key` as a bearer key when given: what limits by address see as separate callers.
+ */
+export function meFrom(origin: string, from: string, key: string | null): Promise<NodeAnswer> {
+  return new Promise((resolve, reject) => {
+    const req = request(
+      `${origin}/v1/me`,
+      { localAddress: from, headers: key === null ? {} : { authorization: `Bearer ${key}` }, agent: false },
+      (res) => {
+        let text = '';
+        res.setEncoding('utf8');
+        res.on('data', (chunk: string) => {
+          text += chunk;
+        });
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: JSON.parse(text) }));
+        res.on('error', reject);
+      },
+    );
+    req.on('error', reject);
+    req.end();
+  });
 }

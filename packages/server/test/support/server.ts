@@ -39,10 +39,17 @@ export interface TestServerOptions {
   corsOrigins?: readonly string[];
   /** How long an export's reader may take nothing before it is dropped (EXPORTS.stallTimeoutMs unless given). */
   exportStallTimeoutMs?: number;
+  /**
+   * The database to serve, when a file's servers differ only in their settings (see sharedTestDatabase): the caller's,
+   * left open when the server closes, with its own statement timeout. A new one otherwise (each costs seconds on the
+   * embedded database), closed with the server.
+   */
+  database?: Database | (() => Database);
 }
 
 export async function startTestServer(options: TestServerOptions = {}): Promise<TestServer> {
-  const database = await createTestDatabase(options);
+  const given = typeof options.database === 'function' ? options.database() : options.database;
+  const database = given ?? (await createTestDatabase(options));
   const logger = options.logger ?? pino({ level: process.env.TEST_LOG_LEVEL ?? 'silent' });
   const server = createServer(
     createApp({
@@ -72,7 +79,7 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     close: async () => {
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
-      await database.close();
+      if (!given) await database.close();
     },
   };
 }

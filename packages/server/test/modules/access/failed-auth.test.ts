@@ -1,22 +1,16 @@
-import { randomBytes } from 'node:crypto';
 import { once } from 'node:events';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer, request, type Server } from 'node:http';
+import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import openApiDocument, { type ResponseObject } from '@coinventory/contract/openapi';
 import pino from 'pino';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { createSql, type Database } from '../../../src/db/connect.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Sql } from '../../../src/db/types.js';
-import { type RunningServer, startServer } from '../../../src/entry/server.js';
-import { loadEnv } from '../../../src/env.js';
 import { createApp } from '../../../src/http/app.js';
 import { FailedAuthLimiter, generateKey, issueApiKey } from '../../../src/modules/access/index.js';
-import { createTestDatabase } from '../../support/database.js';
+import { sharedTestDatabase } from '../../support/database.js';
 import { ERROR_BODY } from '../../support/errors.js';
+import { meFrom as me, type NodeAnswer } from '../../support/http.js';
 import { createTestOrganization, type TestOrganization } from '../../support/organization.js';
 
 /**
@@ -24,34 +18,11 @@ import { createTestOrganization, type TestOrganization } from '../../support/org
  * keys being looked up, once it spent its budget of failed lookups; keys this process verified recently keep
  * working from the same address, and other addresses are unaffected. Every request goes over real HTTP from a
  * chosen loopback address (127.0.0.1, 127.0.0.2, …), and the key lookups are counted on the way to the database.
+ * How AUTH_FAILURE_LIMIT configures a started server is in failed-auth-setting.test.ts.
  */
 
-interface Answer {
-  status: number;
-  headers: Record<string, string | string[] | undefined>;
-  body: unknown;
-}
-
-/** GET /v1/me from `from` (a loopback address), with `key` as a bearer key when given. */
-function me(origin: string, from: string, key: string | null): Promise<Answer> {
-  return new Promise((resolve, reject) => {
-    const req = request(
-      `${origin}/v1/me`,
-      { localAddress: from, headers: key === null ? {} : { authorization: `Bearer ${key}` }, agent: false },
-      (res) => {
-        let text = '';
-        res.setEncoding('utf8');
-        res.on('data', (chunk: string) => {
-          text += chunk;
-        });
-        res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: JSON.parse(text) }));
-        res.on('error', reject);
-      },
-    );
-    req.on('error', reject);
-    req.end();
-  });
-}
+// One database for the file: each suite builds its own app and limiter on it.
+const database = sharedTestDatabase();
 
 /** The pool, with every key lookup (the statement that also counts the request) counted on its way through. */
 function countingLookups(sql: Sql): { sql: Sql; lookups: () => number } {
@@ -66,7 +37,7 @@ function countingLookups(sql: Sql): { sql: Sql; lookups: () => number } {
   return { sql: counting, lookups: () => lookups };
 }
 
-function expectThrottled(answer: Answer, windowSeconds: number) {
+function expectThrottled(answer: NodeAnswer, windowSeconds: number) {
   expect(answer.status).toBe(429);
   expect(answer.body).toEqual(ERROR_BODY.TOO_MANY_REQUESTS);
   const retryAfter = Number(answer.headers['retry-after']);
@@ -96,16 +67,14 @@ function expectThrottled(answer: Answer, windowSeconds: number) {
 describe('failed authentications from one address', () => {
   const LIMIT = 5;
   const WINDOW_MS = 2_000;
-  let database: Database;
   let organization: TestOrganization;
   let server: Server;
   let origin: string;
   let lookups: () => number;
 
   beforeAll(async () => {
-    database = await createTestDatabase();
-    organization = await createTestOrganization(database.sql);
-    const counted = countingLookups(database.sql);
+    organization = await createTestOrganization(database().sql);
+    const counted = countingLookups(database().sql);
     lookups = counted.lookups;
     const app = createApp({
       sql: counted.sql,
@@ -123,7 +92,6 @@ describe('failed authentications from one address', () => {
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
     }
-    await database?.close();
   });
 
   it('after its budget, bad keys get 429 with Retry-After and no lookup; a verified key keeps getting 200', async () => {
@@ -179,7 +147,7 @@ describe('failed authentications from one address', () => {
 
   it('a verified key that is revoked is refused on its very next request, and exempt no more', async () => {
     const from = '127.0.0.4';
-    const issued = await issueApiKey(database.sql, {
+    const issued = await issueApiKey(database().sql, {
       organizationId: organization.organizationId,
       createdBy: organization.ownerId,
       name: 'to revoke',
@@ -188,7 +156,7 @@ describe('failed authentications from one address', () => {
     expect((await me(origin, from, issued.key)).status).toBe(200);
     for (let n = 0; n < LIMIT; n++) expect((await me(origin, from, generateKey())).status).toBe(401);
     expect((await me(origin, from, issued.key)).status).toBe(200);
-    await database.sql`UPDATE api_keys SET revoked_at = now() WHERE id = ${issued.id}`;
+    await database().sql`UPDATE api_keys SET revoked_at = now() WHERE id = ${issued.id}`;
     const revoked = await me(origin, from, issued.key);
     expect(revoked.status).toBe(401);
     expect(revoked.body).toEqual(ERROR_BODY.UNAUTHORIZED);
@@ -208,9 +176,8 @@ describe('failed authentications from one address', () => {
 
 describe("a valid key's first burst, before this process has verified it", () => {
   it('is never refused, even while all its lookups are still in flight', async () => {
-    const database = await createTestDatabase();
     // Every key lookup is held for 300 ms, so the whole burst is in flight at once, as it is on a busy database.
-    const slow = new Proxy(database.sql, {
+    const slow = new Proxy(database().sql, {
       apply(target, thisArg, args: unknown[]) {
         const [strings] = args;
         const query = () => Reflect.apply(target, thisArg, args);
@@ -229,7 +196,7 @@ describe("a valid key's first burst, before this process has verified it", () =>
     server.listen(0, '127.0.0.1');
     await once(server, 'listening');
     try {
-      const organization = await createTestOrganization(database.sql);
+      const organization = await createTestOrganization(database().sql);
       const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
       const answers = await Promise.all(Array.from({ length: 60 }, () => me(origin, '127.0.0.6', organization.key)));
       expect(answers.map((answer) => answer.status)).toEqual(Array(60).fill(200));
@@ -239,61 +206,6 @@ describe("a valid key's first burst, before this process has verified it", () =>
     } finally {
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
-      await database.close();
     }
   });
-});
-
-describe('AUTH_FAILURE_LIMIT', () => {
-  let admin: Sql | undefined;
-  let databaseName: string | undefined;
-  let dataDir: string | undefined;
-  const running: RunningServer[] = [];
-
-  /**
-   * The server as `coinventory-server start` runs it, configured by these variables. The first start makes its
-   * database; the next reopens it (the one before has closed), as a restart with new settings would.
-   */
-  async function start(variables: Record<string, string>): Promise<RunningServer> {
-    const clusterUrl = inject('postgresUrl');
-    const env: Record<string, string> = { PORT: '0', HOST: '127.0.0.1', SYNC_WORKER: 'off', ...variables };
-    if (clusterUrl) {
-      admin ??= createSql(clusterUrl, { max: 1, statementTimeoutMs: 0 });
-      databaseName ??= `test_${randomBytes(6).toString('hex')}`;
-      if (running.length === 0) await admin`CREATE DATABASE ${admin(databaseName)}`;
-      const url = new URL(clusterUrl);
-      url.pathname = `/${databaseName}`;
-      env.DATABASE_URL = url.toString();
-    } else {
-      dataDir ??= mkdtempSync(join(tmpdir(), 'coinventory-failed-auth-'));
-      env.COINVENTORY_DATA_DIR = dataDir;
-    }
-    const started = await startServer({ env: loadEnv(env), logger: pino({ level: 'silent' }) });
-    running.push(started);
-    return started;
-  }
-
-  afterAll(async () => {
-    for (const server of running) await server.close();
-    if (admin && databaseName) await admin`DROP DATABASE IF EXISTS ${admin(databaseName)} WITH (FORCE)`;
-    await admin?.end({ timeout: 5 });
-    if (dataDir) rmSync(dataDir, { recursive: true, force: true });
-  }, 60_000);
-
-  it('defaults to 20 failed lookups per address', () => {
-    expect(loadEnv({}).AUTH_FAILURE_LIMIT).toBe(20);
-  });
-
-  it('sets the budget of the server it starts; 0 turns the limiter off', async () => {
-    const limited = await start({ AUTH_FAILURE_LIMIT: '3' });
-    const limitedOrigin = limited.baseUrl.replace(/\/v1$/, '');
-    const statuses: number[] = [];
-    for (let n = 0; n < 5; n++) statuses.push((await me(limitedOrigin, '127.0.0.1', generateKey())).status);
-    expect(statuses).toEqual([401, 401, 401, 429, 429]);
-    await limited.close();
-
-    const unlimited = await start({ AUTH_FAILURE_LIMIT: '0' });
-    const unlimitedOrigin = unlimited.baseUrl.replace(/\/v1$/, '');
-    for (let n = 0; n < 30; n++) expect((await me(unlimitedOrigin, '127.0.0.1', generateKey())).status).toBe(401);
-  }, 60_000);
 });

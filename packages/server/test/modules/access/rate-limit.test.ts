@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RatePolicy } from '../../../src/modules/access/index.js';
 import { generateKey, issueApiKey } from '../../../src/modules/access/index.js';
 import { setPlan } from '../../../src/modules/organizations/store.js';
+import { sharedTestDatabase } from '../../support/database.js';
 import { ERROR_BODY } from '../../support/errors.js';
 import { type ApiResponse, call } from '../../support/http.js';
 import { createTestOrganization, type TestOrganization } from '../../support/organization.js';
@@ -78,13 +79,16 @@ function expectExactSlidingWindow(log: Exchange[], policy: RatePolicy) {
 const secondsLeft = (windowSeconds: number, first: Exchange) =>
   Math.ceil(windowSeconds - (performance.now() - first.sentAt) / 1000);
 
+// One database for the file: its servers differ only in their policies, and each suite counts keys of its own.
+const database = sharedTestDatabase();
+
 describe('the API limit: 120 requests per 60 seconds per key', () => {
   let server: TestServer;
   let organization: TestOrganization;
   const me = (key: string | null) => timed(() => call(server.baseUrl, 'GET', '/me', { key }));
 
   beforeAll(async () => {
-    server = await startTestServer();
+    server = await startTestServer({ database });
     organization = await createTestOrganization(server.database.sql);
   });
   afterAll(() => server.close());
@@ -176,7 +180,7 @@ describe('a short configured window: 5 requests per 2 seconds', () => {
   };
 
   beforeAll(async () => {
-    server = await startTestServer({ policy });
+    server = await startTestServer({ database, policy });
     organization = await createTestOrganization(server.database.sql);
   });
   afterAll(() => server.close());

@@ -324,7 +324,9 @@ describe('exports whose readers stop', () => {
 describe('an export whose reader takes nothing for the stall limit', () => {
   const STALL_LIMIT_MS = 1_000;
   const logs = capturingLogger();
+  // On the file's database: this server differs only in its stall limit.
   const short = serverWithOrganization({
+    database: () => ctx.server.database,
     policy: { maxRequests: 100_000, windowSeconds: 60 },
     exportStallTimeoutMs: STALL_LIMIT_MS,
     logger: logs.logger,

@@ -22,6 +22,7 @@ import type { Sql } from '../../../src/db/types.js';
 import { encodeCursor, pruneChanges } from '../../../src/modules/changes/index.js';
 import { addressPolicy, type WebhookSettings } from '../../../src/modules/webhooks/index.js';
 import { feedCursor } from '../../support/changes.js';
+import { sharedTestDatabase } from '../../support/database.js';
 import { badRequestBody, ERROR_BODY, expectBadRequest } from '../../support/errors.js';
 import { type ApiResponse, client, expectStatus } from '../../support/http.js';
 import { type Api, createItem, freshApi } from '../../support/items.js';
@@ -151,8 +152,12 @@ const expectNotFound = (response: ApiResponse) => {
   expect(response.body).toEqual(ERROR_BODY.NOT_FOUND);
 };
 
+// One database for the file: its servers differ only in their address policies, and no webhook worker runs.
+const database = sharedTestDatabase();
+
 describe('webhook endpoints under the default address policy', () => {
   const ctx = serverWithOrganization({
+    database,
     policy: RATE,
     webhooks: { policy: addressPolicy(''), timeoutMs: 2_000, queued: () => {}, resolver },
   });
@@ -1055,7 +1060,7 @@ describe('webhook endpoints with 127.0.0.1 allowed (WEBHOOK_ALLOWED_HOSTS=127.0.
       kicks += 1;
     },
   };
-  const ctx = serverWithOrganization({ policy: RATE, webhooks: settings });
+  const ctx = serverWithOrganization({ database, policy: RATE, webhooks: settings });
   const freshOrganization = async (): Promise<{ ws: TestOrganization; api: Api }> => {
     const ws = await createTestOrganization(ctx.server.database.sql);
     return { ws, api: await freshApi(ctx.server, ws) };
