@@ -194,7 +194,7 @@ describe('coinventory-server on the embedded database', () => {
     const lacking = await runToEnd(['listing', 'sync'], {});
     expect(lacking.code).toBe(2);
     expect(lacking.stderr).toBe(
-      'coinventory-server: unknown command "listing sync"; the listing commands are link, unlink or list\n',
+      'coinventory-server: unknown command "listing sync"; the listing commands are link, unlink, list or simulator\n',
     );
   });
 });
