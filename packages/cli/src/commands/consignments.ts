@@ -15,7 +15,7 @@ import {
 } from '../output/format.js';
 import type { DetailView } from '../output/render.js';
 import { renderDetails } from '../output/table.js';
-import { resourceCommands } from './resource.js';
+import { resourceCommands, statusOption } from './resource.js';
 
 const CONSIGNMENT_CSV = csvColumns<Consignment>({
   id: true,
@@ -88,7 +88,7 @@ export function registerConsignments(program: Command): void {
     list: {
       description: 'list consignments, newest first',
       filters: {
-        status: new Option('--status <status>', 'only consignments in this state').choices(CONSIGNMENT_STATUSES),
+        status: statusOption('consignments', CONSIGNMENT_STATUSES),
         consignorId: new Option('--consignor-id <uuid>', "only this consignor's consignments").argParser(uuid),
       },
       examples: [

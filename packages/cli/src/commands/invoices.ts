@@ -7,7 +7,7 @@ import { csvColumns } from '../output/csv.js';
 import { formatDate, formatMoney, formatPerson, formatText, personName } from '../output/format.js';
 import type { DetailView } from '../output/render.js';
 import { type Column, renderDetails, renderSection } from '../output/table.js';
-import { resourceCommands } from './resource.js';
+import { resourceCommands, statusOption } from './resource.js';
 
 const INVOICE_CSV = csvColumns<Invoice>({
   id: true,
@@ -98,7 +98,7 @@ export function registerInvoices(program: Command): void {
     list: {
       description: 'list invoices with their lines and payments',
       filters: {
-        status: new Option('--status <status>', 'only invoices in this state').choices(INVOICE_STATUSES),
+        status: statusOption('invoices', INVOICE_STATUSES),
         sort: new Option('--sort <order>', 'order by creation (default: newest)').choices(INVOICE_SORTS),
       },
       examples: [

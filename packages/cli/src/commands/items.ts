@@ -17,7 +17,7 @@ import { registerItemAdjust, registerItemMovements } from './item-quantities.js'
 import { ITEM_GET_ARGUMENT, type ItemRef, itemArgument, itemId } from './item-ref.js';
 import { itemView, valuationView } from './item-views.js';
 import { writeCommand } from './item-writes.js';
-import { printListed, resourceCommands, searchOption } from './resource.js';
+import { printListed, resourceCommands, searchOption, statusOption } from './resource.js';
 import { addOutputOptions, apiAction, defined, examples, type OutputOptions } from './shared.js';
 
 interface ValuationOptions extends OutputOptions {
@@ -33,7 +33,7 @@ const LIST_HELP =
 /** The filters `items list` and `items export` share (new options each time: a command owns its options). */
 function itemFilters(statusHelp = '') {
   return {
-    status: new Option('--status <status>', `only items in this state${statusHelp}`).choices(ITEM_STATUSES),
+    status: statusOption('items', ITEM_STATUSES, statusHelp),
     categoryId: new Option('--category-id <uuid>', 'only items in this category').argParser(uuid),
     gradingService: new Option(
       '--grading-service <service>',

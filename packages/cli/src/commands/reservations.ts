@@ -15,7 +15,7 @@ import { type DetailView, printOne } from '../output/render.js';
 import { renderDetails } from '../output/table.js';
 import { dryRunNotice, dryRunOption, explainShortfall } from './item-quantities.js';
 import { type ItemRef, itemArgument, itemId } from './item-ref.js';
-import { resourceCommands } from './resource.js';
+import { resourceCommands, statusOption } from './resource.js';
 import { addOutputOptions, apiAction, defined, examples, type OutputOptions } from './shared.js';
 
 // `coinventory reservations …`: units of an item held for a customer while they pay (list, get, create), then sold
@@ -87,7 +87,7 @@ export function registerReservations(program: Command): void {
       description: 'list reservations, newest first',
       filters: {
         itemId: new Option('--item-id <uuid>', "only this item's reservations").argParser(uuid),
-        status: new Option('--status <status>', 'only reservations in this state').choices(RESERVATIONS.statuses),
+        status: statusOption('reservations', RESERVATIONS.statuses),
         reference: new Option('--reference <text>', 'only reservations with exactly this reference').argParser(
           text(LIMITS.reference),
         ),

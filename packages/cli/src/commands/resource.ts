@@ -105,6 +105,11 @@ export function searchOption(fields: readonly string[]): Option {
   ).argParser(text(LIMITS.q));
 }
 
+/** `--status <status>`: a list's filter by state, offering the contract's states; `help` follows the description. */
+export function statusOption(entries: string, statuses: readonly string[], help = ''): Option {
+  return new Option('--status <status>', `only ${entries} in this state${help}`).choices(statuses);
+}
+
 /** `--page`, `--limit` and `--all`, with the contract's bounds; `entries` is the plural noun (`items`). */
 export function addListOptions(command: Command, entries: string): Command {
   const { listLimit, page } = LIMITS;

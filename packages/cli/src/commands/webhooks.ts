@@ -12,7 +12,7 @@ import { fieldsOption } from '../output/fields.js';
 import { groupDigits } from '../output/format.js';
 import { printObject, printOne } from '../output/render.js';
 import { deleteCommand } from './delete.js';
-import { addListOptions, type ListOptions, pagesOf, printListed, resourceCommands } from './resource.js';
+import { addListOptions, type ListOptions, pagesOf, printListed, resourceCommands, statusOption } from './resource.js';
 import {
   addOutputOptions,
   apiAction,
@@ -242,7 +242,7 @@ function registerWebhookDeliveries(webhooks: Command): void {
     webhooks,
     'deliveries',
     "list an endpoint's deliveries, newest first: status, attempts, last answer, next attempt",
-  ).addOption(new Option('--status <status>', 'only deliveries in this state').choices(WEBHOOK_DELIVERY_STATUSES));
+  ).addOption(statusOption('deliveries', WEBHOOK_DELIVERY_STATUSES));
   addListOptions(deliveries, deliveryView.noun[1]);
   addOutputOptions(deliveries, undefined, LIST_JSON_HELP);
   deliveries.addOption(fieldsOption(deliveryView.csv));
