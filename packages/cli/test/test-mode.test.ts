@@ -3,8 +3,9 @@ import { join } from 'node:path';
 import { TEST_MODE } from '@coinventory/contract/constants';
 import { describe, expect, inject, it } from 'vitest';
 import { TEST_MODE_NOTICE } from '../src/session.js';
-import { cli, tempDir } from './support/cli.js';
-import { json, run, withKey } from './support/demo.js';
+import { cli, startCli, tempDir } from './support/cli.js';
+import { json, sdk as liveSdk, run, withKey } from './support/demo.js';
+import { startReceiver } from './support/receiver.js';
 
 // A test key (cvk_test_…) of the demo organization, which reaches its sandbox: every command that calls the API says
 // so once on stderr, before anything else, and never on stdout; `login` takes it and says it saved a test key.
@@ -59,6 +60,42 @@ describe('a test key', () => {
     expect(refused.code).toBe(3);
     expect(refused.stderr.startsWith(NOTICE)).toBe(true);
     expect(refused.stderr).toContain('UNAUTHORIZED');
+  });
+});
+
+describe('listen with a test key', () => {
+  it("forwards the sandbox's changes, signed, and none of the live workspace's", async () => {
+    const receiver = await startReceiver();
+    const listening = startCli(['listen', '--forward-to', receiver.url, '--interval', '1', '--json'], {
+      env: test.keyEnv,
+    });
+    try {
+      const stderr = await listening.waitFor('stderr', (text) => text.includes('Ready.'));
+      expect(stderr.startsWith(NOTICE)).toBe(true);
+      receiver.secrets = [/^Signing secret: (whsec_\S+)/m.exec(stderr)?.[1] ?? expect.fail(stderr)];
+
+      // The live change first: had it been forwarded, it would arrive before the sandbox's.
+      const live = await liveSdk.items.create({ sku: `LIVE-${Date.now()}`, title: 'Live, not forwarded' });
+      const sandboxed = await test.sdk.items.create({ sku: `TEST-${Date.now()}`, title: 'Sandbox, forwarded' });
+      const [first] = await receiver.waitFor((received) => received.length > 0);
+      expect(first?.verified).toMatchObject({ type: 'item.created', objectId: sandboxed.id, data: sandboxed });
+      await listening.waitFor('stdout', (text) => text.includes(sandboxed.id));
+      await test.sdk.items.delete(sandboxed.id);
+      await receiver.waitFor((received) => received.length === 2);
+      await liveSdk.items.delete(live.id);
+
+      const result = await listening.stop('SIGINT');
+      expect(result.code).toBe(0);
+      expect(receiver.received.map((r) => (r.verified as { objectId: string }).objectId)).toEqual([
+        sandboxed.id,
+        sandboxed.id,
+      ]);
+      expect(result.stdout).not.toContain(live.id);
+      expect(result.stderr.split(NOTICE)).toHaveLength(2);
+    } finally {
+      await listening.stop('SIGKILL').catch(() => undefined);
+      await receiver.close();
+    }
   });
 });
 
