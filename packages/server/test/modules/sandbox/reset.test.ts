@@ -8,6 +8,7 @@ import {
   SANDBOX_RECORDS,
 } from '../../../src/modules/sandbox/index.js';
 import { EXIT, executeOperatorCommand } from '../../../src/operator/index.js';
+import { expectBadRequest } from '../../support/errors.js';
 import { type ApiResponse, client, expectStatus } from '../../support/http.js';
 import type { Api } from '../../support/items.js';
 import { startTestServer, type TestServer } from '../../support/server.js';
@@ -350,6 +351,31 @@ describe('sandbox reset and status', () => {
     expect(now).not.toEqual(old);
     expect(now.length).toBe(demo.counts.items);
     for (const ids of seen) expect([old, now]).toContainEqual(ids);
+  });
+
+  it('starts a fresh changes feed: a cursor of the sandbox before the reset is refused with 400, saying to restart', async () => {
+    const cursor = async () => {
+      const response: ApiResponse<{ cursor: string }> = await test.get('/changes/cursor');
+      expectStatus(response, 200);
+      return response.body.cursor;
+    };
+    const before = await cursor();
+    const [item] = await all(test, '/items?sort=sku');
+    expectStatus(await test.patch(`/items/${String(item?.id)}`, { body: { title: 'Changed before the reset' } }), 200);
+    const followed: ApiResponse<{ items: unknown[] }> = await test.get(`/changes?after=${before}`);
+    expectStatus(followed, 200);
+    expect(followed.body.items).toHaveLength(1);
+
+    await reset('--from', 'live');
+    expectBadRequest(
+      await test.get(`/changes?after=${before}`),
+      ['query.after'],
+      ['or to a sandbox before its reset', 'start again from a full read: take GET /changes/cursor'],
+    );
+    // The new sandbox's feed begins empty, and its own cursor is followed.
+    const fresh: ApiResponse<{ items: unknown[] }> = await test.get(`/changes?after=${await cursor()}`);
+    expectStatus(fresh, 200);
+    expect(fresh.body.items).toEqual([]);
   });
 
   it('reset --from demo and --from empty, and the test key across them', async () => {
