@@ -49,6 +49,24 @@ export interface AppDependencies {
   exportStallTimeoutMs?: number | undefined;
 }
 
+/** /healthz (the process answers) and /readyz (and reaches its database): what a load balancer or an orchestrator asks. */
+function addProbes(app: express.Express, sql: Sql, logger: Logger): void {
+  app.get('/healthz', (_req, res) => {
+    res.setHeader('Cache-Control', 'no-store');
+    res.json({ status: 'ok' });
+  });
+  app.get('/readyz', async (_req, res) => {
+    res.setHeader('Cache-Control', 'no-store');
+    try {
+      await sql`SELECT 1`;
+      res.json({ status: 'ok', database: 'reachable' });
+    } catch (error) {
+      logger.warn({ err: error }, 'readiness check failed');
+      res.status(503).json({ status: 'unavailable', database: 'unreachable' });
+    }
+  });
+}
+
 /** The HTTP application, without a listening socket (tests and the entry point add that). */
 export function createApp({
   sql,
@@ -88,20 +106,7 @@ export function createApp({
   // Before every route, so errors carry it too and preflights are answered before a key is asked for.
   if (corsOrigins.length > 0) app.use(crossOrigin(corsOrigins));
 
-  app.get('/healthz', (_req, res) => {
-    res.setHeader('Cache-Control', 'no-store');
-    res.json({ status: 'ok' });
-  });
-  app.get('/readyz', async (_req, res) => {
-    res.setHeader('Cache-Control', 'no-store');
-    try {
-      await sql`SELECT 1`;
-      res.json({ status: 'ok', database: 'reachable' });
-    } catch (error) {
-      logger.warn({ err: error }, 'readiness check failed');
-      res.status(503).json({ status: 'unavailable', database: 'unreachable' });
-    }
-  });
+  addProbes(app, sql, logger);
 
   // Off the API's base path: no key, no rate limit (a scraper is not a client of the API).
   if (metrics) app.get(METRICS_PATH, metricsRoute(metrics.metrics, { token: metrics.token }));
