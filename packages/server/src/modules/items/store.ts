@@ -1,48 +1,11 @@
-import type { ExportItemsQuery, Item, ItemList, ItemSort, ListItemsQuery, UpdateItemBody } from '@coinventory/contract';
-import type postgres from 'postgres';
-import { containsPattern, inserted, offsetOf } from '../../db/sql-helpers.js';
+import type { ExportItemsQuery, Item, ItemList, ListItemsQuery, UpdateItemBody } from '@coinventory/contract';
+import { inserted, offsetOf } from '../../db/sql-helpers.js';
 import type { WriteOf } from '../../db/table.js';
 import type { Queryable } from '../../db/types.js';
 import type { ById } from '../../request/gated-read.js';
 import { ITEMS, type StoredItemRow } from './columns.js';
-
-const selectItems = (sql: Queryable) => sql`
-  SELECT ${ITEMS.select(sql)}
-  FROM items i
-  LEFT JOIN categories c ON c.organization_id = i.organization_id AND c.id = i.category_id
-`;
-
-// Every order ends on a unique key so that walking pages never skips or repeats a row (ITEM_SORT_RULES).
-// Text sorts use byte order (COLLATE "C") so they are the same on every server, matching the indexes.
-const ORDER_BY: Record<ItemSort, (sql: Queryable) => postgres.PendingQuery<postgres.Row[]>> = {
-  newest: (sql) => sql`ORDER BY i.created_at DESC, i.id DESC`,
-  oldest: (sql) => sql`ORDER BY i.created_at ASC, i.id ASC`,
-  title: (sql) => sql`ORDER BY lower(i.title) COLLATE "C", i.id`,
-  value_desc: (sql) => sql`ORDER BY i.value_in_cents DESC, i.id`,
-  value_asc: (sql) => sql`ORDER BY i.value_in_cents ASC, i.id`,
-  sku: (sql) => sql`ORDER BY i.sku COLLATE "C", i.id`,
-};
-
-/**
- * `q` over SEARCH_FIELDS.items. The trigram-indexed search_text (all fields joined) narrows the rows fast; the
- * per-field test then keeps only rows where one field itself contains the text, never a match across two fields.
- */
-const searchItems = (sql: Queryable, pattern: string) => sql`
-  AND i.search_text LIKE lower(${pattern})
-  AND (lower(i.sku) LIKE lower(${pattern}) OR lower(i.title) LIKE lower(${pattern})
-    OR lower(i.description) LIKE lower(${pattern}) OR lower(i.certificate_number) LIKE lower(${pattern}))
-`;
-
-/** The WHERE conditions of a list: the organization's items, narrowed by the query's filters. */
-const listFilters = (sql: Queryable, organizationId: string, query: ExportItemsQuery) => sql`
-  WHERE i.organization_id = ${organizationId}
-    ${query.q === undefined ? sql`` : searchItems(sql, containsPattern(query.q))}
-    ${query.status === undefined ? sql`` : sql`AND i.status = ${query.status}`}
-    ${query.categoryId === undefined ? sql`` : sql`AND i.category_id = ${query.categoryId}`}
-    ${query.gradingService === undefined ? sql`` : sql`AND lower(i.grading_service) = lower(${query.gradingService})`}
-    ${query.grade === undefined ? sql`` : sql`AND lower(i.grade) = lower(${query.grade})`}
-    ${query.sku === undefined ? sql`` : sql`AND i.sku = ${query.sku}`}
-`;
+import { listFilters, ORDER_BY, selectItems } from './list-sql.js';
+import { searchPage } from './search.js';
 
 /**
  * One page of items plus one more row, which tells the caller whether another page follows.
@@ -79,58 +42,6 @@ export async function listItems(sql: Queryable, organizationId: string, query: L
         `,
     query,
   );
-}
-
-/**
- * The rows a search walks in the page's order before it gives up on stopping early: enough for a term found in one
- * item of a few hundred, several times the rows a page takes.
- */
-const searchWindow = (needed: number) => Math.min(20_000, Math.max(5_000, 20 * needed));
-
-/**
- * A page of a search (`q`), in one statement that takes the cheaper of two plans. A common term (in 1,000,000 items,
- * "1881-S" is in thousands) is found by walking the workspace's items in the page's order through the sort's index
- * and stopping at the page's last match: the trigram index would first collect every match, then sort them all. A
- * rare term would make that walk read the whole workspace, so it gives up after `searchWindow` rows, and the trigram
- * index answers instead (it runs only then: a one-time filter). Both find the same rows in the same order; the
- * page's rows are then read in full, in its order.
- */
-function searchPage(sql: Queryable, organizationId: string, query: ListItemsQuery, offset: number) {
-  const needed = offset + query.limit + 1;
-  const window = searchWindow(needed);
-  const filters = listFilters(sql, organizationId, { ...query, q: undefined });
-  const matches = searchItems(sql, containsPattern(query.q ?? ''));
-  return sql`
-    WITH walked AS MATERIALIZED (
-      -- Rows come up in the page's order, and the walk stops at the page's last match (or the window's end).
-      SELECT id, position FROM (
-        SELECT i.id, row_number() OVER (${ORDER_BY[query.sort](sql)}) AS position, (TRUE ${matches}) AS hit
-        FROM items i
-        ${filters}
-        ${ORDER_BY[query.sort](sql)}
-        LIMIT ${window}
-      ) w
-      WHERE hit
-      LIMIT ${needed}
-    ),
-    walk AS MATERIALIZED (SELECT count(*) >= ${needed} AS answers FROM walked)
-    ${selectItems(sql)}
-    WHERE i.organization_id = ${organizationId} AND i.id IN (
-      (
-        SELECT id FROM walked WHERE (SELECT answers FROM walk)
-        ORDER BY position OFFSET ${offset} LIMIT ${query.limit + 1}
-      )
-      UNION ALL
-      (
-        SELECT i.id FROM items i
-        ${listFilters(sql, organizationId, query)}
-          AND NOT (SELECT answers FROM walk)
-        ${ORDER_BY[query.sort](sql)}
-        LIMIT ${query.limit + 1} OFFSET ${offset}
-      )
-    )
-    ${ORDER_BY[query.sort](sql)}
-  `;
 }
 
 /**

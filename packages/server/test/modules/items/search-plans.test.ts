@@ -1,5 +1,7 @@
-import { ITEM_SORTS, type Item } from '@coinventory/contract';
+import { ITEM_SORTS, type Item, type ListItemsQuery, ListItemsQuerySchema } from '@coinventory/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ITEMS } from '../../../src/modules/items/index.js';
+import { type SearchTuning, searchPage } from '../../../src/modules/items/search.js';
 import { freshApi, insertItems, listItems, type SeedItem } from '../../support/items.js';
 import { createTestOrganization, type TestOrganization } from '../../support/organization.js';
 import { startTestServer, type TestServer } from '../../support/server.js';
@@ -73,5 +75,51 @@ describe('a search answers the same whichever plan runs', () => {
       const list = await listItems(api, { q: '1881-S', status: 'out_of_stock', limit });
       expect(list.items.map((item) => item.id)).toEqual(expected.slice(0, limit).map((item) => item.id));
     }
+  });
+});
+
+/**
+ * The statement's three ways (probe, walk on, trigram index) with tunings that make each of them answer: the rows
+ * stay the same. EXPLAIN ANALYZE shows which way ran, so a tuning that stopped forcing its way fails here.
+ */
+describe('every way of the search statement', () => {
+  const TUNINGS: ReadonlyArray<[string, SearchTuning, 'walked on' | 'did not walk on']> = [
+    ['the probe, then the walk on', { probeRows: 5, maxWalk: 1_000, matchCost: 1e9 }, 'walked on'],
+    ['the probe, a walk on too short, then the index', { probeRows: 5, maxWalk: 3, matchCost: 1e9 }, 'walked on'],
+    ['the probe, then the index', { probeRows: 5, maxWalk: 1_000, matchCost: 0 }, 'did not walk on'],
+  ];
+
+  /** Rows the `walked` CTE (the walk after the probe) gave, from the statement's EXPLAIN ANALYZE. */
+  async function walkedRows(query: ListItemsQuery, offset: number, tuning: SearchTuning): Promise<number> {
+    const sql = server.database.sql;
+    const [row] =
+      await sql`EXPLAIN (ANALYZE, FORMAT JSON) ${searchPage(sql, org.organizationId, query, offset, tuning)}`;
+    type Node = { 'Subplan Name'?: string; 'Actual Rows'?: number; Plans?: Node[] };
+    const nodes = (node: Node): Node[] => [node, ...(node.Plans ?? []).flatMap(nodes)];
+    const [{ Plan }] = (row as Record<string, [{ Plan: Node }]>)['QUERY PLAN'] as [{ Plan: Node }];
+    return nodes(Plan).find((n) => n['Subplan Name'] === 'CTE walked')?.['Actual Rows'] ?? 0;
+  }
+
+  it.each(TUNINGS)('%s: every page of every sort is the list’s order, filtered', async (_, tuning, way) => {
+    const sql = server.database.sql;
+    await sql`ANALYZE items`;
+    const api = await freshApi(server, org);
+    let walked = 0;
+    for (const sort of ITEM_SORTS) {
+      const expected = (await listItems(api, { sort, limit: 100 })).items.filter(matches).map((item) => item.id);
+      const found: string[] = [];
+      for (let page = 1; ; page++) {
+        const query = ListItemsQuerySchema.parse({ q: '1881-S', sort, limit: '6', page: String(page) });
+        const offset = (page - 1) * 6;
+        const list = await ITEMS.page(searchPage(sql, org.organizationId, query, offset, tuning), query);
+        walked += await walkedRows(query, offset, tuning);
+        found.push(...list.items.map((item) => item.id));
+        if (!list.hasMore) break;
+        expect(list.items, `${sort} page ${page}`).toHaveLength(6);
+      }
+      expect(found, sort).toEqual(expected);
+    }
+    if (way === 'walked on') expect(walked).toBeGreaterThan(0);
+    else expect(walked).toBe(0);
   });
 });
