@@ -1,7 +1,7 @@
 import { ITEM_SORTS, type Item, type ListItemsQuery, ListItemsQuerySchema } from '@coinventory/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ITEMS } from '../../../src/modules/items/index.js';
-import { type SearchTuning, searchPage } from '../../../src/modules/items/search.js';
+import { SEARCH_TUNING, type SearchTuning, searchPage } from '../../../src/modules/items/search.js';
 import { freshApi, insertItems, listItems, type SeedItem } from '../../support/items.js';
 import { createTestOrganization, type TestOrganization } from '../../support/organization.js';
 import { startTestServer, type TestServer } from '../../support/server.js';
@@ -84,9 +84,21 @@ describe('a search answers the same whichever plan runs', () => {
  */
 describe('every way of the search statement', () => {
   const TUNINGS: ReadonlyArray<[string, SearchTuning, 'walked on' | 'did not walk on']> = [
-    ['the probe, then the walk on', { probeRows: 5, maxWalk: 1_000, matchCost: 1e9 }, 'walked on'],
-    ['the probe, a walk on too short, then the index', { probeRows: 5, maxWalk: 3, matchCost: 1e9 }, 'walked on'],
-    ['the probe, then the index', { probeRows: 5, maxWalk: 1_000, matchCost: 0 }, 'did not walk on'],
+    [
+      'the probe, then the walk on',
+      { ...SEARCH_TUNING, probeRows: 5, maxWalk: 1_000, walkedRow: { together: 0, apart: 0 } },
+      'walked on',
+    ],
+    [
+      'the probe, a walk on too short, then the index',
+      { ...SEARCH_TUNING, probeRows: 5, maxWalk: 3, walkedRow: { together: 0, apart: 0 } },
+      'walked on',
+    ],
+    [
+      'the probe, then the index',
+      { ...SEARCH_TUNING, probeRows: 5, maxWalk: 1_000, walkedRow: { together: 1e9, apart: 1e9 } },
+      'did not walk on',
+    ],
   ];
 
   /** Rows the `walked` CTE (the walk after the probe) gave, from the statement's EXPLAIN ANALYZE. */
