@@ -96,17 +96,22 @@ export function searchPage(
     probe AS MATERIALIZED (${walk(sql`${probeRows}`, 0)}),
     plan AS MATERIALIZED (
       -- found: the probe's matches; further: the rows to walk on (none: the probe answered, or the index is cheaper).
+      -- The sizes are read only when the probe neither answered nor found nothing (a CTE runs when first read).
       SELECT p.found, CASE
           WHEN p.found >= ${needed} OR p.found = 0 THEN 0
           WHEN ${needed}::float8 * ${probeRows} / p.found * (
               ${walkedRow.together}::float8
-              + (${walkedRow.apart}::float8 - ${walkedRow.together}::float8) * (1 - z.workspace / greatest(z.items, 1))
-            ) >= z.items * ${indexScan.perTableRow}::float8 + z.workspace * ${indexScan.perWorkspaceRow}::float8
-              + p.found::float8 / ${probeRows} * z.workspace * ${tuning.collectedMatch}::float8
+              + (${walkedRow.apart}::float8 - ${walkedRow.together}::float8)
+                * (1 - (SELECT workspace / greatest(items, 1) FROM size))
+            ) >= (
+              SELECT items * ${indexScan.perTableRow}::float8 + workspace * ${indexScan.perWorkspaceRow}::float8
+                + p.found::float8 / ${probeRows} * workspace * ${tuning.collectedMatch}::float8
+              FROM size
+            )
             THEN 0
           ELSE least(${maxWalk}::float8, ceil(2 * ${needed}::float8 * ${probeRows} / p.found))::int
         END AS further
-      FROM (SELECT count(*) AS found FROM probe) p, size z
+      FROM (SELECT count(*) AS found FROM probe) p
     ),
     walked AS MATERIALIZED (${walk(sql`(SELECT further FROM plan)`, probeRows)}),
     walk AS MATERIALIZED (
