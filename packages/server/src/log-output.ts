@@ -119,3 +119,57 @@ export class LogOutput {
     this.sink.write(render(`${JSON.stringify(record)}\n`));
   }
 }
+
+/**
+ * A sink that gathers the lines written in one turn of the event loop and hands them to `sink` as one write, at the
+ * next turn: under load, many requests finish per turn, and one system call per line was a twentieth of a request's
+ * CPU. What it holds counts in its `writableLength`, so a log output's bound covers it too. Whatever it holds when the
+ * process exits is written then (stdout is synchronous on Linux for files, pipes and terminals); a process killed by
+ * a signal loses at most that one turn's lines.
+ */
+export class TurnBatchedSink implements LogSink {
+  private pending = '';
+  private scheduled = false;
+
+  /** `atExit` is told how to write what is held when the process exits (tests call it themselves). */
+  constructor(
+    private readonly sink: LogSink,
+    atExit: (flush: () => void) => void = (flush) => process.once('exit', flush),
+  ) {
+    atExit(() => this.flush());
+  }
+
+  get writableLength(): number {
+    return this.sink.writableLength + this.pending.length;
+  }
+
+  get destroyed(): boolean {
+    return this.sink.destroyed;
+  }
+
+  write(chunk: string): boolean {
+    this.pending += chunk;
+    if (!this.scheduled) {
+      this.scheduled = true;
+      setImmediate(() => this.flush());
+    }
+    return true;
+  }
+
+  on(event: 'error', listener: (error: Error) => void): unknown {
+    return this.sink.on(event, listener);
+  }
+
+  once(event: 'drain', listener: () => void): unknown {
+    return this.sink.once(event, listener);
+  }
+
+  /** Writes what this turn gathered. */
+  flush(): void {
+    this.scheduled = false;
+    if (this.pending === '') return;
+    const lines = this.pending;
+    this.pending = '';
+    if (!this.sink.destroyed) this.sink.write(lines);
+  }
+}

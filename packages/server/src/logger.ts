@@ -1,6 +1,6 @@
 import pino, { type Logger } from 'pino';
 import { readableLines } from './log-format.js';
-import { LogOutput } from './log-output.js';
+import { LogOutput, TurnBatchedSink } from './log-output.js';
 
 export type { Logger };
 
@@ -30,7 +30,7 @@ export function createLogger(level: string, format: LogFormat = 'json'): Logger 
   const readable = format === 'pretty' || (format === 'auto' && out.isTTY === true);
   const colour = colourFor(out);
   const render = readable ? (line: string) => readableLines(line, colour) : (line: string) => line;
-  stdoutOutput ??= new LogOutput(out, { base: BASE, render });
+  stdoutOutput ??= new LogOutput(new TurnBatchedSink(out), { base: BASE, render });
   return pino(
     {
       level,

@@ -2,7 +2,7 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { Writable } from 'node:stream';
 import { afterEach, describe, expect, it } from 'vitest';
-import { LOG_BUFFER_LIMIT_BYTES, LogOutput } from '../../src/log-output.js';
+import { LOG_BUFFER_LIMIT_BYTES, LogOutput, TurnBatchedSink } from '../../src/log-output.js';
 
 /**
  * The log output on a real pipe whose reader does not read (a child process that reads its stdin late, or never):
@@ -138,6 +138,46 @@ describe('the log output', () => {
     // The stall's notice in the format of the logger whose line was dropped first; the others' lines in their own.
     expect(written.at(-1)).toMatch(/^PRETTY .*log output stalled/);
     expect(written.slice(2, -1).every((line) => line === LINE)).toBe(true);
+    sink.destroy();
+  });
+
+  it('writes the lines of one turn of the event loop as one write, in order, counting what it holds', async () => {
+    const writes: string[] = [];
+    const sink = new Writable({
+      write(chunk: Buffer, _encoding, done) {
+        writes.push(chunk.toString());
+        done();
+      },
+    });
+    const batched = new TurnBatchedSink(sink);
+    const output = new LogOutput(batched, { render: (line) => line, base: { service: 'test' } });
+    for (let i = 0; i < 3; i++) output.write(`${i}\n`);
+    expect(writes).toEqual([]);
+    expect(batched.writableLength).toBe(6);
+    await new Promise((resolve) => setImmediate(resolve));
+    output.write('3\n');
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(writes).toEqual(['0\n1\n2\n', '3\n']);
+    expect(batched.writableLength).toBe(0);
+    sink.destroy();
+  });
+
+  it('writes what it holds at once when the process exits, in the same turn', () => {
+    const writes: string[] = [];
+    const sink = new Writable({
+      write(chunk: Buffer, _encoding, done) {
+        writes.push(chunk.toString());
+        done();
+      },
+    });
+    let atExit = () => {};
+    const batched = new TurnBatchedSink(sink, (flush) => {
+      atExit = flush;
+    });
+    batched.write('last words\n');
+    // What the process's 'exit' listener does: the turn that would have written the line never comes.
+    atExit();
+    expect(writes).toEqual(['last words\n']);
     sink.destroy();
   });
 });
