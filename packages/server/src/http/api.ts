@@ -58,9 +58,10 @@ export function apiRouter({
   exportStallTimeoutMs,
 }: ApiOptions): express.Router {
   const api = express.Router({ caseSensitive: true, strict: false });
+  const policyHeader = rateLimitPolicyHeader(policy);
   api.use((_req, res, next) => {
     res.setHeader('Cache-Control', 'no-store');
-    res.setHeader('RateLimit-Policy', rateLimitPolicyHeader(policy));
+    res.setHeader('RateLimit-Policy', policyHeader);
     next();
   });
   api.use(markTestMode);
