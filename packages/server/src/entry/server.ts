@@ -6,6 +6,7 @@ import { connectDatabase, type Database, databaseOptions } from '../db/connect.j
 import { allowedOrigins, type Env } from '../env.js';
 import { createApp } from '../http/app.js';
 import { answerClientErrors } from '../http/client-errors.js';
+import { expressBorn } from '../http/express-born.js';
 import { InFlightRequests } from '../http/middleware/lifecycle.js';
 import type { Logger } from '../logger.js';
 import { FailedAuthLimiter } from '../modules/access/index.js';
@@ -118,7 +119,8 @@ const CUT_OFF_GRACE_MS = 2_000;
 
 export async function startServer({ env, logger, beforeServing, signal }: StartOptions): Promise<RunningServer> {
   const webhookPolicy = addressPolicyFromEnv(env);
-  const server: Server = createServer();
+  const born = expressBorn();
+  const server: Server = createServer({ IncomingMessage: born.IncomingMessage, ServerResponse: born.ServerResponse });
   answerClientErrors(server, logger);
   // Keep-alive connections outlive requests; idle ones are closed on shutdown rather than waited for.
   server.keepAliveTimeout = 5_000;
@@ -159,6 +161,7 @@ export async function startServer({ env, logger, beforeServing, signal }: StartO
     metrics: metrics && { metrics, token: env.METRICS_TOKEN },
     corsOrigins: allowedOrigins(env),
   });
+  born.adopt(app);
   serve(app);
   if (!listenFirst) await listen(server, env);
   const { port } = server.address() as AddressInfo;

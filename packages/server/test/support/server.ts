@@ -6,6 +6,7 @@ import { afterAll, beforeAll } from 'vitest';
 import type { Database } from '../../src/db/connect.js';
 import { createApp } from '../../src/http/app.js';
 import { answerClientErrors } from '../../src/http/client-errors.js';
+import { expressBorn } from '../../src/http/express-born.js';
 import type { RatePolicy } from '../../src/modules/access/index.js';
 import type { WebhookSettings } from '../../src/modules/webhooks/index.js';
 import { createTestDatabase } from './database.js';
@@ -51,22 +52,24 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
   const given = typeof options.database === 'function' ? options.database() : options.database;
   const database = given ?? (await createTestDatabase(options));
   const logger = options.logger ?? pino({ level: process.env.TEST_LOG_LEVEL ?? 'silent' });
-  const server = createServer(
-    createApp({
-      sql: database.sql,
-      logger,
-      policy: options.policy,
-      publicBaseUrl: options.publicBaseUrl,
-      requestTimeoutMs: options.requestTimeoutMs,
-      requestBodyTimeoutMs: options.requestBodyTimeoutMs,
-      queueLimit: options.queueLimit,
-      onSyncQueued: options.onSyncQueued,
-      webhooks: options.webhooks,
-      ...(options.corsOrigins && { corsOrigins: options.corsOrigins }),
-      exportStallTimeoutMs: options.exportStallTimeoutMs,
-      cancelStatements: database.kind === 'postgres',
-    }),
-  );
+  // The server's own request and response classes (entry/server.ts), so every suite runs what production runs.
+  const born = expressBorn();
+  const app = createApp({
+    sql: database.sql,
+    logger,
+    policy: options.policy,
+    publicBaseUrl: options.publicBaseUrl,
+    requestTimeoutMs: options.requestTimeoutMs,
+    requestBodyTimeoutMs: options.requestBodyTimeoutMs,
+    queueLimit: options.queueLimit,
+    onSyncQueued: options.onSyncQueued,
+    webhooks: options.webhooks,
+    ...(options.corsOrigins && { corsOrigins: options.corsOrigins }),
+    exportStallTimeoutMs: options.exportStallTimeoutMs,
+    cancelStatements: database.kind === 'postgres',
+  });
+  born.adopt(app);
+  const server = createServer({ IncomingMessage: born.IncomingMessage, ServerResponse: born.ServerResponse }, app);
   answerClientErrors(server, logger);
   server.listen(0, '127.0.0.1');
   await once(server, 'listening');
