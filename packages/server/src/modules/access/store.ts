@@ -87,9 +87,13 @@ const grantRow = (
 const likelyAdmitted = (sql: Queryable, policy: RatePolicy) => sql`
   NOT EXISTS (
     SELECT 1 FROM rate_limit_state s
-    JOIN rate_limit_slots r ON r.key_id = s.key_id AND r.slot = (s.admitted + 1) % s.max_requests
     WHERE s.key_id = g.key_id AND s.max_requests = ${policy.maxRequests}
-      AND r.admitted_at > clock_timestamp() - make_interval(secs => ${policy.windowSeconds})
+      -- The next slot looked up by its whole key, per state row (a subplan): as a join, a plan made while the ring
+      -- was small could read every slot of the key, and a raised limit's ring grows to hundreds of thousands.
+      AND (
+        SELECT r.admitted_at FROM rate_limit_slots r
+        WHERE r.key_id = s.key_id AND r.slot = (s.admitted + 1) % s.max_requests
+      ) > clock_timestamp() - make_interval(secs => ${policy.windowSeconds})
   )
 `;
 
