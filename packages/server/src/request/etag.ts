@@ -1,5 +1,5 @@
+import type { Hash } from 'node:crypto';
 import * as crypto from 'node:crypto';
-import { createHash, type Hash } from 'node:crypto';
 import { CONDITIONAL } from '@coinventory/contract';
 import { ApiError } from '../errors.js';
 
@@ -14,11 +14,14 @@ const oneShotHash = (crypto as { hash?: (algorithm: string, data: string, encodi
  */
 export const etagOf = (jsonText: string): string =>
   oneShotHash
-    ? `"${oneShotHash('sha256', jsonText, 'base64url').slice(0, 27)}"`
-    : etagOfHash(createHash('sha256').update(jsonText));
+    ? tagOf(oneShotHash('sha256', jsonText, 'base64url'))
+    : etagOfHash(crypto.createHash('sha256').update(jsonText));
 
 /** The ETag of bytes hashed as they were written (SHA-256), for an answer too large to hold as one string. */
-export const etagOfHash = (sha256: Hash): string => `"${sha256.digest('base64url').slice(0, 27)}"`;
+export const etagOfHash = (sha256: Hash): string => tagOf(sha256.digest('base64url'));
+
+/** The one spelling of an ETag: the first 27 characters of the digest, quoted. */
+const tagOf = (digest: string): string => `"${digest.slice(0, 27)}"`;
 
 /** The entity tags a conditional header lists (`*` stays `*`); weak ones keep their `W/`. */
 function tagsOf(header: string): string[] {
