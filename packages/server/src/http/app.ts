@@ -92,7 +92,7 @@ export function createApp({
   app.set('query parser', 'simple');
   app.set('etag', false);
   // First, so every answer is counted, the ones refused before any route too.
-  if (metrics) app.use(metrics.metrics.http);
+  if (metrics) app.use(metrics.metrics.http(app.request));
   app.use(requestContext(logger));
   app.use(
     requestLifecycle({

@@ -17,8 +17,12 @@ import {
  */
 export interface Metrics {
   registry: Registry;
-  /** Counts every request when its response is finished: route, status, time; refusals and failed authentications. */
-  http: (req: Request, res: Response, next: NextFunction) => void;
+  /**
+   * The middleware that counts every request of an app when its response is finished: route, status, time; refusals
+   * and failed authentications. `appRequest` is the app's request prototype (`app.request`), where the route each
+   * request matched is remembered.
+   */
+  http(appRequest: object): (req: Request, res: Response, next: NextFunction) => void;
   /** The pool, instrumented: transactions in progress and how long each waited for a connection. */
   instrumentPool<T extends Sql>(sql: T): T;
   /** What the sync worker reports. */
@@ -112,26 +116,27 @@ function requestMetrics(registry: Registry): Metrics['http'] {
     labelNames: ['reason'],
     registers: [registry],
   });
-  return (req, res, next) => {
-    const started = performance.now();
-    // Before any router runs (this is installed first).
-    rememberRouteMounts(Object.getPrototypeOf(req));
-    res.once('finish', () => {
-      const route = routeTemplate(req as unknown as RoutedRequest);
-      const status = res.statusCode;
-      requests.inc({ method: req.method, route, status: String(status) });
-      duration.observe({ method: req.method, route }, (performance.now() - started) / 1000);
-      if (status === 429) refusals.inc({ limit: res.getHeader('RateLimit') === undefined ? 'failed_auth' : 'key' });
-      // The API's access check, not the metrics token's (whose refusals are counted under /metrics).
-      if (
-        (status === 401 || status === 403) &&
-        route !== '/metrics' &&
-        res.getHeader('WWW-Authenticate') !== undefined
-      ) {
-        authFailures.inc({ reason: authFailureReason(res) });
-      }
-    });
-    next();
+  return (appRequest) => {
+    rememberRouteMounts(appRequest);
+    return (req, res, next) => {
+      const started = performance.now();
+      res.once('finish', () => {
+        const route = routeTemplate(req as unknown as RoutedRequest);
+        const status = res.statusCode;
+        requests.inc({ method: req.method, route, status: String(status) });
+        duration.observe({ method: req.method, route }, (performance.now() - started) / 1000);
+        if (status === 429) refusals.inc({ limit: res.getHeader('RateLimit') === undefined ? 'failed_auth' : 'key' });
+        // The API's access check, not the metrics token's (whose refusals are counted under /metrics).
+        if (
+          (status === 401 || status === 403) &&
+          route !== '/metrics' &&
+          res.getHeader('WWW-Authenticate') !== undefined
+        ) {
+          authFailures.inc({ reason: authFailureReason(res) });
+        }
+      });
+      next();
+    };
   };
 }
 
