@@ -20,6 +20,7 @@ import openApiDocument from '@coinventory/contract/openapi';
 import {
   createKey,
   DEMO_ORGANIZATION,
+  exitedWithOutput,
   findPostgresBin,
   type PostgresCluster,
   type RunningServer,
@@ -121,11 +122,7 @@ function collect(child: ChildProcess): { output: () => string; done: Promise<Fin
   child.stderr?.on('data', (chunk: Buffer) => {
     output += chunk.toString();
   });
-  const done = once(child, 'exit').then(([code, signal]) => ({
-    code: code as number | null,
-    signal: signal as NodeJS.Signals | null,
-    output,
-  }));
+  const done = exitedWithOutput(child).then(({ code, signal }) => ({ code, signal, output }));
   return { output: () => output, done };
 }
 

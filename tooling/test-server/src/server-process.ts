@@ -234,7 +234,30 @@ export interface Finished {
   stderr: string;
 }
 
-/** Everything a child process writes, and its exit code, once it has exited. */
+/**
+ * How long, after a child has exited, its pipes may take to deliver what it wrote before it did. A process of its own
+ * that still holds them (one the child started) would keep them open for good: what came before is returned then.
+ */
+const OUTPUT_AFTER_EXIT_MS = 10_000;
+
+/**
+ * The child's exit code and signal, once it has exited and what it wrote has been read. Its 'exit' can come before
+ * the last of its output: on a loaded machine a command's one line on stderr was read after it. Call it before the
+ * child can have exited (as soon as it is spawned).
+ */
+export async function exitedWithOutput(
+  child: ChildProcess,
+): Promise<{ code: number | null; signal: NodeJS.Signals | null }> {
+  // Also rejected, as 'exit' is, if the child could not be started: that rejection is the one thrown.
+  const closed = once(child, 'close').catch(() => undefined);
+  const [code, signal] = (await once(child, 'exit')) as [number | null, NodeJS.Signals | null];
+  let timer: NodeJS.Timeout | undefined;
+  await Promise.race([closed, new Promise((resolve) => (timer = setTimeout(resolve, OUTPUT_AFTER_EXIT_MS)))]);
+  clearTimeout(timer);
+  return { code, signal };
+}
+
+/** Everything a child process writes, and its exit code, once it has exited (see exitedWithOutput). */
 export async function outputOf(child: ChildProcess): Promise<Finished> {
   let stdout = '';
   let stderr = '';
@@ -244,7 +267,7 @@ export async function outputOf(child: ChildProcess): Promise<Finished> {
   child.stderr?.on('data', (chunk: Buffer) => {
     stderr += chunk.toString();
   });
-  const [code] = (await once(child, 'exit')) as [number | null];
+  const { code } = await exitedWithOutput(child);
   return { code, stdout, stderr };
 }
 
