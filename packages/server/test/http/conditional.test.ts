@@ -1,5 +1,6 @@
 import { CONDITIONAL, type Item } from '@coinventory/contract';
 import { describe, expect, it } from 'vitest';
+import { etagOf } from '../../src/request/etag.js';
 import { changesPage, feedCursor } from '../support/changes.js';
 import { ERROR_BODY } from '../support/errors.js';
 import { call, expectStatus } from '../support/http.js';
@@ -88,5 +89,39 @@ describe('If-Match on PATCH and DELETE', () => {
     const missing = `/items/${crypto.randomUUID()}`;
     expect((await api.patch(missing, { body: { title: 'x' }, headers: { 'if-match': '*' } })).status).toBe(404);
     expect((await api.delete(missing, { headers: { 'if-match': '"abc"' } })).status).toBe(404);
+  });
+});
+
+describe('the bytes of an answer, small or large', () => {
+  it('are JSON.stringify’s text, with its byte length and its ETag, and HEAD gets the same headers alone', async () => {
+    const api = await freshApi(ctx.server, ctx.organization);
+    const after = await feedCursor(api);
+    // Non-ASCII text, so characters and bytes differ: four changes of about 6 KB each make a page over the 16 KB
+    // from which the body leaves as a Buffer; its first change alone stays under it, and leaves as a string.
+    for (let i = 0; i < 4; i += 1) {
+      await createItem(api, {
+        sku: uniqueSku('BYTES'),
+        title: `Bytes ${i}`,
+        description: 'Pièce “fleur de coin” 🪙 '.repeat(250),
+      });
+    }
+    const pages = {
+      small: `/changes?after=${encodeURIComponent(after)}&limit=1`,
+      large: `/changes?after=${encodeURIComponent(after)}`,
+    };
+    for (const [size, path] of Object.entries(pages)) {
+      const answer = await api.get(path);
+      expectStatus(answer, 200);
+      expect(answer.text, size).toBe(JSON.stringify(answer.body));
+      const bytes = Buffer.byteLength(answer.text);
+      expect(bytes > 16 * 1024, size).toBe(size === 'large');
+      expect(answer.headers.get('content-length'), size).toBe(String(bytes));
+      expect(answer.headers.get('etag'), size).toBe(etagOf(answer.text));
+      const head = await call(ctx.server.baseUrl, 'HEAD', path, { key: ctx.organization.key });
+      expect(head.status, size).toBe(200);
+      expect(head.text, size).toBe('');
+      expect(head.headers.get('content-length'), size).toBe(String(bytes));
+      expect(head.headers.get('etag'), size).toBe(answer.headers.get('etag'));
+    }
   });
 });
