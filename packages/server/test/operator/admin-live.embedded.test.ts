@@ -15,7 +15,6 @@ import {
   KeyListJson,
   ListedOrganizationJson,
   me,
-  OrganizationJson,
   PROPAGATION_BOUND_MS,
   type ProvisionedOrganization,
   provisionOrganization,

@@ -15,7 +15,6 @@ import {
   KeyListJson,
   ListedOrganizationJson,
   MemberJson,
-  OrganizationJson,
   TEST_KEY_VALUE,
   UserJson,
 } from '../support/admin.js';

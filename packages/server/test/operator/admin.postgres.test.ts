@@ -23,7 +23,6 @@ import {
   ListedOrganizationJson,
   MemberJson,
   me,
-  OrganizationJson,
   RemovedMemberJson,
   UserJson,
 } from '../support/admin.js';
