@@ -6,13 +6,15 @@ import { ApiError } from '../errors.js';
 /**
  * crypto.hash (Node 20.12 and later): one call, without a Hash object per answer; the same digest as createHash's.
  */
-const oneShotHash = (crypto as { hash?: (algorithm: string, data: string, encoding: 'base64url') => string }).hash;
+const oneShotHash = (crypto as { hash?: (algorithm: string, data: string | Buffer, encoding: 'base64url') => string })
+  .hash;
 
 /**
- * Strong ETags of answers: a hash of the JSON text sent. One function for both ends, so the ETag a GET sends is the
- * one If-Match compares with: the object's JSON as the GET would send it now.
+ * Strong ETags of answers: a hash of the JSON text sent (as a string, or already encoded as its UTF-8 bytes: the same
+ * digest). One function for both ends, so the ETag a GET sends is the one If-Match compares with: the object's JSON
+ * as the GET would send it now.
  */
-export const etagOf = (jsonText: string): string =>
+export const etagOf = (jsonText: string | Buffer): string =>
   oneShotHash
     ? tagOf(oneShotHash('sha256', jsonText, 'base64url'))
     : etagOfHash(crypto.createHash('sha256').update(jsonText));

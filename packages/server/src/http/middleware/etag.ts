@@ -20,9 +20,11 @@ export function entityTags(req: Request, res: Response, next: NextFunction) {
   const json = res.json.bind(res);
   res.json = (body: unknown) => {
     if (res.statusCode !== 200) return json(body);
-    // What res.json would send, serialised once: the ETag is of these bytes.
+    // What res.json would send, serialised once (a large body also encoded once, see LARGE_BODY): the ETag is of
+    // these bytes.
     const text = JSON.stringify(body);
-    const etag = etagOf(text);
+    const bytes = text.length < LARGE_BODY ? text : Buffer.from(text);
+    const etag = etagOf(bytes);
     res.setHeader('ETag', etag);
     if ((req.method === 'GET' || req.method === 'HEAD') && noneMatchHits(req.get('if-none-match'), etag)) {
       return res.status(304).end();
@@ -31,7 +33,6 @@ export function entityTags(req: Request, res: Response, next: NextFunction) {
     if (type !== undefined && type !== JSON_TYPE) return res.send(text);
     // What res.send would do with this text, without its content-type parsing and second freshness check
     // (If-None-Match was answered above), and without its buffer copy of a small body.
-    const bytes = text.length < LARGE_BODY ? text : Buffer.from(text);
     res.setHeader('Content-Type', JSON_TYPE);
     res.setHeader('Content-Length', typeof bytes === 'string' ? Buffer.byteLength(bytes) : bytes.length);
     if (req.method === 'HEAD') res.end();
