@@ -1,26 +1,17 @@
 import type { Hash } from 'node:crypto';
-import * as crypto from 'node:crypto';
 import { CONDITIONAL } from '@coinventory/contract';
 import { ApiError } from '../errors.js';
-
-/**
- * crypto.hash (Node 20.12 and later): one call, without a Hash object per answer; the same digest as createHash's.
- */
-const oneShotHash = (crypto as { hash?: (algorithm: string, data: string | Buffer, encoding: 'base64url') => string })
-  .hash;
+import { sha256 } from '../sha256.js';
 
 /**
  * Strong ETags of answers: a hash of the JSON text sent (as a string, or already encoded as its UTF-8 bytes: the same
  * digest). One function for both ends, so the ETag a GET sends is the one If-Match compares with: the object's JSON
  * as the GET would send it now.
  */
-export const etagOf = (jsonText: string | Buffer): string =>
-  oneShotHash
-    ? tagOf(oneShotHash('sha256', jsonText, 'base64url'))
-    : etagOfHash(crypto.createHash('sha256').update(jsonText));
+export const etagOf = (jsonText: string | Buffer): string => tagOf(sha256(jsonText, 'base64url'));
 
 /** The ETag of bytes hashed as they were written (SHA-256), for an answer too large to hold as one string. */
-export const etagOfHash = (sha256: Hash): string => tagOf(sha256.digest('base64url'));
+export const etagOfHash = (hash: Hash): string => tagOf(hash.digest('base64url'));
 
 /** The one spelling of an ETag: the first 27 characters of the digest, quoted. */
 const tagOf = (digest: string): string => `"${digest.slice(0, 27)}"`;

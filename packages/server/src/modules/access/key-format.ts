@@ -1,5 +1,6 @@
-import { createHash, randomBytes } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import { type KeyMode, TEST_MODE } from '@coinventory/contract';
+import { sha256 } from '../../sha256.js';
 
 /**
  * API keys look like `cvk_live_<32 random base62 chars><6 base62 checksum chars>`, or `cvk_test_…` for a test key.
@@ -75,7 +76,7 @@ export function isWellFormedKey(value: string): boolean {
 }
 
 /** What is stored and looked up: the SHA-256 of the whole key. */
-export const hashKey = (key: string): Buffer => createHash('sha256').update(key, 'utf8').digest();
+export const hashKey = (key: string): Buffer => sha256(key, 'buffer');
 
 /** The last four characters, shown in key listings. */
 export const keyHint = (key: string): string => key.slice(-4);

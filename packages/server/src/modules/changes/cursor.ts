@@ -1,5 +1,5 @@
-import { createHash } from 'node:crypto';
 import { badRequest } from '../../errors.js';
+import { sha256 } from '../../sha256.js';
 
 /**
  * A changes cursor: the organization it belongs to and a position in its feed, sent to callers as opaque text. It
@@ -14,7 +14,7 @@ export interface Cursor {
 const FORMAT = /^chg1\.([0-9a-f]{32})\.(0|[1-9][0-9]{0,15})\.([A-Za-z0-9_-]{8})$/;
 
 const compact = (uuid: string) => uuid.replaceAll('-', '').toLowerCase();
-const checkOf = (payload: string) => createHash('sha256').update(payload).digest('base64url').slice(0, 8);
+const checkOf = (payload: string) => sha256(payload, 'base64url').slice(0, 8);
 
 export function encodeCursor({ organizationId, position }: Cursor): string {
   const payload = `chg1.${compact(organizationId)}.${position}`;

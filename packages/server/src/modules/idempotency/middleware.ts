@@ -1,10 +1,10 @@
-import { createHash } from 'node:crypto';
 import { type Contract, IDEMPOTENCY } from '@coinventory/contract';
 import type { TsRestRequest } from '@ts-rest/express';
 import type { NextFunction, Response } from 'express';
 import { ApiError, badRequest } from '../../errors.js';
 import { etagOf } from '../../request/etag.js';
 import { requestStateOf } from '../../request/state.js';
+import { sha256 } from '../../sha256.js';
 import { findAnswer, type KeyScope, keepAnswer, lockKey } from './store.js';
 
 /** A request on a contract route, as the routes' global middleware sees it. */
@@ -34,7 +34,7 @@ function canonicalJson(value: unknown): string {
 function fingerprintOf(req: ContractRequest): string {
   const path = `${req.tsRestRoute.path} ${canonicalJson(req.params)}`;
   const body = req.body === undefined ? '' : canonicalJson(req.body);
-  return createHash('sha256').update(`${req.method} ${path}\n${body}`).digest('base64url');
+  return sha256(`${req.method} ${path}\n${body}`, 'base64url');
 }
 
 /**
@@ -46,7 +46,7 @@ function fingerprintOf(req: ContractRequest): string {
 function previousFingerprintOf(req: ContractRequest): string {
   const path = req.originalUrl.split('?')[0] ?? '';
   const body = req.body === undefined ? '' : canonicalJson(req.body);
-  return createHash('sha256').update(`${req.method} ${path}\n${body}`).digest('base64url');
+  return sha256(`${req.method} ${path}\n${body}`, 'base64url');
 }
 
 /** Sends a kept answer again, as it was first sent, saying so. */

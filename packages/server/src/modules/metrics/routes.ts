@@ -1,12 +1,13 @@
-import { createHash, timingSafeEqual } from 'node:crypto';
+import { timingSafeEqual } from 'node:crypto';
 import type { NextFunction, Request, Response } from 'express';
 import { ApiError } from '../../errors.js';
+import { sha256 } from '../../sha256.js';
 import { clusterMetrics, inClusterWorker } from './cluster.js';
 import type { Metrics } from './registry.js';
 
 export const METRICS_PATH = '/metrics';
 
-const digest = (value: string) => createHash('sha256').update(value).digest();
+const digest = (value: string) => sha256(value, 'buffer');
 
 /** Whether the Authorization header carries the metrics token (compared in constant time). */
 function carriesToken(header: string | undefined, token: string): boolean {
