@@ -105,6 +105,7 @@ export function processesLines(p) {
     return item && me ? `${buildName(build)} ${pct(item.server.rps / me.server.rps)}` : '';
   });
   lines.push('', `GET /items/{id} as a share of GET /me's req/s on one key: ${ratios.filter(Boolean).join(', ')}.`);
+  lines.push('', closedLoopFloor(p));
   if (!p.scaling) {
     lines.push('', '**Server processes with many keys**: not measured (`--scaling` measures them).');
     return lines;
@@ -130,6 +131,26 @@ export function processesLines(p) {
     }),
   );
   return lines;
+}
+
+/**
+ * What a closed loop allows: each connection sends its next request when the last is answered, so a request takes
+ * connections ÷ req/s on average (Little's law). Under 100 ms on average needs more than connections ÷ 0.1 s answered
+ * a second, and a p99 under 100 ms all but needs that: a machine whose cores the server shares with PostgreSQL and the
+ * load generator may not reach that rate however little a request waits for anything but a core.
+ * @param {Processes} p
+ */
+function closedLoopFloor(p) {
+  const needed = p.connections / 0.1;
+  const { item } = oneKeyPair(p, 'this');
+  const mean =
+    item && item.server.rps > 0
+      ? `; this build's GET /items/{id}: ${int(item.server.rps)} req/s, so ${ms((1000 * p.connections) / item.server.rps)} ms on average`
+      : '';
+  return (
+    `With ${p.connections} connections a request takes ${p.connections} ÷ req/s on average (Little's law): for the ` +
+    `average alone to stay under 100 ms the one process must answer more than ${int(needed)} req/s${mean}.`
+  );
 }
 
 /**
