@@ -1,7 +1,8 @@
 import type postgres from 'postgres';
 import { type ColumnType, text } from './column-types.js';
+import { JsonText, jsonTextOf } from './json-text.js';
 import { type ListPage, listPage } from './sql-helpers.js';
-import type { Queryable } from './types.js';
+import type { Fragment, Queryable } from './types.js';
 
 /**
  * One declaration per table: each column once, with the API field it fills and the body field that writes it.
@@ -20,7 +21,7 @@ const organizationRowKey = {
 } as const;
 type Keyed<C> = typeof organizationRowKey & C;
 
-export type Fragment = postgres.PendingQuery<postgres.Row[]>;
+export type { Fragment } from './types.js';
 
 /** Dotted paths into an API object, two levels deep (`quantity.available`), for where a column's value goes. */
 export type FieldPath<A> = {
@@ -72,6 +73,13 @@ export interface Table<A, B, C extends Columns> {
   all(rows: Promise<readonly postgres.Row[]>): Promise<A[]>;
   /** A list answer from a query that fetched one page's rows plus one (which says whether another page follows). */
   page(rows: Promise<readonly postgres.Row[]>, query: { page: number; limit: number }): Promise<ListPage<A>>;
+  /** The select list of the API's fields as JSON text written by PostgreSQL (db/json-text.ts). */
+  selectText(sql: Queryable): Fragment;
+  /** `page`'s answer as JSON text, from a query that selects `selectText`: the same bytes, without the objects. */
+  pageText(
+    rows: Promise<readonly postgres.Row[]>,
+    query: { page: number; limit: number },
+  ): Promise<JsonText<ListPage<A>>>;
   /** The API object of a query's first row, or null when it returned none. */
   first(rows: Promise<readonly postgres.Row[]>): Promise<A | null>;
   /**
@@ -105,6 +113,13 @@ export function defineTable<A, B = never>() {
     const places = shown.map(([name, spec]) => placeOf(name, spec));
     const timestamps = shown.filter(([, spec]) => spec.type.kind === 'timestamp').map(([name]) => name);
     let selectList: Fragment | undefined;
+    const jsonText = jsonTextOf(
+      shown.map(([name, spec]) => ({
+        field: spec.field as string,
+        kind: spec.type.kind,
+        expression: (sql: Queryable) => spec.computed?.(sql) ?? sql`${sql(`${declaration.alias}.${name}`)}`,
+      })),
+    );
     // Every object is a copy of one template, its fields in the API's order, so all of a table's objects share one
     // shape (V8 keeps them fast to fill and to serialise) rather than growing a field at a time.
     const { topShape, nestedShapes } = shapesOf(places);
@@ -141,6 +156,15 @@ export function defineTable<A, B = never>() {
           (await rows).map((row) => toApi(row as RowOf<Keyed<C>>)),
           query,
         ),
+      selectText: (sql) => jsonText.select(sql),
+      pageText: async (rows, query) => {
+        const { items, ...rest } = listPage(
+          (await rows).map((row) => jsonText.text(row)),
+          query,
+        );
+        // The envelope's other fields as JSON.stringify writes them, after the items' texts.
+        return new JsonText(`{"items":[${items.join(',')}],${JSON.stringify(rest).slice(1)}`);
+      },
       first: async (rows) => {
         const [row] = await rows;
         return row === undefined ? null : toApi(row as RowOf<Keyed<C>>);

@@ -1,5 +1,6 @@
 import type { Response } from 'express';
 import { actAs, keyActor } from '../db/actor.js';
+import type { JsonText } from '../db/json-text.js';
 import type { RequestWork } from '../db/request-work.js';
 import type { Queryable, TransactionSql } from '../db/types.js';
 import { ApiError, found } from '../errors.js';
@@ -93,6 +94,15 @@ function readContext(res: Response): ReadContext {
 export const read =
   <Args extends RouteArgs, Body>(run: (context: ReadContext, args: Args) => Promise<Body>) =>
   async (args: Args) => ({ status: 200 as const, body: await run(readContext(args.res), args) });
+
+/**
+ * A read whose answer PostgreSQL wrote as JSON text (a list: db/json-text.ts). ts-rest hands the body to `res.json`
+ * untouched (responses are not validated), where the entity-tag middleware sends the text as it is; the contract's
+ * type is the text's, so it is given as that type here, the one place the two meet.
+ */
+export const readText =
+  <Args extends RouteArgs, Body>(run: (context: ReadContext, args: Args) => Promise<JsonText<Body>>) =>
+  async (args: Args) => ({ status: 200 as const, body: (await run(readContext(args.res), args)) as unknown as Body });
 
 /** A read that answers with a status of its own (a 304 from the export's ETag). */
 export const readAnswer =

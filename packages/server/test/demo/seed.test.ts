@@ -411,10 +411,10 @@ describe('seedDemoOrganization', () => {
 
   it('reads back through the services as valid API responses, every status filter finding items', async () => {
     const org = demo.organizationId;
-    const all = await listItems(db.sql, org, ListItemsQuerySchema.parse({ limit: '100' }));
+    const all = (await listItems(db.sql, org, ListItemsQuerySchema.parse({ limit: '100' }))).parse();
     expect(ItemListSchema.parse(all).items).toHaveLength(demo.counts.items);
     for (const status of ITEM_STATUSES) {
-      const page = await listItems(db.sql, org, ListItemsQuerySchema.parse({ status, limit: '100' }));
+      const page = (await listItems(db.sql, org, ListItemsQuerySchema.parse({ status, limit: '100' }))).parse();
       expect(page.items.length, status).toBeGreaterThanOrEqual(5);
     }
     let valuations = 0;

@@ -1,4 +1,5 @@
 import type { NextFunction, Request, Response } from 'express';
+import { JsonText } from '../../db/json-text.js';
 import { etagOf, noneMatchHits } from '../../request/etag.js';
 
 const JSON_TYPE = 'application/json; charset=utf-8';
@@ -19,10 +20,10 @@ const LARGE_BODY = 16 * 1024;
 export function entityTags(req: Request, res: Response, next: NextFunction) {
   const json = res.json.bind(res);
   res.json = (body: unknown) => {
-    if (res.statusCode !== 200) return json(body);
-    // What res.json would send, serialised once (a large body also encoded once, see LARGE_BODY): the ETag is of
-    // these bytes.
-    const text = JSON.stringify(body);
+    if (res.statusCode !== 200) return json(body instanceof JsonText ? body.parse() : body);
+    // What res.json would send, serialised once (a large body also encoded once, see LARGE_BODY), or the text
+    // PostgreSQL wrote for it (db/json-text.ts): the ETag is of these bytes.
+    const text = body instanceof JsonText ? body.text : JSON.stringify(body);
     const bytes = text.length < LARGE_BODY ? text : Buffer.from(text);
     const etag = etagOf(bytes);
     res.setHeader('ETag', etag);

@@ -12,6 +12,13 @@ export const selectItems = (sql: Queryable) => sql`
   LEFT JOIN categories c ON c.organization_id = i.organization_id AND c.id = i.category_id
 `;
 
+/** The same rows as JSON text written by PostgreSQL, for a list answer (ITEMS.pageText). */
+export const selectItemsText = (sql: Queryable) => sql`
+  SELECT ${ITEMS.selectText(sql)}
+  FROM items i
+  LEFT JOIN categories c ON c.organization_id = i.organization_id AND c.id = i.category_id
+`;
+
 // Every order ends on a unique key so that walking pages never skips or repeats a row (ITEM_SORT_RULES).
 // Text sorts use byte order (COLLATE "C") so they are the same on every server, matching the indexes.
 export const ORDER_BY: Record<ItemSort, (sql: Queryable) => postgres.PendingQuery<postgres.Row[]>> = {

@@ -2,7 +2,7 @@ import { contract } from '@coinventory/contract';
 import type { Logger } from 'pino';
 import { conditionsOf } from '../../request/etag.js';
 import { readById } from '../../request/gated-read.js';
-import { read, readAnswer, readOne, type WriteNotifier, write } from '../../request/pipeline.js';
+import { read, readAnswer, readOne, readText, type WriteNotifier, write } from '../../request/pipeline.js';
 import { routesFor } from '../../request/routes.js';
 import { batchItems } from './batch.js';
 import { ITEMS } from './columns.js';
@@ -18,7 +18,7 @@ export const itemRead = readById(contract.items.get, ITEMS, itemById);
 /** The items routes; writes that queue work for the background workers tell `notify` after their commit. */
 export const itemsRoutes = (notify: WriteNotifier, logger: Logger, exportSlots: ExportSlots) =>
   routesFor(contract.items, {
-    list: read(({ db, organizationId }, { query }) => listItems(db, organizationId, query)),
+    list: readText(({ db, organizationId }, { query }) => listItems(db, organizationId, query)),
     batch: write(notify, ({ tx, organizationId, notify: told }, { query, body }) =>
       batchItems(tx, organizationId, body, { dryRun: query.dryRun, notify: told }),
     ),

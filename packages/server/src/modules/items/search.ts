@@ -1,7 +1,7 @@
 import type { ListItemsQuery } from '@coinventory/contract';
 import { containsPattern } from '../../db/sql-helpers.js';
 import type { Queryable } from '../../db/types.js';
-import { listFilters, ORDER_BY, searchColumns, searchItems, selectItems, sortColumns } from './list-sql.js';
+import { listFilters, ORDER_BY, searchColumns, searchItems, selectItemsText, sortColumns } from './list-sql.js';
 
 /**
  * A page of a search (`q`) in one statement, whose plan fits the term. Two ways find a page's matches:
@@ -117,7 +117,7 @@ export function searchPage(
     walk AS MATERIALIZED (
       SELECT (SELECT found FROM plan) + (SELECT count(*) FROM walked) >= ${needed} AS answers
     )
-    ${selectItems(sql)}
+    ${selectItemsText(sql)}
     WHERE i.organization_id = ${organizationId} AND i.id IN (
       (
         SELECT i.id FROM (SELECT * FROM probe UNION ALL SELECT * FROM walked) i

@@ -1,10 +1,11 @@
 import type { ExportItemsQuery, Item, ItemList, ListItemsQuery, UpdateItemBody } from '@coinventory/contract';
+import type { JsonText } from '../../db/json-text.js';
 import { inserted, offsetOf } from '../../db/sql-helpers.js';
 import type { WriteOf } from '../../db/table.js';
 import type { Queryable } from '../../db/types.js';
 import type { ById } from '../../request/gated-read.js';
 import { ITEMS, type StoredItemRow } from './columns.js';
-import { listFilters, ORDER_BY, selectItems } from './list-sql.js';
+import { listFilters, ORDER_BY, selectItems, selectItemsText } from './list-sql.js';
 import { searchPage } from './search.js';
 
 /**
@@ -16,19 +17,23 @@ import { searchPage } from './search.js';
  * benchmark (bench/, `pnpm bench`) page 2,000 of 50 took 900 ms of PostgreSQL's time before and 20 ms after. The
  * first page skips nothing and keeps the plain query, which the planner plans in half the time.
  */
-export async function listItems(sql: Queryable, organizationId: string, query: ListItemsQuery): Promise<ItemList> {
+export async function listItems(
+  sql: Queryable,
+  organizationId: string,
+  query: ListItemsQuery,
+): Promise<JsonText<ItemList>> {
   const offset = offsetOf(query.page, query.limit);
-  if (query.q !== undefined) return ITEMS.page(searchPage(sql, organizationId, query, offset), query);
-  return ITEMS.page(
+  if (query.q !== undefined) return ITEMS.pageText(searchPage(sql, organizationId, query, offset), query);
+  return ITEMS.pageText(
     offset === 0
       ? sql`
-          ${selectItems(sql)}
+          ${selectItemsText(sql)}
           ${listFilters(sql, organizationId, query)}
           ${ORDER_BY[query.sort](sql)}
           LIMIT ${query.limit + 1}
         `
       : sql`
-          SELECT ${ITEMS.select(sql)}
+          SELECT ${ITEMS.selectText(sql)}
           FROM (
             SELECT i.organization_id, i.id
             FROM items i

@@ -123,7 +123,7 @@ describe('every way of the search statement', () => {
       for (let page = 1; ; page++) {
         const query = ListItemsQuerySchema.parse({ q: '1881-S', sort, limit: '6', page: String(page) });
         const offset = (page - 1) * 6;
-        const list = await ITEMS.page(searchPage(sql, org.organizationId, query, offset, tuning), query);
+        const list = (await ITEMS.pageText(searchPage(sql, org.organizationId, query, offset, tuning), query)).parse();
         walked += await walkedRows(query, offset, tuning);
         found.push(...list.items.map((item) => item.id));
         if (!list.hasMore) break;
