@@ -31,7 +31,10 @@ export interface TextColumn {
   expression: (sql: Queryable) => Fragment;
 }
 
-/** A timestamp as `Date.prototype.toISOString` writes it: UTC, milliseconds truncated as a Date holds them. */
+/**
+ * A timestamp as `Date.prototype.toISOString` writes it: UTC, milliseconds truncated as a Date holds them. The same
+ * text for every year the API stores (1000 to 9999, DATE_TIME_YEARS): outside them the two would differ.
+ */
 const isoTimestamp = (sql: Queryable, value: Fragment) =>
   sql`to_char(${value} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
 
