@@ -73,7 +73,12 @@ export interface Table<A, B, C extends Columns> {
   all(rows: Promise<readonly postgres.Row[]>): Promise<A[]>;
   /** A list answer from a query that fetched one page's rows plus one (which says whether another page follows). */
   page(rows: Promise<readonly postgres.Row[]>, query: { page: number; limit: number }): Promise<ListPage<A>>;
-  /** The select list of the API's fields as JSON text written by PostgreSQL (db/json-text.ts). */
+  /**
+   * The select list of the API's fields as JSON text written by PostgreSQL (db/json-text.ts). The bytes match
+   * `JSON.stringify` for the column types items have (text, uuid, integer, bigint within 2^53, boolean, timestamptz,
+   * json); a table that lists this way needs the same test as items (test/db/json-text.test.ts): a `numeric` column,
+   * say, arrives from postgres.js as a string but is a number in `row_to_json`.
+   */
   selectText(sql: Queryable): Fragment;
   /** `page`'s answer as JSON text, from a query that selects `selectText`: the same bytes, without the objects. */
   pageText(
