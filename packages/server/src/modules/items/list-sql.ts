@@ -1,23 +1,21 @@
 import type { ExportItemsQuery, ItemSort } from '@coinventory/contract';
 import type postgres from 'postgres';
 import { containsPattern } from '../../db/sql-helpers.js';
-import type { Queryable } from '../../db/types.js';
+import type { Fragment, Queryable } from '../../db/types.js';
 import { ITEMS } from './columns.js';
 
 /** The SQL a list of items is made of: what it reads, its filters and its orders (store.ts, search.ts). */
 
-export const selectItems = (sql: Queryable) => sql`
-  SELECT ${ITEMS.select(sql)}
+const selectFromItems = (sql: Queryable, list: Fragment) => sql`
+  SELECT ${list}
   FROM items i
   LEFT JOIN categories c ON c.organization_id = i.organization_id AND c.id = i.category_id
 `;
 
+export const selectItems = (sql: Queryable) => selectFromItems(sql, ITEMS.select(sql));
+
 /** The same rows as JSON text written by PostgreSQL, for a list answer (ITEMS.pageText). */
-export const selectItemsText = (sql: Queryable) => sql`
-  SELECT ${ITEMS.selectText(sql)}
-  FROM items i
-  LEFT JOIN categories c ON c.organization_id = i.organization_id AND c.id = i.category_id
-`;
+export const selectItemsText = (sql: Queryable) => selectFromItems(sql, ITEMS.selectText(sql));
 
 // Every order ends on a unique key so that walking pages never skips or repeats a row (ITEM_SORT_RULES).
 // Text sorts use byte order (COLLATE "C") so they are the same on every server, matching the indexes.
