@@ -26,6 +26,22 @@ export function changeOf(row: StoredChange): Change {
   } as Change;
 }
 
+/** A change as the feed reads it: `data` is the JSON text stored, not parsed. */
+export type StoredChangeText = Omit<StoredChange, 'data'> & { data: string | null };
+
+/** What changeOf writes for a change without data; the stored text takes the place of its `null}`. */
+const NO_DATA = 'null}';
+
+/**
+ * The same text as changeJson, for a row whose `data` is still the stored text: the object (most of a page's bytes)
+ * is neither parsed nor written again. The stored text is JSON.stringify's (recordChange), so it is what writing the
+ * parsed object again would give, byte for byte.
+ */
+export function changeText(row: StoredChangeText): string {
+  const head = JSON.stringify(changeOf({ ...row, data: null }));
+  return `${head.slice(0, -NO_DATA.length)}${row.data ?? 'null'}}`;
+}
+
 /**
  * A change's JSON text, exactly as GET /changes shows it. `data` was stored as JSON.stringify wrote it, so parsed
  * and written again it is the same text, byte for byte.

@@ -1,11 +1,12 @@
 import type { ChangeList, ChangesCursor, ListChangesQuery } from '@coinventory/contract';
+import { JsonText } from '../../db/json-text.js';
 import type { Queryable } from '../../db/types.js';
 import { badRequest } from '../../errors.js';
 import { decodeCursor, encodeCursor, RESTART } from './cursor.js';
 import { type FeedBounds, feedBounds, readFeed } from './store.js';
 
 /**
- * A page of the changes feed. Positions are given out in commit order (store.ts), so "every change after my
+ * A page of the changes feed, as its JSON text (the changes' stored objects are spliced in as they are). Positions are given out in commit order (store.ts), so "every change after my
  * cursor" never skips one that commits later: when hasMore is false the next cursor is the feed's end as this
  * page's snapshot saw it, past any changes the type filter left out.
  */
@@ -13,7 +14,7 @@ export async function listChanges(
   sql: Queryable,
   organizationId: string,
   query: ListChangesQuery,
-): Promise<ChangeList> {
+): Promise<JsonText<ChangeList>> {
   const after = query.after === undefined ? null : decodeCursor(query.after, organizationId).position;
   const page = await readFeed(sql, organizationId, { after, limit: query.limit, types: query.types });
   if (after !== null) checkFollowable('query.after', after, page);
@@ -21,11 +22,10 @@ export async function listChanges(
   const hasMore = page.changes.length > query.limit;
   const last = entries.at(-1);
   const next = hasMore && last ? last.position : page.lastPosition;
-  return {
-    items: entries.map(({ change }) => change),
-    nextCursor: encodeCursor({ organizationId, position: next }),
-    hasMore,
-  };
+  // ChangeList's fields in its order, as JSON.stringify would write the object.
+  const nextCursor = JSON.stringify(encodeCursor({ organizationId, position: next }));
+  const items = entries.map(({ text }) => text).join(',');
+  return new JsonText(`{"items":[${items}],"nextCursor":${nextCursor},"hasMore":${hasMore}}`);
 }
 
 /** A 400 naming `field` when the feed cannot be followed from `after`: the changes after it are not all kept. */

@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
-import type { Change, ChangeType } from '@coinventory/contract';
+import type { ChangeType } from '@coinventory/contract';
 import { currentActor } from '../../db/actor.js';
 import type { Queryable } from '../../db/types.js';
-import { changeOf, type StoredChange, subscriberStatements } from './change.js';
+import { changeText, type StoredChangeText, subscriberStatements } from './change.js';
 
 /** A change as its transaction records it: what happened to which object, and the object as the API now shows it. */
 export type ChangeRecord =
@@ -62,13 +62,16 @@ export interface FeedBounds {
 }
 
 export interface FeedPage extends FeedBounds {
-  /** The changes after the position asked for (up to limit + 1), with their positions, in commit order. */
-  changes: Array<{ position: number; change: Change }>;
+  /**
+   * The changes after the position asked for (up to limit + 1), with their positions, in commit order: each as its
+   * JSON text (changeText).
+   */
+  changes: Array<{ position: number; text: string }>;
 }
 
 /** A feed row: the bounds, with a change's columns, all null on the one row of a feed with no change to show. */
 type FeedRow = { last_position: number | null; pruned_through: number | null; position: number | null } & {
-  [K in keyof StoredChange]: StoredChange[K] | null;
+  [K in keyof StoredChangeText]: StoredChangeText[K] | null;
 };
 
 /**
@@ -81,7 +84,8 @@ export async function readFeed(
   query: { after: number | null; limit: number; types: readonly ChangeType[] | undefined },
 ): Promise<FeedPage> {
   const rows = await sql<FeedRow[]>`
-    SELECT f.last_position, f.pruned_through, c.position, c.id, c.type, c.object_id, c.occurred_at, c.actor, c.data
+    SELECT f.last_position, f.pruned_through, c.position, c.id, c.type, c.object_id, c.occurred_at, c.actor,
+      c.data::text AS data
     FROM (SELECT ${organizationId}::uuid AS organization_id) w
     LEFT JOIN change_feeds f ON f.organization_id = w.organization_id
     LEFT JOIN LATERAL (
@@ -101,7 +105,7 @@ export async function readFeed(
   for (const { position, id, type, object_id, occurred_at, actor, data } of rows) {
     if (position === null || id === null || type === null || object_id === null || occurred_at === null) continue;
     if (actor === null) continue;
-    changes.push({ position, change: changeOf({ id, type, object_id, occurred_at, actor, data }) });
+    changes.push({ position, text: changeText({ id, type, object_id, occurred_at, actor, data }) });
   }
   return { lastPosition: first?.last_position ?? 0, prunedThrough: first?.pruned_through ?? 0, changes };
 }
