@@ -5,10 +5,14 @@ import { badRequest } from '../../errors.js';
 import { decodeCursor, encodeCursor, RESTART } from './cursor.js';
 import { type FeedBounds, feedBounds, readFeed } from './store.js';
 
+/** How a page's JSON begins, up to its first change. */
+const EMPTY_ITEMS = '{"items":[';
+
 /**
- * A page of the changes feed, as its JSON text (the changes' stored objects are spliced in as they are). Positions are given out in commit order (store.ts), so "every change after my
- * cursor" never skips one that commits later: when hasMore is false the next cursor is the feed's end as this
- * page's snapshot saw it, past any changes the type filter left out.
+ * A page of the changes feed, as its JSON text (each change's stored object spliced in as it is). Positions are
+ * given out in commit order (store.ts), so "every change after my cursor" never skips one that commits later: when
+ * hasMore is false the next cursor is the feed's end as this page's snapshot saw it, past any changes the type
+ * filter left out.
  */
 export async function listChanges(
   sql: Queryable,
@@ -22,10 +26,14 @@ export async function listChanges(
   const hasMore = page.changes.length > query.limit;
   const last = entries.at(-1);
   const next = hasMore && last ? last.position : page.lastPosition;
-  // ChangeList's fields in its order, as JSON.stringify would write the object.
-  const nextCursor = JSON.stringify(encodeCursor({ organizationId, position: next }));
+  // The page's other fields as JSON.stringify writes them, the changes' texts put into its empty `items`.
+  const envelope = JSON.stringify({
+    items: [],
+    nextCursor: encodeCursor({ organizationId, position: next }),
+    hasMore,
+  } satisfies ChangeList);
   const items = entries.map(({ text }) => text).join(',');
-  return new JsonText(`{"items":[${items}],"nextCursor":${nextCursor},"hasMore":${hasMore}}`);
+  return new JsonText(`${EMPTY_ITEMS}${items}${envelope.slice(EMPTY_ITEMS.length)}`);
 }
 
 /** A 400 naming `field` when the feed cannot be followed from `after`: the changes after it are not all kept. */
