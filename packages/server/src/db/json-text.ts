@@ -16,6 +16,21 @@ export class JsonText<T = unknown> {
   }
 }
 
+/** How a list answer's JSON begins, up to its first item. */
+const EMPTY_ITEMS = '{"items":[';
+
+/**
+ * A list answer `{ items, …rest }` as JSON text: the items' texts put into what JSON.stringify writes of the answer
+ * with no items, so the other fields are in their order and written as JSON.stringify writes them.
+ */
+export function listText<L extends { items: readonly unknown[] }>(
+  items: readonly string[],
+  rest: Omit<L, 'items'>,
+): JsonText<L> {
+  const envelope = JSON.stringify({ items: [], ...rest });
+  return new JsonText(`${EMPTY_ITEMS}${items.join(',')}${envelope.slice(EMPTY_ITEMS.length)}`);
+}
+
 /** One API field in order: a column's value, a nested object's columns, or a JSON column (spliced from JS). */
 type Field =
   | { kind: 'value'; key: string; value: (sql: Queryable) => Fragment }

@@ -1,6 +1,6 @@
 import type postgres from 'postgres';
 import { type ColumnType, text } from './column-types.js';
-import { JsonText, jsonTextOf } from './json-text.js';
+import { type JsonText, jsonTextOf, listText } from './json-text.js';
 import { type ListPage, listPage } from './sql-helpers.js';
 import type { Fragment, Queryable } from './types.js';
 
@@ -167,8 +167,7 @@ export function defineTable<A, B = never>() {
           (await rows).map((row) => jsonText.text(row)),
           query,
         );
-        // The envelope's other fields as JSON.stringify writes them, after the items' texts.
-        return new JsonText(`{"items":[${items.join(',')}],${JSON.stringify(rest).slice(1)}`);
+        return listText<ListPage<A>>(items, rest);
       },
       first: async (rows) => {
         const [row] = await rows;

@@ -1,12 +1,9 @@
 import type { ChangeList, ChangesCursor, ListChangesQuery } from '@coinventory/contract';
-import { JsonText } from '../../db/json-text.js';
+import { type JsonText, listText } from '../../db/json-text.js';
 import type { Queryable } from '../../db/types.js';
 import { badRequest } from '../../errors.js';
 import { decodeCursor, encodeCursor, RESTART } from './cursor.js';
 import { type FeedBounds, feedBounds, readFeed } from './store.js';
-
-/** How a page's JSON begins, up to its first change. */
-const EMPTY_ITEMS = '{"items":[';
 
 /**
  * A page of the changes feed, as its JSON text (each change's stored object spliced in as it is). Positions are
@@ -26,14 +23,10 @@ export async function listChanges(
   const hasMore = page.changes.length > query.limit;
   const last = entries.at(-1);
   const next = hasMore && last ? last.position : page.lastPosition;
-  // The page's other fields as JSON.stringify writes them, the changes' texts put into its empty `items`.
-  const envelope = JSON.stringify({
-    items: [],
-    nextCursor: encodeCursor({ organizationId, position: next }),
-    hasMore,
-  } satisfies ChangeList);
-  const items = entries.map(({ text }) => text).join(',');
-  return new JsonText(`${EMPTY_ITEMS}${items}${envelope.slice(EMPTY_ITEMS.length)}`);
+  return listText<ChangeList>(
+    entries.map(({ text }) => text),
+    { nextCursor: encodeCursor({ organizationId, position: next }), hasMore },
+  );
 }
 
 /** A 400 naming `field` when the feed cannot be followed from `after`: the changes after it are not all kept. */
